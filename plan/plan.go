@@ -1,0 +1,95 @@
+// Package plan holds the contract between checking and running: a command
+// string, once parsed and checked, becomes a Plan of literal argv lists, and
+// the runner executes exactly that Plan and nothing else.
+package plan
+
+// Op joins a pipeline to the one before it in a list.
+type Op int
+
+const (
+	// Seq is ";" or a newline: run regardless of the previous status.
+	Seq Op = iota
+	// And is "&&": run only if the previous pipeline succeeded.
+	And
+	// Or is "||": run only if the previous pipeline failed.
+	Or
+)
+
+func (o Op) String() string {
+	switch o {
+	case And:
+		return "&&"
+	case Or:
+		return "||"
+	default:
+		return ";"
+	}
+}
+
+// Plan is a list of pipelines joined by operators, in source order.
+type Plan struct {
+	Steps []Step
+}
+
+// Step is one pipeline of a list and the operator that joins it to the
+// previous step. The first step's Op is Seq.
+type Step struct {
+	Op       Op
+	Pipeline Pipeline
+}
+
+// Pipeline is one or more commands joined by "|".
+type Pipeline struct {
+	Cmds []Cmd
+}
+
+// Cmd is one simple command, fully expanded.
+type Cmd struct {
+	// Argv is the argument vector the validators approved. Argv[0] is the
+	// program name as typed; the runner executes Program with exactly Argv.
+	Argv []string
+	// Program is the absolute path of the program found on the trusted PATH.
+	// It is empty for a builtin.
+	Program string
+	// Builtin names a command vtexec carries out itself ("cd"), or is empty.
+	Builtin string
+	// Dir is the absolute working directory the command was checked against.
+	Dir string
+	// Redirects apply in order, as in the shell.
+	Redirects []Redirect
+}
+
+// Commands returns every command of the plan in source order.
+func (p *Plan) Commands() []Cmd {
+	var out []Cmd
+	for _, s := range p.Steps {
+		out = append(out, s.Pipeline.Cmds...)
+	}
+	return out
+}
+
+// RedirectKind says what a redirect does to its file descriptor.
+type RedirectKind int
+
+const (
+	// Write truncates or creates Path and opens it for writing (">").
+	Write RedirectKind = iota
+	// Append opens Path for appending, creating it if needed (">>").
+	Append
+	// Read opens Path for reading ("<").
+	Read
+	// Dup makes Fd a copy of DupFd ("2>&1", ">&2").
+	Dup
+)
+
+// Redirect is one redirection of a command's file descriptor.
+type Redirect struct {
+	Fd    int
+	Kind  RedirectKind
+	Path  string // absolute; for Write, Append and Read
+	DupFd int    // for Dup
+}
+
+// TrustedPath is the only PATH programs are looked up on and the PATH the
+// commands run with. The caller's PATH is never consulted.
+const TrustedPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"

@@ -1,0 +1,252 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Access says how a path will be used.
+type Access int
+
+const (
+	// Read is for paths that are only read or listed.
+	Read Access = iota
+	// Write is for paths that are created, changed or removed.
+	Write
+)
+
+const (
+	maxPathLen     = 4096 // PATH_MAX on Linux
+	maxSymlinkHops = 40   // MAXSYMLINKS on Linux
+)
+
+// Workspace is a root directory and a current directory inside it.
+// The zero value is not usable; call New.
+type Workspace struct {
+	root string
+	cwd  string
+}
+
+// New makes a Workspace rooted at dir, which must be an existing directory
+// other than "/". The root is stored as its real path, symlinks resolved.
+// The current directory starts at the root.
+func New(dir string) (*Workspace, error) {
+	if dir == "" {
+		return nil, errors.New("workspace root is empty")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("workspace root %q is not a directory", dir)
+	}
+	if real == "/" {
+		return nil, errors.New("workspace root may not be /: choose a project directory")
+	}
+	return &Workspace{root: real, cwd: real}, nil
+}
+
+// Root returns the real path of the workspace root.
+func (w *Workspace) Root() string { return w.root }
+
+// Cwd returns the real path of the current directory.
+func (w *Workspace) Cwd() string { return w.cwd }
+
+// Clone returns an independent copy with the same root and current directory.
+func (w *Workspace) Clone() *Workspace {
+	c := *w
+	return &c
+}
+
+// Chdir moves the current directory to path, which must resolve to an
+// existing directory inside the root.
+func (w *Workspace) Chdir(path string) error {
+	real, err := w.Resolve(path, Read)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return &BoundaryError{Code: Invalid, Path: path, Resolved: real, Root: w.root, Reason: "no such directory"}
+	}
+	if !fi.IsDir() {
+		return &BoundaryError{Code: Invalid, Path: path, Resolved: real, Root: w.root, Reason: "not a directory"}
+	}
+	w.cwd = real
+	return nil
+}
+
+// Rel returns real (an absolute path inside the root) relative to the root,
+// for display; "." for the root itself.
+func (w *Workspace) Rel(real string) string {
+	rel, err := filepath.Rel(w.root, real)
+	if err != nil {
+		return real
+	}
+	return rel
+}
+
+// Contains reports whether the absolute, symlink-free path real is the root
+// or lies below it, comparing whole path components.
+func (w *Workspace) Contains(real string) bool {
+	return within(w.root, real)
+}
+
+// Resolve returns the real path that path names, following every symlink,
+// and checks that it lies inside the root. A path that does not exist yet is
+// resolved through its deepest existing ancestor; the missing remainder may
+// not contain "..". With access Write the result must also not be
+// protected. Errors are *BoundaryError.
+func (w *Workspace) Resolve(path string, access Access) (string, error) {
+	fail := func(code Code, resolved, reason string) (string, error) {
+		return "", &BoundaryError{Code: code, Path: path, Resolved: resolved, Root: w.root, Reason: reason}
+	}
+	switch {
+	case path == "":
+		return fail(Invalid, "", "empty path")
+	case strings.IndexByte(path, 0) >= 0:
+		return fail(Invalid, "", "path contains a NUL byte")
+	case len(path) > maxPathLen:
+		return fail(Invalid, "", fmt.Sprintf("path longer than %d bytes", maxPathLen))
+	}
+	full := path
+	if !filepath.IsAbs(full) {
+		full = w.cwd + "/" + full
+	}
+	real, err := walk(full)
+	if err != nil {
+		var we *walkError
+		if errors.As(err, &we) {
+			return fail(we.code, we.at, we.reason)
+		}
+		return fail(Invalid, "", err.Error())
+	}
+	if !within(w.root, real) {
+		return fail(Outside, real, "path is outside the workspace")
+	}
+	if access == Write && w.protected(real) {
+		return fail(Protected, real, "path is write-protected")
+	}
+	return real, nil
+}
+
+// protected reports whether a real path inside the root may not be written:
+// anything named .git at any depth (and everything below it), and vtexec's
+// own directory .vtexec at the root.
+func (w *Workspace) protected(real string) bool {
+	rel := strings.TrimPrefix(strings.TrimPrefix(real, w.root), "/")
+	if rel == "" {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	if strings.EqualFold(parts[0], ".vtexec") {
+		return true
+	}
+	for _, p := range parts {
+		if strings.EqualFold(p, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+func within(root, real string) bool {
+	rp := splitPath(root)
+	pp := splitPath(real)
+	if len(pp) < len(rp) {
+		return false
+	}
+	for i := range rp {
+		if rp[i] != pp[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func splitPath(p string) []string {
+	var out []string
+	for _, c := range strings.Split(p, "/") {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+type walkError struct {
+	code   Code
+	at     string
+	reason string
+}
+
+func (e *walkError) Error() string { return e.reason }
+
+// walk resolves an absolute path the way the kernel does, one component at
+// a time, following symlinks. Once a component does not exist, the rest is
+// joined lexically and may not contain "..". Paths through /proc (including
+// /dev/fd and /dev/stdin, which link there) are refused: their meaning
+// depends on which process opens them.
+func walk(full string) (string, error) {
+	pending := splitPath(full)
+	resolved := "/"
+	hops := 0
+	for len(pending) > 0 {
+		name := pending[0]
+		pending = pending[1:]
+		switch name {
+		case ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, name)
+		if within("/proc", next) {
+			return "", &walkError{Outside, next, "paths through /proc (and /dev/fd, /dev/std*) are not allowed"}
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				for _, rest := range pending {
+					if rest == ".." {
+						return "", &walkError{Invalid, next, "\"..\" after a directory that does not exist"}
+					}
+				}
+				return filepath.Join(append([]string{next}, pending...)...), nil
+			}
+			return "", &walkError{Invalid, next, err.Error()}
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		hops++
+		if hops > maxSymlinkHops {
+			return "", &walkError{Invalid, next, "too many levels of symbolic links"}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", &walkError{Invalid, next, err.Error()}
+		}
+		if filepath.IsAbs(target) {
+			resolved = "/"
+		}
+		pending = append(splitPath(target), pending...)
+	}
+	return resolved, nil
+}
