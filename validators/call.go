@@ -1,0 +1,61 @@
+package validators
+
+import "github.com/vtexec/vtexec/workspace"
+
+// Call is one command to check: its argv (argv[0] the program name as
+// typed) and the workspace whose current directory is the command's.
+type Call struct {
+	Argv []string
+	WS   *workspace.Workspace
+}
+
+// Program is the program name as typed.
+func (c *Call) Program() string { return c.Argv[0] }
+
+// ReadPath checks that p names something inside the workspace.
+// "-" (standard input) is accepted when stdin is true.
+func (c *Call) ReadPath(p string, stdin bool) error {
+	if stdin && p == "-" {
+		return nil
+	}
+	if _, err := c.WS.Resolve(p, workspace.Read); err != nil {
+		return pathFinding(c.Program(), p, err)
+	}
+	return nil
+}
+
+// WritePath checks that p may be written: inside and not protected.
+func (c *Call) WritePath(p string) error {
+	if _, err := c.WS.Resolve(p, workspace.Write); err != nil {
+		return pathFinding(c.Program(), p, err)
+	}
+	return nil
+}
+
+func (c *Call) checkValue(u FlagUse) error {
+	switch u.Flag.Arg {
+	case Number:
+		if !isNumber(u.Value) {
+			return refuse(CodeBadUsage, "give a number, e.g. "+u.As+" 10", "%s %s: %q is not a number", c.Program(), u.As, u.Value)
+		}
+	case ReadPath:
+		return c.ReadPath(u.Value, true)
+	case WritePath:
+		return c.WritePath(u.Value)
+	}
+	return nil
+}
+
+// ReadPaths is an Operands checker for programs whose operands are all
+// files or directories to read; "-" means standard input.
+func ReadPaths(c *Call, a *Args) error {
+	for _, op := range a.Operands {
+		if err := c.ReadPath(op, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Texts is an Operands checker for operands that are never opened.
+func Texts(*Call, *Args) error { return nil }

@@ -1,0 +1,69 @@
+package validators
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
+var cpSpec = &Spec{Name: "cp", Operands: cpOperands, Flags: []Flag{
+	{Short: "a", Long: "archive"}, {Long: "attributes-only"},
+	{Long: "backup", Arg: Text, Optional: true}, {Short: "b"}, {Long: "copy-contents"},
+	{Short: "d"}, {Short: "f", Long: "force"}, {Short: "i", Long: "interactive"},
+	{Short: "H"}, {Short: "n", Long: "no-clobber"}, {Short: "P", Long: "no-dereference"},
+	{Short: "p"}, {Long: "preserve", Arg: Text, Optional: true}, {Long: "no-preserve", Arg: Text},
+	{Long: "parents"}, {Short: "R", Long: "recursive"}, {Short: "r"},
+	{Long: "reflink", Arg: Text, Optional: true}, {Long: "remove-destination"},
+	{Long: "sparse", Arg: Text}, {Long: "strip-trailing-slashes"},
+	{Short: "S", Long: "suffix", Arg: Text}, {Short: "t", Long: "target-directory", Arg: WritePath},
+	{Short: "T", Long: "no-target-directory"}, {Short: "u", Long: "update", Arg: Text, Optional: true},
+	{Short: "v", Long: "verbose"}, {Short: "x", Long: "one-file-system"},
+	{Long: "keep-directory-symlink"}, {Long: "debug"}, {Long: "help"}, {Long: "version"},
+	{Short: "l", Long: "link", Forbid: "hard links share a file with its original, so a write to one changes the other"},
+	{Short: "s", Long: "symbolic-link", Forbid: "symbolic links are how paths escape the workspace"},
+	{Short: "L", Long: "dereference", Forbid: symlinkEscape},
+}}
+
+func init() { registerSpec(cpSpec) }
+
+// cpOperands checks sources as reads and the destination as a write. When
+// the destination is a directory, the entry each source lands on is checked
+// too, so "cp -r sub/.git ." cannot create a protected path.
+func cpOperands(c *Call, a *Args) error {
+	ops := a.Operands
+	targets := a.Values("t")
+	var dest string
+	switch {
+	case len(targets) > 0:
+		dest = targets[len(targets)-1]
+	case len(ops) >= 2:
+		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	default:
+		return refuse(CodeBadUsage, "name a source and a destination: cp SRC DEST", "cp needs a source and a destination")
+	}
+	if len(ops) == 0 {
+		return refuse(CodeBadUsage, "name what to copy", "cp: no source given")
+	}
+	if err := c.WritePath(dest); err != nil {
+		return err
+	}
+	real, _ := c.WS.Resolve(dest, workspace.Write)
+	fi, err := os.Stat(real)
+	destIsDir := err == nil && fi.IsDir() && !a.Has("T")
+	for _, src := range ops {
+		if err := c.ReadPath(src, false); err != nil {
+			return err
+		}
+		landing := filepath.Join(dest, filepath.Base(src))
+		if a.Has("parents") {
+			landing = filepath.Join(dest, src)
+		}
+		if destIsDir || a.Has("parents") {
+			if err := c.WritePath(landing); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package validators
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// Stable codes for findings. Path codes come from the workspace package.
+const (
+	CodeUnknownFlag   = "unknown_flag"
+	CodeForbiddenFlag = "forbidden_flag"
+	CodeBadUsage      = "bad_usage"
+	CodeForbidden     = "forbidden_program"
+)
+
+// Finding is why a command is not simply allowed. A Finding with Ask set
+// needs a person's approval; any other Finding is a refusal.
+type Finding struct {
+	Ask    bool
+	Code   string
+	Reason string
+	Hint   string
+}
+
+func (f *Finding) Error() string { return f.Code + ": " + f.Reason }
+
+func refuse(code, hint, format string, args ...any) *Finding {
+	return &Finding{Code: code, Reason: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// pathFinding turns a workspace error about operand arg into a Finding.
+func pathFinding(program, arg string, err error) *Finding {
+	var be *workspace.BoundaryError
+	if errors.As(err, &be) {
+		reason := fmt.Sprintf("%s: %s", program, be.Reason)
+		if be.Resolved != "" && be.Resolved != arg {
+			reason = fmt.Sprintf("%s: %q resolves to %q: %s", program, arg, be.Resolved, be.Reason)
+		} else {
+			reason = fmt.Sprintf("%s: %q: %s", program, arg, be.Reason)
+		}
+		return &Finding{Code: string(be.Code), Reason: reason, Hint: be.Hint()}
+	}
+	return refuse(string(workspace.Invalid), "use a plain path inside the workspace", "%s: %q: %v", program, arg, err)
+}
+
+func quoteList(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, " ")
+}

@@ -1,0 +1,70 @@
+package validators
+
+// Programs with no language of their own and no write channel: a flag table
+// and "operands are files to read" (or text that is never opened).
+
+const symlinkEscape = "follows symbolic links, which can lead out of the workspace"
+
+func init() {
+	registerSpec(&Spec{Name: "cat", Operands: ReadPaths, Flags: []Flag{
+		{Short: "A", Long: "show-all"}, {Short: "b", Long: "number-nonblank"},
+		{Short: "e"}, {Short: "E", Long: "show-ends"}, {Short: "n", Long: "number"},
+		{Short: "s", Long: "squeeze-blank"}, {Short: "t"}, {Short: "T", Long: "show-tabs"},
+		{Short: "u"}, {Short: "v", Long: "show-nonprinting"},
+		{Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "head", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
+		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
+		{Short: "q", Long: "quiet"}, {Long: "silent"}, {Short: "v", Long: "verbose"},
+		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "tail", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
+		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
+		{Short: "f", Long: "follow", Arg: Text, Optional: true}, {Short: "F"},
+		{Long: "max-unchanged-stats", Arg: Number}, {Long: "pid", Arg: Number},
+		{Short: "q", Long: "quiet"}, {Long: "silent"}, {Long: "retry"},
+		{Short: "s", Long: "sleep-interval", Arg: Text}, {Short: "v", Long: "verbose"},
+		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "wc", Operands: ReadPaths, Flags: []Flag{
+		{Short: "c", Long: "bytes"}, {Short: "m", Long: "chars"}, {Short: "l", Long: "lines"},
+		{Short: "L", Long: "max-line-length"}, {Short: "w", Long: "words"},
+		{Long: "total", Arg: Text},
+		{Long: "files0-from", Arg: Text, Forbid: "reads file names from a file, so vtexec cannot confine them"},
+		{Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "ls", Operands: ReadPaths, Flags: []Flag{
+		{Short: "a", Long: "all"}, {Short: "A", Long: "almost-all"}, {Long: "author"},
+		{Short: "b", Long: "escape"}, {Long: "block-size", Arg: Text}, {Short: "B", Long: "ignore-backups"},
+		{Short: "c"}, {Short: "C"}, {Long: "color", Arg: Text, Optional: true}, {Long: "colour", Arg: Text, Optional: true},
+		{Short: "d", Long: "directory"}, {Short: "D", Long: "dired"}, {Short: "f"},
+		{Short: "F", Long: "classify", Arg: Text, Optional: true}, {Long: "file-type"},
+		{Long: "format", Arg: Text}, {Long: "full-time"}, {Short: "g"},
+		{Long: "group-directories-first"}, {Short: "G", Long: "no-group"},
+		{Short: "h", Long: "human-readable"}, {Long: "si"},
+		{Short: "H", Long: "dereference-command-line"}, {Long: "dereference-command-line-symlink-to-dir"},
+		{Long: "hide", Arg: Text}, {Long: "hyperlink", Arg: Text, Optional: true},
+		{Long: "indicator-style", Arg: Text}, {Short: "i", Long: "inode"},
+		{Short: "I", Long: "ignore", Arg: Text}, {Short: "k", Long: "kibibytes"}, {Short: "l"},
+		{Short: "L", Long: "dereference", Forbid: symlinkEscape},
+		{Short: "m"}, {Short: "n", Long: "numeric-uid-gid"}, {Short: "N", Long: "literal"},
+		{Short: "o"}, {Short: "p"}, {Short: "q", Long: "hide-control-chars"},
+		{Long: "show-control-chars"}, {Short: "Q", Long: "quote-name"}, {Long: "quoting-style", Arg: Text},
+		{Short: "r", Long: "reverse"}, {Short: "R", Long: "recursive"}, {Short: "s", Long: "size"},
+		{Short: "S"}, {Long: "sort", Arg: Text}, {Long: "time", Arg: Text}, {Long: "time-style", Arg: Text},
+		{Short: "t"}, {Short: "T", Long: "tabsize", Arg: Number}, {Short: "u"}, {Short: "U"},
+		{Short: "v"}, {Short: "w", Long: "width", Arg: Number}, {Short: "x"}, {Short: "X"},
+		{Short: "Z", Long: "context"}, {Long: "zero"}, {Short: "1"},
+		{Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "pwd", Flags: []Flag{
+		{Short: "L", Long: "logical"}, {Short: "P", Long: "physical"}, {Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "which", Operands: Texts, Flags: []Flag{{Short: "a"}, {Short: "s"}}})
+	registerSpec(&Spec{Name: "printenv", Operands: Texts, Flags: []Flag{
+		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
+	}})
+	// echo parses no options beyond -n -e -E and prints everything else,
+	// including "--": every argument is text it only prints.
+	register("echo", ValidatorFunc(func(*Call) error { return nil }))
+}

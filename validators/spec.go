@@ -1,0 +1,291 @@
+package validators
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ArgKind is what a flag's value is.
+type ArgKind int
+
+const (
+	// NoArg flags take no value.
+	NoArg ArgKind = iota
+	// Text is a value vtexec need not interpret (a format, a glob, a name).
+	Text
+	// Number must be a decimal integer, optionally signed or with a
+	// size suffix (5, -5, +5, 10K).
+	Number
+	// ReadPath is a file that will be read: it must be inside the workspace.
+	ReadPath
+	// WritePath is a file that will be written: inside and not protected.
+	WritePath
+)
+
+// Flag describes one option of a program.
+type Flag struct {
+	Short string // one character, or ""
+	Long  string // without the leading "--", or ""
+	Arg   ArgKind
+	// Optional means the value may only be attached (--color=auto); a
+	// following word is never taken as the value.
+	Optional bool
+	// Forbid, when set, refuses the flag with this reason.
+	Forbid string
+	// Pattern marks a flag that supplies the pattern or script (grep -e,
+	// sed -e), so the first operand is not one.
+	Pattern bool
+}
+
+// Name returns the flag's display name, preferring the long form.
+func (f *Flag) Name() string {
+	if f.Long != "" {
+		return "--" + f.Long
+	}
+	return "-" + f.Short
+}
+
+// FlagUse is one occurrence of a flag on the command line.
+type FlagUse struct {
+	Flag  *Flag
+	As    string // how it was written: "-n", "--lines"
+	Value string
+}
+
+// Args is a command line split into flags and operands.
+type Args struct {
+	Flags    []FlagUse
+	Operands []string
+}
+
+// Has reports whether a flag with the given long or short name was used.
+func (a *Args) Has(name string) bool {
+	for _, u := range a.Flags {
+		if u.Flag.Long == name || u.Flag.Short == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Values returns the values of every use of the named flag, in order.
+func (a *Args) Values(name string) []string {
+	var out []string
+	for _, u := range a.Flags {
+		if u.Flag.Long == name || u.Flag.Short == name {
+			out = append(out, u.Value)
+		}
+	}
+	return out
+}
+
+// Spec is a declarative validator.
+type Spec struct {
+	Name  string
+	Flags []Flag
+	// NumberShort accepts -NUM as a count (head -5).
+	NumberShort bool
+	// NoPermute stops flag parsing at the first operand, as POSIX getopt
+	// does; GNU programs permute and keep parsing flags after operands.
+	NoPermute bool
+	// Operands checks the operands (and anything else) once flags parsed.
+	Operands func(c *Call, a *Args) error
+
+	short map[string]*Flag
+	long  map[string]*Flag
+}
+
+// Check parses argv[1:] and checks every flag value and operand.
+func (s *Spec) Check(c *Call) error {
+	a, err := s.Parse(c.Argv[1:])
+	if err != nil {
+		return err
+	}
+	for _, u := range a.Flags {
+		if err := c.checkValue(u); err != nil {
+			return err
+		}
+	}
+	if s.Operands == nil {
+		if len(a.Operands) > 0 {
+			return refuse(CodeBadUsage, "run it without operands", "%s takes no operands, got %q", s.Name, a.Operands[0])
+		}
+		return nil
+	}
+	return s.Operands(c, a)
+}
+
+func (s *Spec) index() {
+	if s.short != nil {
+		return
+	}
+	s.short = map[string]*Flag{}
+	s.long = map[string]*Flag{}
+	for i := range s.Flags {
+		f := &s.Flags[i]
+		if f.Short != "" {
+			s.short[f.Short] = f
+		}
+		if f.Long != "" {
+			s.long[f.Long] = f
+		}
+	}
+}
+
+// Parse splits args into flags and operands the way GNU getopt_long does,
+// except that abbreviated long options are refused.
+func (s *Spec) Parse(args []string) (*Args, error) {
+	s.index()
+	a := &Args{}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		switch {
+		case arg == "--":
+			a.Operands = append(a.Operands, args[i+1:]...)
+			return a, nil
+		case strings.HasPrefix(arg, "--"):
+			n, err := s.parseLong(a, args, i)
+			if err != nil {
+				return nil, err
+			}
+			i += n
+		case len(arg) > 1 && arg[0] == '-':
+			n, err := s.parseShort(a, args, i)
+			if err != nil {
+				return nil, err
+			}
+			i += n
+		default:
+			a.Operands = append(a.Operands, arg)
+			if s.NoPermute {
+				a.Operands = append(a.Operands, args[i+1:]...)
+				return a, nil
+			}
+		}
+	}
+	return a, nil
+}
+
+func (s *Spec) parseLong(a *Args, args []string, i int) (int, error) {
+	name, value, hasValue := strings.Cut(args[i][2:], "=")
+	f, ok := s.long[name]
+	if !ok {
+		return 0, s.unknownLong(name)
+	}
+	if f.Forbid != "" {
+		return 0, s.forbidden(f, "--"+name)
+	}
+	use := FlagUse{Flag: f, As: "--" + name}
+	consumed := 0
+	switch {
+	case f.Arg == NoArg && hasValue:
+		return 0, refuse(CodeBadUsage, "drop the =value", "%s: --%s takes no value", s.Name, name)
+	case f.Arg == NoArg:
+	case hasValue:
+		use.Value = value
+	case f.Optional:
+	case i+1 < len(args):
+		use.Value = args[i+1]
+		consumed = 1
+	default:
+		return 0, refuse(CodeBadUsage, "give the flag its value", "%s: --%s needs a value", s.Name, name)
+	}
+	a.Flags = append(a.Flags, use)
+	return consumed, nil
+}
+
+func (s *Spec) parseShort(a *Args, args []string, i int) (int, error) {
+	cluster := args[i][1:]
+	if s.NumberShort && isDigits(cluster) {
+		a.Flags = append(a.Flags, FlagUse{Flag: &numberFlag, As: "-" + cluster, Value: cluster})
+		return 0, nil
+	}
+	for j := 0; j < len(cluster); j++ {
+		ch := cluster[j : j+1]
+		f, ok := s.short[ch]
+		if !ok {
+			return 0, s.unknownShort(ch)
+		}
+		if f.Forbid != "" {
+			return 0, s.forbidden(f, "-"+ch)
+		}
+		use := FlagUse{Flag: f, As: "-" + ch}
+		if f.Arg == NoArg {
+			a.Flags = append(a.Flags, use)
+			continue
+		}
+		if rest := cluster[j+1:]; rest != "" {
+			use.Value = rest
+			a.Flags = append(a.Flags, use)
+			return 0, nil
+		}
+		if f.Optional {
+			a.Flags = append(a.Flags, use)
+			return 0, nil
+		}
+		if i+1 >= len(args) {
+			return 0, refuse(CodeBadUsage, "give the flag its value", "%s: -%s needs a value", s.Name, ch)
+		}
+		use.Value = args[i+1]
+		a.Flags = append(a.Flags, use)
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// numberFlag stands for -NUM on programs with NumberShort.
+var numberFlag = Flag{Short: "#", Arg: Number}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Spec) forbidden(f *Flag, as string) error {
+	return refuse(CodeForbiddenFlag, "drop "+as+"; "+s.Name+" may not use it", "%s %s is refused: %s", s.Name, as, f.Forbid)
+}
+
+func (s *Spec) unknownLong(name string) error {
+	for long, f := range s.long {
+		if strings.HasPrefix(long, name) && f.Forbid == "" {
+			return refuse(CodeUnknownFlag, "write long options in full, e.g. --"+long,
+				"%s: --%s is an abbreviation, which vtexec does not accept", s.Name, name)
+		}
+	}
+	return refuse(CodeUnknownFlag, "allowed flags for "+s.Name+": "+s.allowedList(), "%s: unknown flag --%s", s.Name, name)
+}
+
+func (s *Spec) unknownShort(ch string) error {
+	return refuse(CodeUnknownFlag, "allowed flags for "+s.Name+": "+s.allowedList(), "%s: unknown flag -%s", s.Name, ch)
+}
+
+func (s *Spec) allowedList() string {
+	var names []string
+	for _, f := range s.Flags {
+		if f.Forbid != "" {
+			continue
+		}
+		n := f.Name()
+		if f.Short != "" && f.Long != "" {
+			n = "-" + f.Short + "/--" + f.Long
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return quoteList(names)
+}
+
+func isNumber(v string) bool {
+	v = strings.TrimLeft(v, "+-")
+	v = strings.TrimRight(v, "bkKMGTPEZYRQiB")
+	_, err := strconv.ParseUint(v, 10, 64)
+	return err == nil
+}
