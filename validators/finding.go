@@ -35,13 +35,7 @@ func refuse(code, hint, format string, args ...any) *Finding {
 func pathFinding(program, arg string, err error) *Finding {
 	var be *workspace.BoundaryError
 	if errors.As(err, &be) {
-		reason := fmt.Sprintf("%s: %s", program, be.Reason)
-		if be.Resolved != "" && be.Resolved != arg {
-			reason = fmt.Sprintf("%s: %q resolves to %q: %s", program, arg, be.Resolved, be.Reason)
-		} else {
-			reason = fmt.Sprintf("%s: %q: %s", program, arg, be.Reason)
-		}
-		return &Finding{Code: string(be.Code), Reason: reason, Hint: be.Hint()}
+		return &Finding{Code: string(be.Code), Reason: program + ": " + be.Error(), Hint: be.Hint()}
 	}
 	return refuse(string(workspace.Invalid), "use a plain path inside the workspace", "%s: %q: %v", program, arg, err)
 }

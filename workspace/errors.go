@@ -26,9 +26,9 @@ type BoundaryError struct {
 
 func (e *BoundaryError) Error() string {
 	if e.Resolved != "" && e.Resolved != e.Path {
-		return fmt.Sprintf("%s: %q resolves to %q (workspace %q): %s", e.Code, e.Path, e.Resolved, e.Root, e.Reason)
+		return fmt.Sprintf("%q resolves to %q: %s", e.Path, e.Resolved, e.Reason)
 	}
-	return fmt.Sprintf("%s: %q (workspace %q): %s", e.Code, e.Path, e.Root, e.Reason)
+	return fmt.Sprintf("%q: %s", e.Path, e.Reason)
 }
 
 // Hint says what an agent can do instead.

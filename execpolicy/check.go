@@ -1,0 +1,292 @@
+package execpolicy
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/validators"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// Limits on what one command string may expand to.
+const (
+	MaxCommandBytes = 64 << 10
+	MaxArgs         = 10000
+	MaxArgBytes     = 1 << 20
+	maxShellDepth   = 3
+)
+
+// Checker checks command strings. The zero value uses plan.TrustedPath and
+// the current user's home directory for "~".
+type Checker struct {
+	TrustedPath string
+	Home        string
+}
+
+// Check checks src with a zero Checker.
+func Check(src string, ws *workspace.Workspace) *Verdict {
+	var c Checker
+	return c.Check(src, ws)
+}
+
+// Check parses src and checks every command in it against ws, whose
+// current directory is where the command starts. It never runs anything
+// and never changes ws.
+func (c *Checker) Check(src string, ws *workspace.Workspace) *Verdict {
+	return c.check(src, ws, 0)
+}
+
+func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict {
+	if len(src) > MaxCommandBytes {
+		return deny(CodeTooLong, "split the work into shorter commands", "command is longer than %d bytes", MaxCommandBytes)
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return deny(CodeParse, "fix the shell syntax (check quotes and brackets)", "cannot parse command: %v", err)
+	}
+	if len(f.Stmts) == 0 {
+		return deny(CodeParse, "send a command to run", "empty command")
+	}
+	if v := forbiddenSyntax(f); v != nil {
+		return v
+	}
+	steps, v := flatten(f)
+	if v != nil {
+		return v
+	}
+	p := &plan.Plan{}
+	cwd := ws.Clone()
+	var worst *Verdict
+	for _, st := range steps {
+		var pipe plan.Pipeline
+		for _, stmt := range st.stmts {
+			cmd, v := c.command(stmt, cwd, len(st.stmts) > 1)
+			pipe.Cmds = append(pipe.Cmds, cmd)
+			if v != nil {
+				worst = merge(worst, v)
+			}
+		}
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Pipeline: pipe})
+		if one := pipe.Cmds[0]; len(pipe.Cmds) == 1 && one.Builtin == "cd" && len(one.Argv) == 2 {
+			if err := cwd.Chdir(one.Argv[1]); err != nil {
+				worst = merge(worst, pathVerdict("cd", one.Argv[1], err))
+			}
+		}
+	}
+	if inner, ok := shellScript(p); ok {
+		if depth >= maxShellDepth {
+			return deny(CodeForbiddenProgram, "send the inner command directly", "shells nested deeper than %d", maxShellDepth)
+		}
+		return c.check(inner, ws, depth+1)
+	}
+	if worst == nil {
+		worst = &Verdict{Decision: Allow}
+	}
+	worst.Plan = p
+	return worst
+}
+
+type step struct {
+	op    plan.Op
+	stmts []*syntax.Stmt // the commands of one pipeline
+}
+
+// flatten turns the statements of a file into a list of pipelines. In the
+// AST, && and || are left-associative BinaryCmds whose right side is a
+// pipeline; anything else there would need a grouping vtexec refuses.
+func flatten(f *syntax.File) ([]step, *Verdict) {
+	var steps []step
+	for _, s := range f.Stmts {
+		var err *Verdict
+		steps, err = flattenList(steps, s, plan.Seq)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return steps, nil
+}
+
+func flattenList(steps []step, s *syntax.Stmt, op plan.Op) ([]step, *Verdict) {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		if len(s.Redirs) > 0 {
+			return nil, deny(CodeRedirect, "put the redirect on one command", "a redirect on a whole list is not allowed")
+		}
+		steps, err := flattenList(steps, b.X, op)
+		if err != nil {
+			return nil, err
+		}
+		next := plan.And
+		if b.Op == syntax.OrStmt {
+			next = plan.Or
+		}
+		return flattenList(steps, b.Y, next)
+	}
+	stmts, err := flattenPipe(nil, s)
+	if err != nil {
+		return nil, err
+	}
+	return append(steps, step{op: op, stmts: stmts}), nil
+}
+
+func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) {
+	b, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		if _, ok := s.Cmd.(*syntax.CallExpr); !ok && s.Cmd != nil {
+			return nil, deny(CodeControlFlow, "send simple commands joined by && ; || and |", "unsupported shell construct")
+		}
+		return append(out, s), nil
+	}
+	if b.Op != syntax.Pipe || len(s.Redirs) > 0 {
+		return nil, deny(CodeSubshell, "send simple commands joined by && ; || and |", "unsupported grouping of commands")
+	}
+	out, err := flattenPipe(out, b.X)
+	if err != nil {
+		return nil, err
+	}
+	return flattenPipe(out, b.Y)
+}
+
+// command expands and checks one simple command. The returned Cmd is
+// filled in as far as checking got, so a refused plan can still be shown.
+func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bool) (plan.Cmd, *Verdict) {
+	cmd := plan.Cmd{Dir: ws.Cwd()}
+	call, _ := s.Cmd.(*syntax.CallExpr)
+	if call == nil || len(call.Args) == 0 {
+		return cmd, deny(CodeRedirect, "name a program to run", "a redirect without a command is not allowed")
+	}
+	argv, v := c.expandWords(call.Args, ws)
+	if v != nil {
+		return cmd, v
+	}
+	cmd.Argv = argv
+	if argv[0] == "" {
+		return cmd, deny(CodeNotAllowed, "name a program to run", "empty program name")
+	}
+	redirs, v := c.redirects(s.Redirs, ws)
+	if v != nil {
+		return cmd, v
+	}
+	cmd.Redirects = redirs
+	if argv[0] == "cd" {
+		cmd.Builtin = "cd"
+		return cmd, checkCd(argv, ws, inPipeline)
+	}
+	prog, v := c.program(argv[0], ws)
+	if v != nil {
+		return cmd, v
+	}
+	cmd.Program = prog
+	return cmd, c.validate(filepath.Base(argv[0]), argv, ws)
+}
+
+func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
+	if inPipeline {
+		return deny(CodeBadUsage, "run cd on its own, joined with && to the next command", "cd inside a pipeline has no effect")
+	}
+	if len(argv) != 2 || strings.HasPrefix(argv[1], "-") {
+		return deny(CodeBadUsage, "use cd DIR with a directory inside the workspace", "cd takes exactly one directory")
+	}
+	if err := ws.Clone().Chdir(argv[1]); err != nil {
+		return pathVerdict("cd", argv[1], err)
+	}
+	return nil
+}
+
+func forbiddenProgram(name string) *Verdict {
+	if reason, ok := forbiddenPrograms[name]; ok {
+		return deny(CodeForbiddenProgram, "use an allowlisted program instead", "%s is not allowed: %s", name, reason)
+	}
+	return nil
+}
+
+func (c *Checker) validate(name string, argv []string, ws *workspace.Workspace) *Verdict {
+	if v := forbiddenProgram(name); v != nil {
+		return v
+	}
+	val, ok := validators.Lookup(name)
+	if !ok {
+		return &Verdict{Decision: Ask, Code: CodeNotAllowed,
+			Reason: name + " is not on the allowlist",
+			Hint:   "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")}
+	}
+	err := val.Check(&validators.Call{Argv: argv, WS: ws})
+	if err == nil {
+		return nil
+	}
+	var f *validators.Finding
+	if errors.As(err, &f) {
+		d := Deny
+		if f.Ask {
+			d = Ask
+		}
+		return &Verdict{Decision: d, Code: f.Code, Reason: f.Reason, Hint: f.Hint}
+	}
+	return deny(CodeBadUsage, "", "%s: %v", name, err)
+}
+
+// program finds the executable for argv0 on the trusted PATH. A path is
+// accepted only if it names that same file.
+func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdict) {
+	name := filepath.Base(argv0)
+	if strings.Contains(argv0, "/") && !filepath.IsAbs(argv0) {
+		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
+			"%s is a path into the workspace, not a trusted program", argv0)
+	}
+	if reason, ok := shellBuiltins[name]; ok && !strings.Contains(argv0, "/") {
+		return "", deny(CodeForbiddenProgram, "run programs directly; vtexec has no shell state", "%s is a shell builtin: %s", name, reason)
+	}
+	prog, ok := lookPath(name, c.trustedPath())
+	if !ok {
+		if v := forbiddenProgram(name); v != nil {
+			return "", v
+		}
+		return "", deny(CodeNotAllowed, "use a program installed on the system PATH", "no program %q on the trusted PATH", name)
+	}
+	if argv0 != name && !samePath(argv0, prog) {
+		return "", deny(CodeNotAllowed, "run it by name: "+name, "%s is not the trusted %s (%s)", argv0, name, prog)
+	}
+	if ws.Contains(prog) {
+		return "", deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
+	}
+	return prog, nil
+}
+
+func (c *Checker) trustedPath() string {
+	if c.TrustedPath != "" {
+		return c.TrustedPath
+	}
+	return plan.TrustedPath
+}
+
+func lookPath(name, path string) (string, bool) {
+	if name == "" || name == "." || name == ".." {
+		return "", false
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		fi, err := os.Stat(p)
+		if err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func samePath(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+func pathVerdict(program, arg string, err error) *Verdict {
+	var be *workspace.BoundaryError
+	if errors.As(err, &be) {
+		return &Verdict{Decision: Deny, Code: string(be.Code), Reason: program + ": " + be.Error(), Hint: be.Hint()}
+	}
+	return deny(string(workspace.Invalid), "use a path inside the workspace", "%s: %q: %v", program, arg, err)
+}

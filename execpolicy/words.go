@@ -1,0 +1,173 @@
+package execpolicy
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// globError carries a workspace refusal out of expand's ReadDir2 hook.
+type globError struct{ err error }
+
+func (g *globError) Error() string { return g.err.Error() }
+
+// expandConfig expands words as bash would with an empty environment:
+// quotes, $'…' and escapes are removed, braces expanded, "~" is the home
+// directory, and globs read directories only inside the workspace.
+func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
+	home := c.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cwd := ws.Cwd()
+	return &expand.Config{
+		Env: expand.FuncEnviron(func(name string) string {
+			switch name {
+			case "HOME":
+				return home
+			case "PWD":
+				return cwd
+			}
+			return ""
+		}),
+		ReadDir2: func(dir string) ([]fs.DirEntry, error) {
+			real, err := ws.Resolve(dir, workspace.Read)
+			if err != nil {
+				return nil, &globError{err}
+			}
+			return os.ReadDir(real)
+		},
+	}
+}
+
+func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]string, *Verdict) {
+	var out []string
+	total := 0
+	for field, err := range expand.FieldsSeq(c.expandConfig(ws), words...) {
+		if err != nil {
+			return nil, expandVerdict(err)
+		}
+		total += len(field) + 1
+		out = append(out, field)
+		if len(out) > MaxArgs || total > MaxArgBytes {
+			return nil, deny(CodeExpansion, "name fewer files, or use a directory operand", "arguments expand past %d words or %d bytes", MaxArgs, MaxArgBytes)
+		}
+	}
+	if len(out) == 0 {
+		return nil, deny(CodeExpansion, "name a program to run", "the command expands to nothing")
+	}
+	return out, nil
+}
+
+func expandVerdict(err error) *Verdict {
+	var g *globError
+	if errors.As(err, &g) {
+		v := pathVerdict("glob", "", g.err)
+		v.Hint = "globs may only match inside the workspace; " + v.Hint
+		return v
+	}
+	return deny(CodeExpansion, "write the words literally", "cannot expand: %v", err)
+}
+
+// redirects checks a command's redirections. Allowed: 2>&1, >&2 (and the
+// same with an explicit 1), > >> &> &>> to /dev/null or to a writable file
+// inside the workspace, and < from /dev/null or a file inside.
+func (c *Checker) redirects(rs []*syntax.Redirect, ws *workspace.Workspace) ([]plan.Redirect, *Verdict) {
+	var out []plan.Redirect
+	for _, r := range rs {
+		fd := 1
+		if r.Op == syntax.RdrIn {
+			fd = 0
+		}
+		if r.N != nil {
+			n, err := strconv.Atoi(r.N.Value)
+			if err != nil || n > 2 {
+				return nil, deny(CodeRedirect, "redirect only 0, 1 and 2", "redirecting file descriptor %q is not allowed", r.N.Value)
+			}
+			fd = n
+		}
+		if r.Op == syntax.DplOut {
+			target, v := c.redirectWord(r.Word, ws)
+			if v != nil {
+				return nil, v
+			}
+			if (fd != 1 && fd != 2) || (target != "1" && target != "2") {
+				return nil, deny(CodeRedirect, "use 2>&1 or >&2", "redirect %d>&%s is not allowed", fd, target)
+			}
+			dup, _ := strconv.Atoi(target)
+			out = append(out, plan.Redirect{Fd: fd, Kind: plan.Dup, DupFd: dup})
+			continue
+		}
+		kind, all, ok := redirectKind(r.Op)
+		if !ok || (kind == plan.Read) != (fd == 0) {
+			return nil, deny(CodeRedirect, "use > or >> to a file inside the workspace, 2>&1, or < from a file", "redirect %s is not allowed", r.Op)
+		}
+		target, v := c.redirectWord(r.Word, ws)
+		if v != nil {
+			return nil, v
+		}
+		path, v := redirectPath(target, kind, ws)
+		if v != nil {
+			return nil, v
+		}
+		out = append(out, plan.Redirect{Fd: fd, Kind: kind, Path: path})
+		if all {
+			out = append(out, plan.Redirect{Fd: 2, Kind: plan.Dup, DupFd: 1})
+		}
+	}
+	return out, nil
+}
+
+func redirectKind(op syntax.RedirOperator) (kind plan.RedirectKind, all, ok bool) {
+	switch op {
+	case syntax.RdrOut, syntax.RdrClob:
+		return plan.Write, false, true
+	case syntax.AppOut:
+		return plan.Append, false, true
+	case syntax.RdrIn:
+		return plan.Read, false, true
+	case syntax.RdrAll:
+		return plan.Write, true, true
+	case syntax.AppAll:
+		return plan.Append, true, true
+	}
+	return 0, false, false
+}
+
+// redirectWord expands a redirect target as bash does: it must come to
+// exactly one word.
+func (c *Checker) redirectWord(w *syntax.Word, ws *workspace.Workspace) (string, *Verdict) {
+	fields, v := c.expandWords([]*syntax.Word{w}, ws)
+	if v != nil {
+		return "", v
+	}
+	if len(fields) != 1 {
+		return "", deny(CodeRedirect, "redirect to exactly one file", "ambiguous redirect: the target expands to %d words", len(fields))
+	}
+	return fields[0], nil
+}
+
+func redirectPath(target string, kind plan.RedirectKind, ws *workspace.Workspace) (string, *Verdict) {
+	if target == "/dev/null" {
+		return target, nil
+	}
+	access := workspace.Write
+	if kind == plan.Read {
+		access = workspace.Read
+	}
+	real, err := ws.Resolve(target, access)
+	if err != nil {
+		return "", pathVerdict("redirect", target, err)
+	}
+	if fi, err := os.Stat(real); err == nil && !fi.Mode().IsRegular() {
+		return "", deny(CodeRedirect, "redirect to a regular file", "redirect target %q is not a regular file", target)
+	}
+	return real, nil
+}
