@@ -73,6 +73,9 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		}
 		p.Steps = append(p.Steps, plan.Step{Op: st.op, Pipeline: pipe})
 		if one := pipe.Cmds[0]; len(pipe.Cmds) == 1 && one.Builtin == "cd" && len(one.Argv) == 2 {
+			if st.op == plan.Or {
+				worst = merge(worst, deny(CodeBadUsage, "use cd DIR && COMMAND", "cd after || would leave later commands in a directory known only at run time"))
+			}
 			if err := cwd.Chdir(one.Argv[1]); err != nil {
 				worst = merge(worst, pathVerdict("cd", one.Argv[1], err))
 			}

@@ -1,0 +1,160 @@
+package validators
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// testWS builds a workspace with a few files, a .git directory and a
+// symlink "out" to /etc.
+func testWS(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"a.txt", "b.txt", "src/c.go", ".git/config", "dir/x"} {
+		p := filepath.Join(dir, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("x\n"), 0o644))
+	}
+	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "out")))
+	ws, err := workspace.New(dir)
+	require.NoError(t, err)
+	return ws
+}
+
+// checkCode runs the registered validator for argv[0] and returns "" when
+// allowed or the finding's code.
+func checkCode(t *testing.T, ws *workspace.Workspace, argv ...string) string {
+	t.Helper()
+	v, ok := Lookup(argv[0])
+	require.True(t, ok, "no validator for %s", argv[0])
+	err := v.Check(&Call{Argv: argv, WS: ws})
+	if err == nil {
+		return ""
+	}
+	var f *Finding
+	require.True(t, errors.As(err, &f), "error is not a *Finding: %v", err)
+	assert.NotEmpty(t, f.Reason)
+	assert.NotEmpty(t, f.Hint)
+	return f.Code
+}
+
+type vcase struct {
+	argv []string
+	code string // "" = allowed
+}
+
+func runCases(t *testing.T, cases []vcase) {
+	t.Helper()
+	ws := testWS(t)
+	for _, c := range cases {
+		assert.Equal(t, c.code, checkCode(t, ws, c.argv...), "%q", c.argv)
+	}
+}
+
+func args(s ...string) []string { return s }
+
+func TestSpecParse(t *testing.T) {
+	s := &Spec{Name: "demo", NumberShort: true, Flags: []Flag{
+		{Short: "a"}, {Short: "b", Long: "bee"}, {Short: "n", Long: "lines", Arg: Number},
+		{Long: "color", Arg: Text, Optional: true}, {Long: "exec", Arg: Text, Forbid: "runs code"},
+		{Short: "x", Arg: Text, Forbid: "runs code"},
+	}}
+	s.index()
+	a, err := s.Parse(args("-ab", "-n5", "op1", "--lines", "7", "--color", "op2", "--color=auto", "--", "-a", "--exec"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"op1", "op2", "-a", "--exec"}, a.Operands)
+	assert.Equal(t, []string{"5", "7"}, a.Values("n"))
+	assert.Equal(t, []string{"", "auto"}, a.Values("color"))
+	assert.True(t, a.Has("bee"))
+
+	a, err = s.Parse(args("-20", "-", "x"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"-", "x"}, a.Operands)
+	assert.Equal(t, "20", a.Flags[0].Value)
+
+	refused := map[string][]string{
+		CodeUnknownFlag:   {"-q", "--bees", "--be", "--lin=3", "-aq"},
+		CodeForbiddenFlag: {"--exec=x", "-ax", "-xfoo"},
+		CodeBadUsage:      {"--bee=1", "-n", "--lines"},
+	}
+	for code, list := range refused {
+		for _, arg := range list {
+			_, err := s.Parse(args(arg))
+			var f *Finding
+			require.True(t, errors.As(err, &f), "%s should be refused", arg)
+			assert.Equal(t, code, f.Code, arg)
+		}
+	}
+}
+
+func TestSpecNoPermute(t *testing.T) {
+	s := &Spec{Name: "demo", NoPermute: true, Flags: []Flag{{Short: "a"}}}
+	s.index()
+	a, err := s.Parse(args("-a", "op", "-z"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"op", "-z"}, a.Operands)
+}
+
+func TestSimplePrograms(t *testing.T) {
+	runCases(t, []vcase{
+		{args("cat", "a.txt", "-n", "src/c.go"), ""},
+		{args("cat", "-"), ""},
+		{args("cat", "../x"), "outside_workspace"},
+		{args("cat", "out/passwd"), "outside_workspace"},
+		{args("cat", "--", "-n"), ""},
+		{args("cat", "-Z"), CodeUnknownFlag},
+		{args("head", "-n", "3", "a.txt"), ""},
+		{args("head", "-3", "a.txt"), ""},
+		{args("head", "-c", "1K", "a.txt"), ""},
+		{args("head", "-n", "x", "a.txt"), CodeBadUsage},
+		{args("head", "--li=3", "a.txt"), CodeUnknownFlag},
+		{args("tail", "-n", "+2", "a.txt"), ""},
+		{args("tail", "-f", "a.txt"), ""},
+		{args("tail", "--follow=name", "a.txt"), ""},
+		{args("tail", "/etc/passwd"), "outside_workspace"},
+		{args("wc", "-l", "a.txt", "b.txt"), ""},
+		{args("wc", "--files0-from=a.txt"), CodeForbiddenFlag},
+		{args("ls", "-la", "src", "dir"), ""},
+		{args("ls", "--color=auto", "-h"), ""},
+		{args("ls", "--color", "auto"), ""}, // --color takes no detached value: "auto" is a path
+		{args("ls", "-L", "out"), CodeForbiddenFlag},
+		{args("ls", "/"), "outside_workspace"},
+		{args("ls", "-R", "--sort=size"), ""},
+		{args("pwd"), ""},
+		{args("pwd", "x"), CodeBadUsage},
+		{args("which", "-a", "ls", "cat"), ""},
+		{args("printenv", "HOME", "PATH"), ""},
+		{args("echo", "-e", "--anything", "/etc/passwd"), ""},
+	})
+}
+
+func TestCp(t *testing.T) {
+	runCases(t, []vcase{
+		{args("cp", "a.txt", "c.txt"), ""},
+		{args("cp", "a.txt", "b.txt", "dir"), ""},
+		{args("cp", "-r", "src", "copy"), ""},
+		{args("cp", "-t", "dir", "a.txt"), ""},
+		{args("cp", "a.txt"), CodeBadUsage},
+		{args("cp", "a.txt", "/tmp/x"), "outside_workspace"},
+		{args("cp", "out/passwd", "x"), "outside_workspace"},
+		{args("cp", "a.txt", ".git/hooks/pre-commit"), "protected_path"},
+		{args("cp", "a.txt", ".git"), "protected_path"},
+		{args("cp", "-r", "src", ".git/x"), "protected_path"},
+		{args("cp", "-t", ".git", "a.txt"), "protected_path"},
+		{args("cp", "--parents", "a.txt", ".git"), "protected_path"},
+		{args("cp", "-l", "a.txt", "x"), CodeForbiddenFlag},
+		{args("cp", "--symbolic-link", "a.txt", "x"), CodeForbiddenFlag},
+		{args("cp", "-rL", "src", "x"), CodeForbiddenFlag},
+	})
+	// A source named .git copied into a directory lands on a protected path.
+	ws := testWS(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws.Root(), "sub", ".git"), 0o755))
+	assert.Equal(t, "protected_path", checkCode(t, ws, "cp", "-r", "sub/.git", "."))
+}
