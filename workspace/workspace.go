@@ -22,6 +22,7 @@ const (
 
 const (
 	maxPathLen     = 4096 // PATH_MAX on Linux
+	maxNameLen     = 255  // NAME_MAX on Linux
 	maxSymlinkHops = 40   // MAXSYMLINKS on Linux
 )
 
@@ -101,8 +102,17 @@ func (w *Workspace) Rel(real string) string {
 }
 
 // Contains reports whether the absolute, symlink-free path real is the root
-// or lies below it, comparing whole path components.
+// or lies below it, comparing whole path components. A relative path, or one
+// with a ".." component, is never contained.
 func (w *Workspace) Contains(real string) bool {
+	if !filepath.IsAbs(real) {
+		return false
+	}
+	for _, c := range splitPath(real) {
+		if c == ".." {
+			return false
+		}
+	}
 	return within(w.root, real)
 }
 
@@ -226,8 +236,15 @@ func walk(full string) (string, error) {
 					if rest == ".." {
 						return "", &walkError{Invalid, next, "\"..\" after a directory that does not exist"}
 					}
+					if len(rest) > maxNameLen {
+						return "", &walkError{Invalid, next, fmt.Sprintf("path component longer than %d bytes", maxNameLen)}
+					}
 				}
-				return filepath.Join(append([]string{next}, pending...)...), nil
+				missing := filepath.Join(append([]string{next}, pending...)...)
+				if len(missing) > maxPathLen {
+					return "", &walkError{Invalid, next, fmt.Sprintf("resolved path longer than %d bytes", maxPathLen)}
+				}
+				return missing, nil
 			}
 			return "", &walkError{Invalid, next, err.Error()}
 		}
