@@ -1,0 +1,324 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// pipeline is one pipeline being run: the parent's ends of its pipes, the
+// processes started and the status of every command.
+type pipeline struct {
+	r        *run
+	cmds     []plan.Cmd
+	devNull  *os.File   // stdin of the first command
+	outW     *os.File   // stdout of the last command, read into r.stdout
+	errW     *os.File   // stderr of every command, read into r.stderr
+	links    []link     // links[i] joins command i to command i+1
+	parent   []*os.File // ends the parent closes once every command started
+	readEnds []*os.File // read by the capture goroutines, closed after draining
+	procs    []*exec.Cmd
+	status   []int
+	pgid     int // process group of the pipeline; 0 until a process started
+}
+
+// link is the pipe between two commands of a pipeline.
+type link struct {
+	r, w *os.File
+}
+
+// pipeline runs one pipeline to its end and returns its status and whether
+// it timed out. An error means its pipes could not be opened; nothing ran.
+func (r *run) pipeline(ctx context.Context, cmds []plan.Cmd) (int, bool, error) {
+	if len(cmds) == 0 {
+		return 0, false, nil
+	}
+	pl := &pipeline{r: r, cmds: cmds, procs: make([]*exec.Cmd, len(cmds)), status: make([]int, len(cmds))}
+	if err := pl.open(); err != nil {
+		closeFiles(pl.parent)
+		closeFiles(pl.readEnds)
+		return 0, false, fmt.Errorf("runner: %w", err)
+	}
+	readersDone := pl.startReaders()
+	for i := range cmds {
+		pl.start(i)
+	}
+	closeFiles(pl.parent)
+	timedOut := pl.wait(ctx)
+	pl.killGroup()
+	pl.drain(readersDone)
+	return pl.status[len(cmds)-1], timedOut, nil
+}
+
+// open opens /dev/null, the two capture pipes and the pipes between
+// commands, recording every file so the caller can close them on error.
+func (pl *pipeline) open() error {
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		return err
+	}
+	pl.devNull = devNull
+	pl.parent = append(pl.parent, devNull)
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	pl.outW = outW
+	pl.parent, pl.readEnds = append(pl.parent, outW), append(pl.readEnds, outR)
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	pl.errW = errW
+	pl.parent, pl.readEnds = append(pl.parent, errW), append(pl.readEnds, errR)
+	for range len(pl.cmds) - 1 {
+		lr, lw, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		pl.links = append(pl.links, link{r: lr, w: lw})
+		pl.parent = append(pl.parent, lr, lw)
+	}
+	return nil
+}
+
+// startReaders copies the capture pipes into the run's captures and returns
+// a channel closed once both copies have ended.
+func (pl *pipeline) startReaders() <-chan struct{} {
+	var wg sync.WaitGroup
+	wg.Go(func() { copyInto(pl.r.stdout, pl.readEnds[0]) })
+	wg.Go(func() { copyInto(pl.r.stderr, pl.readEnds[1]) })
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	return done
+}
+
+// copyInto copies src into dst until EOF or until src is closed.
+func copyInto(dst *Capture, src *os.File) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			dst.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// baseFds returns command i's stdin, stdout and stderr before redirects.
+func (pl *pipeline) baseFds(i int) [3]*os.File {
+	in, out := pl.devNull, pl.outW
+	if i > 0 {
+		in = pl.links[i-1].r
+	}
+	if i < len(pl.cmds)-1 {
+		out = pl.links[i].w
+	}
+	return [3]*os.File{in, out, pl.errW}
+}
+
+// start applies command i's redirects and runs it: a builtin to completion
+// in-process, a program by starting it in the pipeline's process group. A
+// command that cannot run gets its status here and a message on stderr.
+func (pl *pipeline) start(i int) {
+	c := pl.cmds[i]
+	fds, opened, err := applyRedirects(pl.baseFds(i), c.Redirects)
+	defer closeFiles(opened)
+	if err != nil {
+		pl.report(err)
+		pl.status[i] = 1
+		return
+	}
+	if c.Builtin != "" {
+		pl.status[i] = pl.builtin(c, fds[2])
+		return
+	}
+	cmd := pl.r.opts.Launcher.Command(c, pl.r.env)
+	if cmd == nil {
+		pl.report(fmt.Errorf("%s: the launcher could not prepare the command", c.Program))
+		pl.status[i] = 126
+		return
+	}
+	pl.prepare(cmd, fds)
+	if err := cmd.Start(); err != nil {
+		pl.report(err)
+		pl.status[i] = startStatus(err)
+		return
+	}
+	if pl.pgid == 0 {
+		pl.pgid = cmd.Process.Pid
+	}
+	pl.procs[i] = cmd
+}
+
+// prepare sets the command's stdio and puts it in the pipeline's process
+// group: a new group led by it if it is the first process started, else
+// the group of the first.
+func (pl *pipeline) prepare(cmd *exec.Cmd, fds [3]*os.File) {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = fds[0], fds[1], fds[2]
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pgid = pl.pgid
+}
+
+// report writes one line from vtexec itself to the captured stderr,
+// whatever the command's redirects say, so it is never lost.
+func (pl *pipeline) report(err error) {
+	fmt.Fprintf(pl.errW, "vtexec: %v\n", err)
+}
+
+// startStatus is the shell's status for a program that could not start:
+// 126 if it was found but could not be executed, else 127.
+func startStatus(err error) int {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) || errors.Is(err, syscall.EISDIR) {
+		return 126
+	}
+	return 127
+}
+
+// wait waits for every process of the pipeline and records its status.
+// If ctx ends first, it sends SIGTERM, then SIGKILL after the grace period,
+// waits for the processes to die and reports true.
+func (pl *pipeline) wait(ctx context.Context) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i, cmd := range pl.procs {
+			if cmd != nil {
+				pl.status[i] = exitStatus(cmd.Wait())
+			}
+		}
+	}()
+	select {
+	case <-done:
+		return false
+	case <-ctx.Done():
+	}
+	select {
+	case <-done:
+		return false
+	default:
+	}
+	pl.signal(syscall.SIGTERM)
+	grace := time.NewTimer(pl.r.opts.Grace)
+	defer grace.Stop()
+	select {
+	case <-done:
+	case <-grace.C:
+	}
+	pl.signal(syscall.SIGKILL)
+	<-done
+	return true
+}
+
+// signal sends sig to the pipeline's process group, and to each process
+// started, in case it left the group.
+func (pl *pipeline) signal(sig syscall.Signal) {
+	if pl.pgid != 0 {
+		_ = syscall.Kill(-pl.pgid, sig)
+	}
+	for _, cmd := range pl.procs {
+		if cmd != nil {
+			_ = cmd.Process.Signal(sig)
+		}
+	}
+}
+
+// killGroup kills whatever is left of the pipeline's process group, such as
+// a command's background children, once the commands themselves are done.
+func (pl *pipeline) killGroup() {
+	if pl.pgid != 0 {
+		_ = syscall.Kill(-pl.pgid, syscall.SIGKILL)
+	}
+}
+
+// drain lets the capture goroutines read what is left in the pipes for at
+// most drainTime, then closes the read ends so a descendant that escaped
+// the process group and still holds a pipe cannot make the run hang.
+func (pl *pipeline) drain(readersDone <-chan struct{}) {
+	t := time.NewTimer(drainTime)
+	select {
+	case <-readersDone:
+	case <-t.C:
+	}
+	t.Stop()
+	closeFiles(pl.readEnds)
+	<-readersDone
+}
+
+// exitStatus converts the result of Wait into a shell status: the exit
+// code, or 128+N for a process killed by signal N.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return 1
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ee.ExitCode()
+}
+
+// builtin carries out a builtin command and returns its status. As in bash,
+// a builtin inside a multi-command pipeline runs in a subshell, so there cd
+// changes a copy of the workspace and the real one keeps its directory.
+func (pl *pipeline) builtin(c plan.Cmd, stderr io.Writer) int {
+	if c.Builtin != "cd" {
+		fmt.Fprintf(stderr, "vtexec: unknown builtin %q\n", c.Builtin)
+		return 127
+	}
+	ws := pl.r.ws
+	if len(pl.cmds) > 1 {
+		ws = ws.Clone()
+	}
+	return cd(ws, c, stderr)
+}
+
+// cd moves ws to the directory in c.Argv[1], resolved against c.Dir if
+// relative; ws.Chdir checks again that it lies inside the workspace. On
+// failure it writes "cd: <error>" to stderr and returns 1.
+func cd(ws *workspace.Workspace, c plan.Cmd, stderr io.Writer) int {
+	if len(c.Argv) != 2 || c.Argv[1] == "" || strings.HasPrefix(c.Argv[1], "-") {
+		fmt.Fprintf(stderr, "cd: usage: cd DIR\n")
+		return 1
+	}
+	dir := c.Argv[1]
+	if !filepath.IsAbs(dir) && c.Dir != "" && c.Dir != ws.Cwd() {
+		dir = c.Dir + "/" + dir
+	}
+	if err := ws.Chdir(dir); err != nil {
+		fmt.Fprintf(stderr, "cd: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// closeFiles closes every file, ignoring errors: they are the parent's
+// copies, and the data written through them is the children's business.
+func closeFiles(files []*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}

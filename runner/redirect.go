@@ -1,0 +1,89 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/vtexec/vtexec/plan"
+)
+
+// applyRedirects applies rs in order to a command's stdin, stdout and stderr
+// in base, as bash does, and returns the resulting files and the files it
+// opened, which the caller closes once the command has started. On error it
+// closes what it opened and the command must not run.
+func applyRedirects(base [3]*os.File, rs []plan.Redirect) ([3]*os.File, []*os.File, error) {
+	fds := base
+	var opened []*os.File
+	for _, rd := range rs {
+		if !stdFd(rd.Fd) || (rd.Kind == plan.Dup && !stdFd(rd.DupFd)) {
+			closeFiles(opened)
+			return base, nil, fmt.Errorf("redirect %d: only fds 0, 1 and 2 can be redirected", rd.Fd)
+		}
+		if rd.Kind == plan.Dup {
+			fds[rd.Fd] = fds[rd.DupFd]
+			continue
+		}
+		f, err := openRedirect(rd)
+		if err != nil {
+			closeFiles(opened)
+			return base, nil, err
+		}
+		opened = append(opened, f)
+		fds[rd.Fd] = f
+	}
+	return fds, opened, nil
+}
+
+// stdFd reports whether fd is stdin, stdout or stderr.
+func stdFd(fd int) bool {
+	return fd >= 0 && fd <= 2
+}
+
+// openRedirect opens the file of a Write, Append or Read redirect. It never
+// follows a symlink in the last component. It opens with O_NONBLOCK, which
+// it then clears, so that a FIFO without a peer fails or is handed to the
+// command instead of blocking the runner beyond the timeout.
+func openRedirect(rd plan.Redirect) (*os.File, error) {
+	var flags int
+	switch rd.Kind {
+	case plan.Write:
+		flags = syscall.O_WRONLY | syscall.O_CREAT | syscall.O_TRUNC
+	case plan.Append:
+		flags = syscall.O_WRONLY | syscall.O_CREAT | syscall.O_APPEND
+	case plan.Read:
+		flags = syscall.O_RDONLY
+	default:
+		return nil, fmt.Errorf("redirect of fd %d: unknown kind %d", rd.Fd, rd.Kind)
+	}
+	flags |= syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	fd, err := openRetry(rd.Path, flags)
+	if err != nil {
+		return nil, redirectError(rd.Path, err)
+	}
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		_ = syscall.Close(fd)
+		return nil, redirectError(rd.Path, err)
+	}
+	return os.NewFile(uintptr(fd), rd.Path), nil
+}
+
+// openRetry is open(2), retried on EINTR.
+func openRetry(path string, flags int) (int, error) {
+	for {
+		fd, err := syscall.Open(path, flags, 0o644)
+		if !errors.Is(err, syscall.EINTR) {
+			return fd, err
+		}
+	}
+}
+
+// redirectError describes a failed open for the agent; ELOOP from
+// O_NOFOLLOW means the path is a symlink, which redirects refuse.
+func redirectError(path string, err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("%s: is a symbolic link; redirects do not follow symlinks", path)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

@@ -1,0 +1,158 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+const (
+	defaultTimeout   = 30 * time.Second
+	defaultGrace     = 500 * time.Millisecond
+	defaultMaxOutput = 64 << 10
+
+	// drainTime bounds how long output is still read once every process of
+	// a pipeline's group is dead; a descendant that left the group may keep
+	// a pipe open, and must not make Run hang.
+	drainTime = 200 * time.Millisecond
+
+	// timeoutStatus is the exit code of a run that timed out, as timeout(1).
+	timeoutStatus = 124
+)
+
+// Options tunes Run. A zero (or negative) field takes the default given
+// in its comment, so the zero Options is ready to use.
+type Options struct {
+	Timeout   time.Duration // for the whole plan; 0 means 30s
+	Grace     time.Duration // between SIGTERM and SIGKILL on timeout; 0 means 500ms
+	MaxOutput int           // bytes kept per stream (head+tail); 0 means 64 KiB
+	Environ   []string      // source environment to filter; nil means os.Environ()
+	Launcher  Launcher      // nil means Direct
+}
+
+// withDefaults returns o with every zero field replaced by its default.
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = defaultTimeout
+	}
+	if o.Grace <= 0 {
+		o.Grace = defaultGrace
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = defaultMaxOutput
+	}
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
+	if o.Launcher == nil {
+		o.Launcher = Direct{}
+	}
+	return o
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	ExitCode    int           // status of the last pipeline run; 124 on timeout
+	Stdout      string        // kept stdout of all commands (see Capture.String)
+	Stderr      string        // kept stderr of all commands and vtexec's own messages
+	StdoutBytes int64         // total bytes the commands wrote to stdout, kept or not
+	StderrBytes int64         // total bytes written to stderr, kept or not
+	Truncated   bool          // some output was omitted
+	TimedOut    bool          // the timeout expired or ctx was cancelled
+	Duration    time.Duration // wall time of the run
+	Cwd         string        // the workspace cwd after the run
+}
+
+// Run executes p without a shell and returns what happened. Steps run in
+// order with bash's rules: a Seq step always runs, an And step only if the
+// previous status was 0, an Or step only if it was not. A pipeline's status
+// is that of its last command; a command killed by signal N has status
+// 128+N; one that cannot be started has status 127 (126 for a permission or
+// format error) and one whose redirect fails has status 1, and the run goes
+// on. Every pipeline runs in its own process group with stdin /dev/null, and
+// the group is killed with SIGKILL once the pipeline ends, so no descendant
+// outlives it. When the timeout expires or ctx is done, the running group
+// gets SIGTERM, then SIGKILL after the grace period, no later step runs,
+// and the Result has TimedOut set and ExitCode 124.
+//
+// The builtin cd changes ws, which must not be used concurrently. Run
+// returns an error only if p or ws is nil or if pipes or /dev/null cannot be
+// opened; a failing command is not an error.
+func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Options) (*Result, error) {
+	if p == nil || ws == nil {
+		return nil, errors.New("runner: nil plan or workspace")
+	}
+	start := time.Now()
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	r := &run{
+		ws:     ws,
+		opts:   opts,
+		env:    Env(opts.Environ),
+		stdout: NewCapture(opts.MaxOutput),
+		stderr: NewCapture(opts.MaxOutput),
+	}
+	status, timedOut, err := r.steps(ctx, p.Steps)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		ExitCode:    status,
+		Stdout:      r.stdout.String(),
+		Stderr:      r.stderr.String(),
+		StdoutBytes: r.stdout.Total(),
+		StderrBytes: r.stderr.Total(),
+		Truncated:   r.stdout.Truncated() || r.stderr.Truncated(),
+		TimedOut:    timedOut,
+		Duration:    time.Since(start),
+		Cwd:         ws.Cwd(),
+	}, nil
+}
+
+// run is the state shared by the steps of one Run.
+type run struct {
+	ws     *workspace.Workspace
+	opts   Options
+	env    []string
+	stdout *Capture
+	stderr *Capture
+}
+
+// steps runs the steps in order and returns the last status.
+func (r *run) steps(ctx context.Context, steps []plan.Step) (int, bool, error) {
+	status := 0
+	for _, st := range steps {
+		if !shouldRun(st.Op, status) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return timeoutStatus, true, nil
+		}
+		s, timedOut, err := r.pipeline(ctx, st.Pipeline.Cmds)
+		if err != nil {
+			return 0, false, err
+		}
+		if timedOut {
+			return timeoutStatus, true, nil
+		}
+		status = s
+	}
+	return status, false, nil
+}
+
+// shouldRun reports whether a step joined by op runs after status.
+func shouldRun(op plan.Op, status int) bool {
+	switch op {
+	case plan.And:
+		return status == 0
+	case plan.Or:
+		return status != 0
+	default:
+		return true
+	}
+}
