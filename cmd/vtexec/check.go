@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/vtexec/vtexec"
+)
+
+func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	fs := newFlags("check")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	cwd := fs.String("cwd", "", "directory the command starts in")
+	asJSON := fs.Bool("json", false, "print the verdict as JSON")
+	jsonl := fs.Bool("jsonl", false, "read JSON requests from stdin, one a line")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	if *jsonl {
+		if fs.NArg() > 0 {
+			return 0, &usageError{"check --jsonl reads commands from stdin, not arguments"}
+		}
+		return 0, checkStream(ctx, *wsDir, stdin, stdout)
+	}
+	req, err := commandRequest(fs.Args())
+	if err != nil {
+		return 0, err
+	}
+	req.Workspace, req.Cwd = *wsDir, *cwd
+	d, err := vtexec.Check(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	if *asJSON {
+		if err := encodeJSON(stdout, d); err != nil {
+			return 0, err
+		}
+	} else {
+		printDecision(stdout, d)
+	}
+	return exitFor(d), nil
+}
+
+func exitFor(d vtexec.Decision) int {
+	switch d.Decision {
+	case "allow":
+		return exitAllow
+	case "ask":
+		return exitAsk
+	}
+	return exitDeny
+}
+
+func printDecision(w io.Writer, d vtexec.Decision) {
+	if d.Allowed() {
+		fmt.Fprintln(w, "allow")
+		return
+	}
+	fmt.Fprintf(w, "%s %s: %s\nhint: %s\n", d.Decision, d.Code, d.Reason, d.Hint)
+}
+
+// commandRequest reads the words after "--": one is a command string,
+// several are an argv.
+func commandRequest(words []string) (vtexec.Request, error) {
+	switch len(words) {
+	case 0:
+		return vtexec.Request{}, &usageError{"no command: put it after --"}
+	case 1:
+		return vtexec.Request{Command: words[0]}, nil
+	}
+	return vtexec.Request{Argv: words}, nil
+}
+
+// streamRequest is one line of check --jsonl. "cmd" is a string or an
+// array of strings; other fields are ignored.
+type streamRequest struct {
+	Cmd json.RawMessage `json:"cmd"`
+	Cwd string          `json:"cwd"`
+}
+
+const maxLine = 1 << 20
+
+// checkStream answers one verdict line per request line, in order. A bad
+// line (blank lines included) gets a deny with code bad_request and the
+// stream goes on.
+func checkStream(ctx context.Context, wsDir string, stdin io.Reader, stdout io.Writer) error {
+	in := bufio.NewReaderSize(stdin, 64<<10)
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for {
+		line, err := readLine(in)
+		if errors.Is(err, io.EOF) {
+			return out.Flush()
+		}
+		var d vtexec.Decision
+		switch {
+		case errors.Is(err, errLineTooLong):
+			d = badRequestDecision("", fmt.Sprintf("request line longer than %d bytes", maxLine))
+		case err != nil:
+			out.Flush()
+			return err
+		default:
+			d = checkLine(ctx, wsDir, line)
+		}
+		if err := enc.Encode(d); err != nil {
+			return err
+		}
+	}
+}
+
+func checkLine(ctx context.Context, wsDir string, line []byte) vtexec.Decision {
+	var sr streamRequest
+	if err := json.Unmarshal(line, &sr); err != nil {
+		return badRequestDecision("", "not a JSON object: "+err.Error())
+	}
+	req := vtexec.Request{Workspace: wsDir, Cwd: sr.Cwd}
+	if err := json.Unmarshal(sr.Cmd, &req.Command); err != nil {
+		if err := json.Unmarshal(sr.Cmd, &req.Argv); err != nil {
+			return badRequestDecision("", `"cmd" must be a string or an array of strings`)
+		}
+	}
+	d, err := vtexec.Check(ctx, req)
+	if err != nil {
+		var re *vtexec.RequestError
+		if errors.As(err, &re) {
+			return vtexec.Decision{Cmd: req.Command, Decision: "deny", Code: re.Code, Reason: re.Reason, Hint: re.Hint, Commands: []vtexec.Command{}}
+		}
+		return badRequestDecision(req.Command, err.Error())
+	}
+	return d
+}
+
+func badRequestDecision(cmd, reason string) vtexec.Decision {
+	return vtexec.Decision{Cmd: cmd, Decision: "deny", Code: "bad_request", Reason: reason,
+		Hint: `send one JSON object a line: {"cmd": "COMMAND", "cwd": "optional/dir"}`, Commands: []vtexec.Command{}}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine returns the next line without its line ending. A line over
+// maxLine is consumed whole and reported as errLineTooLong.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	tooLong := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > maxLine {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(line) == 0 && !tooLong:
+			return nil, io.EOF
+		case err != nil && err != io.EOF:
+			return nil, err
+		}
+		if tooLong {
+			return nil, errLineTooLong
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
+	}
+}

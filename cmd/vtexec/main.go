@@ -1,0 +1,101 @@
+// Command vtexec checks and runs an agent's shell commands inside a
+// workspace, without a shell.
+//
+//	vtexec check [--workspace DIR] [--cwd DIR] [--json] -- 'COMMAND'
+//	vtexec check --jsonl [--workspace DIR]
+//	vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
+//
+// After "--", one argument is a command string; several are an argv.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes of check; run exits with the command's own code.
+const (
+	exitAllow = 0
+	exitDeny  = 1
+	exitUsage = 2
+	exitAsk   = 3
+)
+
+const usage = `usage:
+  vtexec check [--workspace DIR] [--cwd DIR] [--json] -- 'COMMAND'
+  vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
+  vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
+
+After --, one argument is a shell command string; several are one argv.
+check exits 0 allow, 1 deny, 3 ask, 2 usage error.
+run exits with the command's code, or 126 when vtexec refuses it.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a mistake in how vtexec itself was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		args = []string{""}
+	}
+	var code int
+	var err error
+	switch args[0] {
+	case "check":
+		code, err = cmdCheck(ctx, args[1:], stdin, stdout)
+	case "run":
+		code, err = cmdRun(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "":
+		err = &usageError{"no subcommand"}
+	default:
+		err = &usageError{fmt.Sprintf("unknown subcommand %q", args[0])}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "vtexec: %v\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprint(stderr, usage)
+		}
+		return exitUsage
+	}
+	return code
+}
+
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return &usageError{err.Error()}
+	}
+	return nil
+}
+
+// encodeJSON writes v as one JSON line, without HTML escaping.
+func encodeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
