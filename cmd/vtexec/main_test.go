@@ -13,6 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestMain lets the test binary act as the vtexec command, so a test can
+// run the real CLI in its own process and read its resource usage.
+func TestMain(m *testing.M) {
+	if os.Getenv("VTEXEC_TEST_AS_CLI") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
 func cliWorkspace(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()

@@ -1,0 +1,80 @@
+package vtexec
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func testDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "a b.txt"), []byte("spaced\n"), 0o644))
+	return dir
+}
+
+func TestArgvRequestRunsExactlyThoseWords(t *testing.T) {
+	dir := testDir(t)
+	ctx := context.Background()
+	for _, argv := range [][]string{
+		{"cat", "src/a b.txt"},
+		{"echo", "$(id)", "`id`", "$HOME", "*", "a;b", "x && y", "'q'", `"dq"`, "\\", "\t"},
+	} {
+		res, err := Run(ctx, Request{Argv: argv, Workspace: dir})
+		require.NoError(t, err)
+		require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+		require.Len(t, res.Decision.Commands, 1)
+		assert.Equal(t, argv, res.Decision.Commands[0].Argv)
+	}
+	res, err := Run(ctx, Request{Argv: []string{"echo", "$(id)", "*"}, Workspace: dir})
+	require.NoError(t, err)
+	assert.Equal(t, "$(id) *\n", res.Stdout)
+}
+
+func TestBadRequests(t *testing.T) {
+	dir := testDir(t)
+	ctx := context.Background()
+	for name, req := range map[string]Request{
+		"neither":           {Workspace: dir},
+		"both":              {Command: "ls", Argv: []string{"ls"}, Workspace: dir},
+		"blank":             {Command: " \n\t", Workspace: dir},
+		"missing workspace": {Command: "ls", Workspace: filepath.Join(dir, "nope")},
+		"workspace is /":    {Command: "ls", Workspace: "/"},
+		"cwd outside":       {Command: "ls", Workspace: dir, Cwd: ".."},
+		"cwd missing":       {Command: "ls", Workspace: dir, Cwd: "nope"},
+		"NUL in argv":       {Argv: []string{"echo", "a\x00b"}, Workspace: dir},
+	} {
+		_, err := Check(ctx, req)
+		var re *RequestError
+		require.True(t, errors.As(err, &re), name)
+		assert.Equal(t, "bad_request", re.Code, name)
+		assert.NotEmpty(t, re.Hint, name)
+		_, err = Run(ctx, req)
+		assert.True(t, errors.As(err, &re), name)
+	}
+}
+
+func TestRunRefusedDoesNotRun(t *testing.T) {
+	dir := testDir(t)
+	res, err := Run(context.Background(), Request{Command: "cp src/a\\ b.txt copy.txt && cat /etc/passwd", Workspace: dir})
+	require.NoError(t, err)
+	assert.Equal(t, "deny", res.Decision.Decision)
+	assert.Equal(t, ExitRefused, res.ExitCode)
+	assert.NoFileExists(t, filepath.Join(dir, "copy.txt"), "no part of a refused list runs")
+}
+
+func TestRunCwd(t *testing.T) {
+	dir := testDir(t)
+	res, err := Run(context.Background(), Request{Command: "pwd && cd .. && pwd", Workspace: dir, Cwd: "src"})
+	require.NoError(t, err)
+	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, filepath.Join(dir, "src")+"\n"+dir+"\n", res.Stdout)
+	assert.Equal(t, dir, res.Cwd)
+}
