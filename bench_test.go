@@ -3,6 +3,7 @@ package vtexec
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -51,4 +52,29 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRunOverhead compares Run (check + exec through the runner) with
+// exec.Command running the same program directly.
+func BenchmarkRunOverhead(b *testing.B) {
+	dir := benchWorkspace(b)
+	ctx := context.Background()
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command("/usr/bin/cat", "README.md")
+			cmd.Dir = dir
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("vtexec", func(b *testing.B) {
+		req := Request{Command: "cat README.md", Workspace: dir}
+		for b.Loop() {
+			res, err := Run(ctx, req)
+			if err != nil || res.ExitCode != 0 {
+				b.Fatal(err, res.Decision.Reason)
+			}
+		}
+	})
 }

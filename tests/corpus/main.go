@@ -1,0 +1,175 @@
+// Command corpus measures vtexec against the public evaluation corpora
+// (GTFOBins techniques, everyday tldr commands, peers' test inputs):
+//
+//	go run ./tests/corpus [-v] ../shared/corpus
+//
+// Every line is checked in a small fixture workspace. It prints the figures
+// and exits 1 if any GTFOBins technique (all expected to be refused) is
+// allowed. The corpora are for measuring, not test fixtures: nothing here
+// is needed for the project's tests.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vtexec/vtexec"
+)
+
+type line struct {
+	Cmd        string `json:"cmd"`
+	Expect     string `json:"expect"`
+	ExpectHint string `json:"expect_hint"`
+	Why        string `json:"why"`
+}
+
+func main() {
+	verbose := flag.Bool("v", false, "list every line whose decision differs from the expectation")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./tests/corpus [-v] DIR (the shared corpus directory)")
+		os.Exit(2)
+	}
+	dir := flag.Arg(0)
+	ws, err := fixture()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "corpus:", err)
+		os.Exit(2)
+	}
+	defer os.RemoveAll(filepath.Dir(ws))
+
+	failed := false
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	peers, _ := filepath.Glob(filepath.Join(dir, "peer-cases", "*.jsonl"))
+	for _, f := range append(files, peers...) {
+		lines, err := read(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "corpus:", err)
+			os.Exit(2)
+		}
+		if report(filepath.Base(f), lines, ws, *verbose) {
+			failed = true
+		}
+	}
+	if failed {
+		fmt.Println("FAIL: a technique expected to be refused was allowed")
+		os.Exit(1)
+	}
+}
+
+// report prints the figures for one corpus and says whether it failed.
+func report(name string, lines []line, ws string, verbose bool) bool {
+	counts := map[string]map[string]int{} // expectation -> decision -> n
+	var differ []string
+	failed := false
+	for _, l := range lines {
+		want := l.Expect
+		if want == "" {
+			want = l.ExpectHint
+		}
+		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: l.Cmd, Workspace: ws})
+		got, code := d.Decision, d.Code
+		if err != nil {
+			got, code = "deny", "bad_request"
+		}
+		if counts[want] == nil {
+			counts[want] = map[string]int{}
+		}
+		counts[want][got]++
+		if name == "gtfobins.jsonl" && got == "allow" {
+			failed = true
+			differ = append(differ, fmt.Sprintf("  ALLOWED %q", l.Cmd))
+			continue
+		}
+		if !agrees(want, got) {
+			differ = append(differ, fmt.Sprintf("  expect %-11s got %-5s %-18s %q", want, got, code, l.Cmd))
+		}
+	}
+	fmt.Printf("%s: %d lines\n", name, len(lines))
+	var wants []string
+	for w := range counts {
+		wants = append(wants, w)
+	}
+	sort.Strings(wants)
+	for _, w := range wants {
+		c := counts[w]
+		total := c["allow"] + c["ask"] + c["deny"]
+		fmt.Printf("  expect %-11s %4d: allow %4d (%5.1f%%)  ask %4d  deny %4d\n", w, total, c["allow"], 100*float64(c["allow"])/float64(total), c["ask"], c["deny"])
+	}
+	fmt.Printf("  differing from the expectation: %d\n", len(differ))
+	if verbose || failed {
+		fmt.Println(strings.Join(differ, "\n"))
+	}
+	return failed
+}
+
+// agrees maps the corpora's words onto vtexec's decisions: "prompt" and
+// "policy" are ask; "likely-deny" accepts ask or deny.
+func agrees(want, got string) bool {
+	switch want {
+	case "allow":
+		return got == "allow"
+	case "deny":
+		return got == "deny"
+	case "prompt", "policy":
+		return got == "ask"
+	case "likely-deny":
+		return got != "allow"
+	}
+	return false
+}
+
+func read(path string) ([]line, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []line
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		out = append(out, l)
+	}
+	return out, sc.Err()
+}
+
+// fixture makes a small project: a README, sources, a .git directory.
+func fixture() (string, error) {
+	base, err := os.MkdirTemp("", "vtexec-corpus-")
+	if err != nil {
+		return "", err
+	}
+	ws := filepath.Join(base, "project")
+	for name, body := range map[string]string{
+		"README.md":        "# project\n",
+		"main.go":          "package main\n",
+		"src/lib.go":       "package src\n",
+		"src/util.py":      "print(1)\n",
+		"docs/guide.md":    "guide\n",
+		"path/to/file":     "file\n",
+		"path/to/file.txt": "file\n",
+		".git/config":      "[core]\n",
+		"package.json":     "{}\n",
+	} {
+		p := filepath.Join(ws, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return ws, nil
+}
