@@ -1,0 +1,173 @@
+package validators
+
+import (
+	"sort"
+	"strings"
+)
+
+// find (GNU findutils 4.9) has no getopt: a few leading options, then the
+// start points, then an expression in a language of its own. The expression
+// is read word by word as find reads it, every word must be a primary find
+// knows and vtexec allows, and each takes exactly its number of arguments.
+
+// findPrimary is one word of find's expression.
+type findPrimary struct {
+	args   int    // how many words follow it as its arguments
+	path   bool   // its (only) argument names a file that find stats
+	forbid string // refuse it, with this reason
+}
+
+const (
+	findRuns   = "runs a program on the files it finds"
+	findWrites = "writes to a file; redirect find's output instead"
+)
+
+// findPrimaries are the expression words, named as find's own table does,
+// without the leading "-".
+var findPrimaries = map[string]findPrimary{
+	// Operators.
+	"(": {}, ")": {}, "!": {}, "not": {}, ",": {}, "a": {}, "and": {}, "o": {}, "or": {},
+	// Options.
+	"d": {}, "depth": {}, "maxdepth": {args: 1}, "mindepth": {args: 1},
+	"mount": {}, "xdev": {}, "noleaf": {}, "ignore_readdir_race": {}, "noignore_readdir_race": {},
+	"daystart": {}, "regextype": {args: 1}, "warn": {}, "nowarn": {},
+	"help": {}, "-help": {}, "version": {}, "-version": {},
+	"follow":      {forbid: symlinkEscape},
+	"files0-from": {args: 1, forbid: "reads the start points from a file, so vtexec cannot confine them"},
+	// Tests.
+	"amin": {args: 1}, "anewer": {args: 1, path: true}, "atime": {args: 1},
+	"cmin": {args: 1}, "cnewer": {args: 1, path: true}, "ctime": {args: 1},
+	"mmin": {args: 1}, "mtime": {args: 1}, "newer": {args: 1, path: true}, "used": {args: 1},
+	"empty": {}, "executable": {}, "readable": {}, "writable": {}, "false": {}, "true": {},
+	"fstype": {args: 1}, "context": {args: 1}, "gid": {args: 1}, "group": {args: 1},
+	"uid": {args: 1}, "user": {args: 1}, "nogroup": {}, "nouser": {},
+	"name": {args: 1}, "iname": {args: 1}, "path": {args: 1}, "ipath": {args: 1},
+	"wholename": {args: 1}, "iwholename": {args: 1}, "regex": {args: 1}, "iregex": {args: 1},
+	"lname": {args: 1}, "ilname": {args: 1}, "inum": {args: 1}, "links": {args: 1},
+	"perm": {args: 1}, "samefile": {args: 1, path: true}, "size": {args: 1},
+	"type": {args: 1}, "xtype": {args: 1},
+	// Actions.
+	"print": {}, "print0": {}, "printf": {args: 1}, "ls": {}, "prune": {}, "quit": {},
+	"delete": {forbid: "removes files"},
+	"exec":   {forbid: findRuns}, "execdir": {forbid: findRuns},
+	"ok": {forbid: findRuns}, "okdir": {forbid: findRuns},
+	"fprint": {args: 1, forbid: findWrites}, "fprint0": {args: 1, forbid: findWrites},
+	"fls": {args: 1, forbid: findWrites}, "fprintf": {args: 2, forbid: findWrites},
+}
+
+func init() { register("find", ValidatorFunc(checkFind)) }
+
+// checkFind checks a find command line.
+func checkFind(c *Call) error {
+	args := c.Argv[1:]
+	i, err := findLeadingOptions(args)
+	if err != nil {
+		return err
+	}
+	// Start points run up to the first word that looks like an expression;
+	// with none, find searches ".", the current directory.
+	for ; i < len(args) && !findLooksLikeExpression(args[i], true); i++ {
+		if err := c.ReadPath(args[i], false); err != nil {
+			return err
+		}
+	}
+	for i < len(args) {
+		n, err := checkFindPrimary(c, args[i:])
+		if err != nil {
+			return err
+		}
+		i += n
+	}
+	return nil
+}
+
+// findLeadingOptions reads -H -L -P -D DEBUGOPTS -OLEVEL and "--", and
+// returns the index of the first word after them.
+func findLeadingOptions(args []string) (int, error) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-H" || a == "-P":
+		case a == "-L":
+			return 0, refuse(CodeForbiddenFlag, "drop -L; find may not use it", "find -L is refused: %s", symlinkEscape)
+		case a == "--":
+			return i + 1, nil
+		case a == "-D":
+			if i+1 >= len(args) {
+				return 0, refuse(CodeBadUsage, "give -D its debug options, e.g. -D tree", "find: -D needs an argument")
+			}
+			i++
+		case strings.HasPrefix(a, "-O"):
+		default:
+			return i, nil
+		}
+	}
+	return len(args), nil
+}
+
+// findLooksLikeExpression is find's own test for where the start points
+// end: "-x", and a lone "!" or "("; a lone ")" or "," too, except as the
+// first word after the start points.
+func findLooksLikeExpression(arg string, leading bool) bool {
+	switch {
+	case arg == "(" || arg == "!":
+		return true
+	case arg == ")" || arg == ",":
+		return !leading
+	}
+	return len(arg) > 1 && arg[0] == '-'
+}
+
+// checkFindPrimary checks the primary at args[0] with its arguments and
+// returns how many words it took.
+func checkFindPrimary(c *Call, args []string) (int, error) {
+	word := args[0]
+	if !findLooksLikeExpression(word, false) {
+		return 0, refuse(CodeBadUsage, "put start points before the expression: find DIR... EXPRESSION",
+			"find: paths must precede expression: %q", word)
+	}
+	p, ok := findPrimaries[strings.TrimPrefix(word, "-")]
+	if !ok {
+		p, ok = findNewerXY(word)
+	}
+	if !ok {
+		return 0, refuse(CodeUnknownFlag, "allowed find primaries: "+findAllowedList(),
+			"find: unknown primary %s", word)
+	}
+	if p.forbid != "" {
+		return 0, refuse(CodeForbiddenFlag, "drop "+word+"; find may not use it", "find %s is refused: %s", word, p.forbid)
+	}
+	if len(args) <= p.args {
+		return 0, refuse(CodeBadUsage, "give "+word+" its argument", "find: %s needs an argument", word)
+	}
+	if p.path {
+		if err := c.ReadPath(args[1], false); err != nil {
+			return 0, err
+		}
+	}
+	return 1 + p.args, nil
+}
+
+// findNewerXY recognises -newerXY: X is the time of the file found (a, B,
+// c, m) compared with Y of the argument, a file, or with t the argument is
+// a date.
+func findNewerXY(word string) (findPrimary, bool) {
+	if len(word) != len("-newerXY") || !strings.HasPrefix(word, "-newer") ||
+		!strings.ContainsRune("aBcm", rune(word[6])) || !strings.ContainsRune("aBcmt", rune(word[7])) {
+		return findPrimary{}, false
+	}
+	return findPrimary{args: 1, path: word[7] != 't'}, true
+}
+
+func findAllowedList() string {
+	var names []string
+	for name, p := range findPrimaries {
+		if p.forbid == "" && name != "-help" && name != "-version" {
+			if name[0] >= 'a' && name[0] <= 'z' {
+				name = "-" + name
+			}
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return quoteList(append(names, "-newerXY"))
+}

@@ -1,0 +1,85 @@
+package validators
+
+import "testing"
+
+func TestFind(t *testing.T) {
+	ws := searchWorkspace(t)
+	runSearchCases(t, ws, []searchCase{
+		{splitArgv("find"), ""},
+		{splitArgv("find ."), ""},
+		{[]string{"find", ".", "-name", "*.go"}, ""},
+		{[]string{"find", "-name", "*.go"}, ""}, // no start point: "."
+		{[]string{"find", "src", "README.md", "-type", "f", "-name", "*.txt", "-print"}, ""},
+		{[]string{"find", ".", "-name", "*.go", "-o", "-name", "*.md"}, ""},
+		{[]string{"find", ".", "(", "-name", "a", "-o", "-name", "b", ")", "-print"}, ""},
+		{[]string{"find", ".", "(", "-name", "*.go", "-o", "-name", "*.md", ")", "-not", "-path", "./.git/*"}, ""},
+		{[]string{"find", ".", "!", "-name", "x", "-a", "-type", "d", "-and", "-empty", "-or", "-true"}, ""},
+		{[]string{"find", ".", "-name", ".git", "-prune", "-o", "-type", "f", "-print0"}, ""},
+		{splitArgv("find . -maxdepth 2 -mindepth 1 -type d"), ""},
+		{splitArgv("find . -newer file.txt -anewer src/a.txt -cnewer README.md -samefile link.txt"), ""},
+		{splitArgv("find . -newermt 2024-01-01 -newerBt yesterday -newerma file.txt"), ""},
+		{[]string{"find", ".", "-printf", "%p %s\\n", "-ls"}, ""},
+		{[]string{"find", ".", "-regextype", "posix-extended", "-iregex", ".*\\.GO", "-size", "+1k"}, ""},
+		{splitArgv("find . -mtime -1 -mmin +5 -atime 2 -amin 3 -ctime 1 -cmin 1 -used 1 -daystart"), ""},
+		{splitArgv("find . -perm -u+x -user root -group root -uid 0 -gid 0 -nouser -nogroup -links 1 -inum 5"), ""},
+		{splitArgv("find . -readable -writable -executable -xtype l -lname x -ilname y -fstype ext4"), ""},
+		{splitArgv("find . -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race -depth -d -warn -nowarn"), ""},
+		{splitArgv("find . -wholename ./x -iwholename ./y -ipath ./z -regex .* -quit"), ""},
+		{splitArgv("find -H src -name x"), ""},
+		{splitArgv("find -P -D tree -O3 . -name x"), ""},
+		{splitArgv("find -- . -name x"), ""},
+		{splitArgv("find . -name -exec"), ""}, // "-exec" is -name's pattern
+		{splitArgv("find ) ,"), ""},           // leading ")" and "," are file names
+		{splitArgv("find . -( -name a -)"), ""},
+		{splitArgv("find --help"), ""},
+		{splitArgv("find -version"), ""},
+
+		// Programs, deletion, writes.
+		{splitArgv("find . -exec id ;"), CodeForbiddenFlag},
+		{splitArgv("find . -exec rm {} +"), CodeForbiddenFlag},
+		{splitArgv("find . -execdir id {} +"), CodeForbiddenFlag},
+		{splitArgv("find . -ok rm {} ;"), CodeForbiddenFlag},
+		{splitArgv("find . -okdir rm {} ;"), CodeForbiddenFlag},
+		{splitArgv("find . -name x -o -exec rm {} ;"), CodeForbiddenFlag},
+		{splitArgv("find . ( -exec id ; )"), CodeForbiddenFlag},
+		{splitArgv("find . -delete"), CodeForbiddenFlag},
+		{splitArgv("find . -fprint x"), CodeForbiddenFlag},
+		{splitArgv("find . -fprint0 x"), CodeForbiddenFlag},
+		{splitArgv("find . -fls x"), CodeForbiddenFlag},
+		{splitArgv("find . -fprintf out.txt %p"), CodeForbiddenFlag},
+		{splitArgv("find -files0-from list"), CodeForbiddenFlag},
+		{splitArgv("find . -files0-from list"), CodeForbiddenFlag},
+		// The shell word "-"exec reaches find, and vtexec, as -exec.
+		{[]string{"find", ".", "-exec", "id", ";"}, CodeForbiddenFlag},
+		// Symbolic links out.
+		{splitArgv("find -L ."), CodeForbiddenFlag},
+		{splitArgv("find -H -L . -name x"), CodeForbiddenFlag},
+		{splitArgv("find . -follow"), CodeForbiddenFlag},
+		// Unknown words.
+		{splitArgv("find . -foo"), CodeUnknownFlag},
+		{splitArgv("find . --exec id ;"), CodeUnknownFlag},
+		{splitArgv("find . -newertm x"), CodeUnknownFlag},
+		{splitArgv("find . -newerXa file.txt"), CodeUnknownFlag},
+		{splitArgv("find . ---noop"), CodeUnknownFlag},
+		{splitArgv("find -X ."), CodeUnknownFlag},
+		// Argument counts and shape.
+		{splitArgv("find . -name"), CodeBadUsage},
+		{splitArgv("find . -newer"), CodeBadUsage},
+		{splitArgv("find . -type f -printf"), CodeBadUsage},
+		{splitArgv("find -D"), CodeBadUsage},
+		{splitArgv("find . -name x src"), CodeBadUsage},
+		{splitArgv("find . -print -"), CodeBadUsage},
+		{splitArgv("find . -name -exec id ;"), CodeBadUsage}, // id is then a stray word
+		// Paths.
+		{splitArgv("find / -name passwd"), codeOutside},
+		{splitArgv("find /etc -name x"), codeOutside},
+		{splitArgv("find . .. -name x"), codeOutside},
+		{splitArgv("find out -name x"), codeOutside},
+		{splitArgv("find -H out"), codeOutside},
+		{splitArgv("find . -newer /etc/passwd"), codeOutside},
+		{splitArgv("find . -anewer out/passwd"), codeOutside},
+		{splitArgv("find . -cnewer ../x"), codeOutside},
+		{splitArgv("find . -samefile /etc/passwd"), codeOutside},
+		{splitArgv("find . -newerma /etc/passwd"), codeOutside},
+	})
+}
