@@ -1,0 +1,62 @@
+package security
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// fixture builds base/ws (the workspace) and base/ws2 (a sibling with a
+// secret), and returns the workspace root.
+//
+//	ws/README.md  ws/file.txt  ws/src/a.txt  ws/src/b.go
+//	ws/.git/config  ws/.git/hooks/  ws/.vtexec/policy.toml
+//	ws/escape -> /etc           ws/up -> ..          ws/loop -> loop
+//	ws/dangle -> /nonexistent/x ws/sibling -> ../ws2 ws/inner -> src
+//	ws2/secret.txt
+func fixture(t testing.TB) string {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	ws := filepath.Join(base, "ws")
+	files := map[string]string{
+		"README.md":            "# demo\nline 2\nline 3\n",
+		"file.txt":             "one\ntwo\n",
+		"src/a.txt":            "TODO: a\n",
+		"src/b.go":             "package b // TODO\n",
+		".git/config":          "[core]\n",
+		".git/hooks/README":    "",
+		".vtexec/policy.toml":  "",
+		"../ws2/secret.txt":    "secret\n",
+		"src/deep/nested.txt":  "x\n",
+		"docs/guide.md":        "guide\n",
+		"scripts/run.sh":       "echo hi\n",
+		"src/.hidden/file.txt": "h\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(ws, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	links := map[string]string{
+		"escape":  "/etc",
+		"up":      "..",
+		"loop":    "loop",
+		"dangle":  "/nonexistent/x",
+		"sibling": "../ws2",
+		"inner":   "src",
+	}
+	for name, target := range links {
+		require.NoError(t, os.Symlink(target, filepath.Join(ws, name)))
+	}
+	return ws
+}
+
+// expandCase fills {{WS}} and {{WS2}} in a table command.
+func expandCase(cmd, ws string) string {
+	r := strings.NewReplacer("{{WS}}", ws, "{{WS2}}", filepath.Join(filepath.Dir(ws), "ws2"))
+	return r.Replace(cmd)
+}
