@@ -16,6 +16,7 @@ import (
 //	ws/.git/config  ws/.git/hooks/  ws/.vtexec/policy.toml
 //	ws/escape -> /etc           ws/up -> ..          ws/loop -> loop
 //	ws/dangle -> /nonexistent/x ws/sibling -> ../ws2 ws/inner -> src
+//	ws/.git/lnk -> ../file.txt  ws/scripts/ok.sed
 //	ws2/secret.txt
 func fixture(t testing.TB) string {
 	t.Helper()
@@ -34,6 +35,7 @@ func fixture(t testing.TB) string {
 		"src/deep/nested.txt":  "x\n",
 		"docs/guide.md":        "guide\n",
 		"scripts/run.sh":       "echo hi\n",
+		"scripts/ok.sed":       "s/one/uno/\n",
 		"src/.hidden/file.txt": "h\n",
 	}
 	for name, body := range files {
@@ -48,6 +50,9 @@ func fixture(t testing.TB) string {
 		"dangle":  "/nonexistent/x",
 		"sibling": "../ws2",
 		"inner":   "src",
+		// a link inside .git to an unprotected file: replacing the link
+		// itself writes inside .git.
+		".git/lnk": "../file.txt",
 	}
 	for name, target := range links {
 		require.NoError(t, os.Symlink(target, filepath.Join(ws, name)))

@@ -304,6 +304,13 @@ var cases = []struct {
 	{"cp -l src/a.txt b", deny("forbidden_flag")},
 	{"cp -s src/a.txt b", deny("forbidden_flag")},
 	{"cp -rL src b", deny("forbidden_flag")},
+	// A write that replaces a symlink lands where the link is, not where it points.
+	{"cp --remove-destination file.txt .git/lnk", deny("protected_path")},
+	{"cp file.txt .git/lnk", deny("protected_path")},
+	// sed reads -f scripts when it runs; a list can rewrite the file after the check.
+	{"sed -f scripts/ok.sed file.txt", deny("forbidden_flag")},
+	{"echo 1e\\ id > scripts/ok.sed && sed -f scripts/ok.sed file.txt", deny("forbidden_flag")},
+	{"sed --sandbox -f scripts/ok.sed file.txt", allow},
 	{"ls -L escape", deny("forbidden_flag")},
 	{"ls --foo", deny("unknown_flag")},
 	{"cat -Z README.md", deny("unknown_flag")},
