@@ -44,6 +44,13 @@ func sedOperands(c *Call, a *Args) error {
 		case "e":
 			parts = append(parts, u.Value)
 		case "f":
+			// The file is read again when sed runs, and a command earlier
+			// in the same list may rewrite it: only --sandbox, which makes
+			// sed itself refuse e, r and w, keeps what runs within the check.
+			if !a.Has("sandbox") {
+				return refuse(CodeForbiddenFlag, "add --sandbox (sed then refuses e, r and w itself), or pass the script with -e",
+					"sed -f %s: the script file is read when sed runs, after vtexec checked it", u.Value)
+			}
 			text, err := readSedScript(c, u.Value)
 			if err != nil {
 				return err

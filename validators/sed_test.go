@@ -42,9 +42,10 @@ func TestSed(t *testing.T) {
 		{[]string{"sed", "-e", "p", "-e", "s/a/b/", "file.txt", "src/a.txt"}, ""},
 		{[]string{"sed", "--expression=p", "--quiet", "file.txt"}, ""},
 		{[]string{"sed", "-e", "a\\", "-e", "e id", "file.txt"}, ""}, // the second -e is a's text
-		{[]string{"sed", "-f", "cont.sed", "-e", "e id", "file.txt"}, ""},
-		{splitArgv("sed -f ok.sed file.txt"), ""},
-		{splitArgv("sed --file=ok.sed -f ok.sed file.txt"), ""},
+		{[]string{"sed", "--sandbox", "-f", "cont.sed", "-e", "e id", "file.txt"}, ""},
+		{splitArgv("sed --sandbox -f ok.sed file.txt"), ""},
+		{splitArgv("sed -f ok.sed file.txt"), CodeForbiddenFlag}, // read again when sed runs
+		{splitArgv("sed --sandbox --file=ok.sed -f ok.sed file.txt"), ""},
 		{splitArgv("sed -s -n $p file.txt src/a.txt"), ""},
 		{splitArgv("sed --sandbox --debug --posix -u -z -l 5 -b -r p file.txt"), ""},
 		{splitArgv("sed -i s/a/b/ file.txt src/a.txt"), ""},
@@ -65,9 +66,9 @@ func TestSed(t *testing.T) {
 		{[]string{"sed", "s|x|y| e", "file.txt"}, CodeForbiddenFlag},
 		{[]string{"sed", "$!{N;e id\n}", "file.txt"}, CodeForbiddenFlag},
 		{[]string{"sed", "-n", "-e", "p", "-e", "1e id", "file.txt"}, CodeForbiddenFlag},
-		{[]string{"sed", "-f", "nl.sed", "-e", "e id", "file.txt"}, CodeForbiddenFlag},
-		{splitArgv("sed -f evil.sed file.txt"), CodeForbiddenFlag},
-		{splitArgv("sed -f - file.txt"), CodeForbiddenFlag},
+		{[]string{"sed", "--sandbox", "-f", "nl.sed", "-e", "e id", "file.txt"}, CodeForbiddenFlag},
+		{splitArgv("sed --sandbox -f evil.sed file.txt"), CodeForbiddenFlag},
+		{splitArgv("sed --sandbox -f - file.txt"), CodeForbiddenFlag},
 		// Writing files.
 		{[]string{"sed", "s|x|y|w /tmp/out", "file.txt"}, codeOutside},
 		{[]string{"sed", "s/x/y/w out/passwd", "file.txt"}, codeOutside},
@@ -76,15 +77,15 @@ func TestSed(t *testing.T) {
 		{[]string{"sed", "p;w ../x", "file.txt"}, codeOutside},
 		{[]string{"sed", "--posix", "w /dev/stdout", "file.txt"}, codeOutside},
 		{[]string{"sed", "w /dev/stdout ", "file.txt"}, codeOutside}, // the name includes the space
-		{splitArgv("sed -f wout.sed file.txt"), codeOutside},
+		{splitArgv("sed --sandbox -f wout.sed file.txt"), codeOutside},
 		// Reading files.
 		{[]string{"sed", "r /etc/passwd", "file.txt"}, codeOutside},
 		{[]string{"sed", "0r out/passwd", "file.txt"}, codeOutside},
 		{[]string{"sed", "R ../secret", "file.txt"}, codeOutside},
 		{splitArgv("sed p /etc/passwd"), codeOutside},
 		{splitArgv("sed -n p file.txt out/passwd"), codeOutside},
-		{splitArgv("sed -f ../x.sed file.txt"), codeOutside},
-		{splitArgv("sed -f /etc/passwd file.txt"), codeOutside},
+		{splitArgv("sed --sandbox -f ../x.sed file.txt"), codeOutside},
+		{splitArgv("sed --sandbox -f /etc/passwd file.txt"), codeOutside},
 		// In place.
 		{splitArgv("sed -i s/a/b/ ../x"), codeOutside},
 		{splitArgv("sed -i s/a/b/ out/passwd"), codeOutside},
@@ -114,8 +115,8 @@ func TestSed(t *testing.T) {
 		{[]string{"sed", "px", "file.txt"}, CodeBadUsage},
 		{[]string{"sed", "s\xc2\xa7a\xc2\xa7b\xc2\xa7", "file.txt"}, CodeBadUsage},
 		{[]string{"sed", "s/\\c[/e/;e id;s/]/x/", "file.txt"}, CodeBadUsage},
-		{splitArgv("sed -f missing.sed file.txt"), CodeBadUsage},
-		{splitArgv("sed -f src file.txt"), CodeBadUsage},
+		{splitArgv("sed --sandbox -f missing.sed file.txt"), CodeBadUsage},
+		{splitArgv("sed --sandbox -f src file.txt"), CodeBadUsage},
 	})
 }
 

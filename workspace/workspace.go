@@ -148,10 +148,37 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	if !within(w.root, real) {
 		return fail(Outside, real, "path is outside the workspace")
 	}
-	if access == Write && w.protected(real) {
-		return fail(Protected, real, "path is write-protected")
+	if access == Write {
+		if w.protected(real) {
+			return fail(Protected, real, "path is write-protected")
+		}
+		// A write may replace the last component itself (cp
+		// --remove-destination, mv, sed -i): where a symlink sits
+		// matters as much as where it points.
+		if loc, ok := linkLocation(full); ok && (!within(w.root, loc) || w.protected(loc)) {
+			return fail(Protected, loc, "path is a symbolic link in a write-protected or outside location")
+		}
 	}
 	return real, nil
+}
+
+// linkLocation returns where the last component of full sits (its parent
+// resolved, the name kept), when that component is a symlink.
+func linkLocation(full string) (string, bool) {
+	name := filepath.Base(full)
+	if name == "." || name == ".." || name == "/" {
+		return "", false
+	}
+	parent, err := walk(filepath.Dir(full))
+	if err != nil {
+		return "", false
+	}
+	loc := filepath.Join(parent, name)
+	fi, err := os.Lstat(loc)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	return loc, true
 }
 
 // protected reports whether a real path inside the root may not be written:

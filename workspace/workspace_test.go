@@ -813,3 +813,30 @@ func TestResolveAgreesWithKernel(t *testing.T) {
 		}
 	}
 }
+
+// A write may replace a symlink itself, so where the link sits is checked
+// as well as where it points.
+func TestWriteChecksWhereALinkSits(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	root := filepath.Join(dir, "ws")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "file.txt"), nil, 0o644))
+	require.NoError(t, os.Symlink("../file.txt", filepath.Join(root, ".git", "lnk")))
+	require.NoError(t, os.Symlink("file.txt", filepath.Join(root, "ok-link")))
+	require.NoError(t, os.Symlink(filepath.Join(root, "file.txt"), filepath.Join(dir, "outside-link")))
+	ws, err := New(root)
+	require.NoError(t, err)
+
+	_, err = ws.Resolve(".git/lnk", Read)
+	assert.NoError(t, err, "reading through the link is reading file.txt")
+	for _, p := range []string{".git/lnk", "../outside-link"} {
+		_, err = ws.Resolve(p, Write)
+		var be *BoundaryError
+		require.ErrorAs(t, err, &be, p)
+		assert.Equal(t, Protected, be.Code, p)
+	}
+	got, err := ws.Resolve("ok-link", Write)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(root, "file.txt"), got)
+}
