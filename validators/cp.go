@@ -7,7 +7,7 @@ import (
 	"github.com/vtexec/vtexec/workspace"
 )
 
-var cpSpec = &Spec{Name: "cp", Operands: cpOperands, Flags: []Flag{
+var cpSpec = &Spec{Name: "cp", Doc: "SOURCE... DEST: sources read, destination written; both confined, and where each source lands checked", Operands: cpOperands, Flags: []Flag{
 	{Short: "a", Long: "archive"}, {Long: "attributes-only"},
 	{Long: "backup", Arg: Text, Optional: true}, {Short: "b"}, {Long: "copy-contents"},
 	{Short: "d"}, {Short: "f", Long: "force"}, {Short: "i", Long: "interactive"},

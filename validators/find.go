@@ -55,7 +55,22 @@ var findPrimaries = map[string]findPrimary{
 	"fls": {args: 1, forbid: findWrites}, "fprintf": {args: 2, forbid: findWrites},
 }
 
-func init() { register("find", ValidatorFunc(checkFind)) }
+func init() { register("find", ValidatorFunc(checkFind), findEntry) }
+
+func findEntry() Entry {
+	e := Entry{Program: "find", Operands: "options -H -P -D -O, start points (confined), then an expression of the primaries below"}
+	for name, p := range findPrimaries {
+		if p.forbid != "" {
+			e.Refused = append(e.Refused, Refusal{Flag: "-" + name, Reason: p.forbid})
+		} else {
+			e.Allowed = append(e.Allowed, "-"+name)
+		}
+	}
+	e.Refused = append(e.Refused, Refusal{Flag: "-L", Reason: symlinkEscape})
+	sort.Strings(e.Allowed)
+	sort.Slice(e.Refused, func(i, j int) bool { return e.Refused[i].Flag < e.Refused[j].Flag })
+	return e
+}
 
 // checkFind checks a find command line.
 func checkFind(c *Call) error {

@@ -4,7 +4,7 @@ package validators
 // operands, -f and --exclude-from. -r does not follow symbolic links below
 // the operands (and the operands are resolved), -R does, so it is refused.
 
-var grepSpec = &Spec{Name: "grep", Operands: searchOperands(), Flags: []Flag{
+var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and directories to search, confined", Operands: searchOperands(), Flags: []Flag{
 	// Pattern syntax and matching.
 	{Short: "E", Long: "extended-regexp"}, {Short: "F", Long: "fixed-strings"}, {Long: "fixed-regexp"},
 	{Short: "G", Long: "basic-regexp"}, {Short: "P", Long: "perl-regexp"},

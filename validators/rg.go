@@ -11,7 +11,7 @@ package validators
 
 const rgRunsPrograms = "runs a program on the files rg searches"
 
-var rgSpec = &Spec{Name: "rg", Operands: searchOperands("files", "type-list"), Flags: []Flag{
+var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined", Operands: searchOperands("files", "type-list"), Flags: []Flag{
 	// Input.
 	{Short: "e", Long: "regexp", Arg: Text, Pattern: true},
 	{Short: "f", Long: "file", Arg: ReadPath, Pattern: true},

@@ -16,7 +16,7 @@ import (
 // s///w) or reads one (r, R) is found and checked. A script vtexec cannot
 // parse is refused, never guessed at.
 
-var sedSpec = &Spec{Name: "sed", Operands: sedOperands, Flags: []Flag{
+var sedSpec = &Spec{Name: "sed", Doc: "SCRIPT (unless -e/-f; parsed: e and s///e refused, r/R/w/W files confined) then files to read, or with -i to rewrite", Operands: sedOperands, Flags: []Flag{
 	{Short: "n", Long: "quiet"}, {Long: "silent"}, {Long: "debug"},
 	{Short: "e", Long: "expression", Arg: Text, Pattern: true},
 	{Short: "f", Long: "file", Arg: ReadPath, Pattern: true},

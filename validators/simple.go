@@ -6,19 +6,19 @@ package validators
 const symlinkEscape = "follows symbolic links, which can lead out of the workspace"
 
 func init() {
-	registerSpec(&Spec{Name: "cat", Operands: ReadPaths, Flags: []Flag{
+	registerSpec(&Spec{Name: "cat", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
 		{Short: "A", Long: "show-all"}, {Short: "b", Long: "number-nonblank"},
 		{Short: "e"}, {Short: "E", Long: "show-ends"}, {Short: "n", Long: "number"},
 		{Short: "s", Long: "squeeze-blank"}, {Short: "t"}, {Short: "T", Long: "show-tabs"},
 		{Short: "u"}, {Short: "v", Long: "show-nonprinting"},
 		{Long: "help"}, {Long: "version"},
 	}})
-	registerSpec(&Spec{Name: "head", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
+	registerSpec(&Spec{Name: "head", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
 		{Short: "q", Long: "quiet"}, {Long: "silent"}, {Short: "v", Long: "verbose"},
 		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
 	}})
-	registerSpec(&Spec{Name: "tail", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
+	registerSpec(&Spec{Name: "tail", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
 		{Short: "f", Long: "follow", Arg: Text, Optional: true}, {Short: "F"},
 		{Long: "max-unchanged-stats", Arg: Number}, {Long: "pid", Arg: Number},
@@ -26,14 +26,14 @@ func init() {
 		{Short: "s", Long: "sleep-interval", Arg: Text}, {Short: "v", Long: "verbose"},
 		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
 	}})
-	registerSpec(&Spec{Name: "wc", Operands: ReadPaths, Flags: []Flag{
+	registerSpec(&Spec{Name: "wc", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes"}, {Short: "m", Long: "chars"}, {Short: "l", Long: "lines"},
 		{Short: "L", Long: "max-line-length"}, {Short: "w", Long: "words"},
 		{Long: "total", Arg: Text},
 		{Long: "files0-from", Arg: Text, Forbid: "reads file names from a file, so vtexec cannot confine them"},
 		{Long: "help"}, {Long: "version"},
 	}})
-	registerSpec(&Spec{Name: "ls", Operands: ReadPaths, Flags: []Flag{
+	registerSpec(&Spec{Name: "ls", Doc: "files and directories to list", Operands: ReadPaths, Flags: []Flag{
 		{Short: "a", Long: "all"}, {Short: "A", Long: "almost-all"}, {Long: "author"},
 		{Short: "b", Long: "escape"}, {Long: "block-size", Arg: Text}, {Short: "B", Long: "ignore-backups"},
 		{Short: "c"}, {Short: "C"}, {Long: "color", Arg: Text, Optional: true}, {Long: "colour", Arg: Text, Optional: true},
@@ -57,14 +57,16 @@ func init() {
 		{Short: "Z", Long: "context"}, {Long: "zero"}, {Short: "1"},
 		{Long: "help"}, {Long: "version"},
 	}})
-	registerSpec(&Spec{Name: "pwd", Flags: []Flag{
+	registerSpec(&Spec{Name: "pwd", Doc: "none", Flags: []Flag{
 		{Short: "L", Long: "logical"}, {Short: "P", Long: "physical"}, {Long: "help"}, {Long: "version"},
 	}})
-	registerSpec(&Spec{Name: "which", Operands: Texts, Flags: []Flag{{Short: "a"}, {Short: "s"}}})
-	registerSpec(&Spec{Name: "printenv", Operands: Texts, Flags: []Flag{
+	registerSpec(&Spec{Name: "which", Doc: "program names", Operands: Texts, Flags: []Flag{{Short: "a"}, {Short: "s"}}})
+	registerSpec(&Spec{Name: "printenv", Doc: "variable names", Operands: Texts, Flags: []Flag{
 		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
 	}})
 	// echo parses no options beyond -n -e -E and prints everything else,
 	// including "--": every argument is text it only prints.
-	register("echo", ValidatorFunc(func(*Call) error { return nil }))
+	register("echo", ValidatorFunc(func(*Call) error { return nil }), func() Entry {
+		return Entry{Program: "echo", Operands: "text, printed; every argument is accepted (echo treats unknown flags as text)"}
+	})
 }

@@ -82,7 +82,9 @@ func (a *Args) Values(name string) []string {
 
 // Spec is a declarative validator.
 type Spec struct {
-	Name  string
+	Name string
+	// Doc says what the operands are, for the catalogue.
+	Doc   string
 	Flags []Flag
 	// NumberShort accepts -NUM as a count (head -5).
 	NumberShort bool

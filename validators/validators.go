@@ -14,18 +14,24 @@ type ValidatorFunc func(c *Call) error
 // Check calls f.
 func (f ValidatorFunc) Check(c *Call) error { return f(c) }
 
-var registry = map[string]Validator{}
+var (
+	registry = map[string]Validator{}
+	entries  = map[string]func() Entry{}
+)
 
-func register(name string, v Validator) {
+// register adds a validator with code of its own; entry describes it for
+// the catalogue.
+func register(name string, v Validator, entry func() Entry) {
 	if _, dup := registry[name]; dup {
 		panic("validators: duplicate " + name)
 	}
 	registry[name] = v
+	entries[name] = entry
 }
 
 func registerSpec(s *Spec) {
 	s.index()
-	register(s.Name, s)
+	register(s.Name, s, s.Entry)
 }
 
 // Lookup returns the validator for a program name, if it is allowlisted.

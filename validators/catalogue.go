@@ -1,0 +1,64 @@
+package validators
+
+import "sort"
+
+// Entry describes one allowlisted program for people: what its operands
+// are, which flags it accepts, and which it refuses and why. It is made
+// from the same data the validator checks with.
+type Entry struct {
+	Program  string    `json:"program"`
+	Operands string    `json:"operands"`
+	Allowed  []string  `json:"allowed_flags"`
+	Refused  []Refusal `json:"refused_flags"`
+}
+
+// Refusal is a refused flag and the reason.
+type Refusal struct {
+	Flag   string `json:"flag"`
+	Reason string `json:"reason"`
+}
+
+// Catalogue returns an entry for every allowlisted program, sorted.
+func Catalogue() []Entry {
+	var out []Entry
+	for _, name := range Names() {
+		out = append(out, entries[name]())
+	}
+	return out
+}
+
+// Entry describes the spec for the catalogue.
+func (s *Spec) Entry() Entry {
+	e := Entry{Program: s.Name, Operands: s.Doc}
+	if e.Operands == "" {
+		e.Operands = "none"
+	}
+	for _, f := range s.Flags {
+		name := f.Name()
+		if f.Short != "" && f.Long != "" {
+			name = "-" + f.Short + "/--" + f.Long
+		}
+		if v := argDoc(f); v != "" {
+			name += " " + v
+		}
+		if f.Forbid != "" {
+			e.Refused = append(e.Refused, Refusal{Flag: name, Reason: f.Forbid})
+		} else {
+			e.Allowed = append(e.Allowed, name)
+		}
+	}
+	if s.NumberShort {
+		e.Allowed = append(e.Allowed, "-NUM")
+	}
+	sort.Strings(e.Allowed)
+	sort.Slice(e.Refused, func(i, j int) bool { return e.Refused[i].Flag < e.Refused[j].Flag })
+	return e
+}
+
+func argDoc(f Flag) string {
+	doc := map[ArgKind]string{Text: "TEXT", Number: "N", ReadPath: "FILE(read, confined)", WritePath: "FILE(written, confined)"}[f.Arg]
+	if doc != "" && f.Optional {
+		return "[=" + doc + "]"
+	}
+	return doc
+}
