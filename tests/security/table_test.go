@@ -25,10 +25,7 @@ var (
 func deny(code string) want { return want{"deny", code} }
 
 // cases maps a command (with {{WS}} / {{WS2}} placeholders) to its verdict.
-var cases = []struct {
-	cmd  string
-	want want
-}{
+var cases = []tableCase{
 	// Harmless commands agents type every day stay allowed.
 	{"cat src/a.txt | wc -l", allow},
 	{"rg -n TODO src", allow},
@@ -325,10 +322,20 @@ var cases = []struct {
 	{"   ", deny("bad_request")},
 }
 
+type tableCase = struct {
+	cmd  string
+	want want
+}
+
 func TestSecurityTable(t *testing.T) {
-	ws := fixture(t)
 	require.GreaterOrEqual(t, len(cases), 150)
-	for _, tc := range cases {
+	checkTable(t, cases)
+}
+
+// checkTable checks every case against a fresh fixture workspace.
+func checkTable(t *testing.T, table []tableCase) {
+	ws := fixture(t)
+	for _, tc := range table {
 		cmd := expandCase(tc.cmd, ws)
 		name := tc.cmd
 		if len(name) > 60 {
