@@ -137,6 +137,13 @@ func flattenList(steps []step, s *syntax.Stmt, op plan.Op) ([]step, *Verdict) {
 }
 
 func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) {
+	if tc, ok := s.Cmd.(*syntax.TimeClause); ok {
+		// "time CMD" runs CMD; the result reports its duration anyway.
+		if tc.Stmt == nil || len(s.Redirs) > 0 {
+			return nil, deny(CodeControlFlow, "run the command without time; the result reports its duration", "time without a command, or with redirects, is not allowed")
+		}
+		return flattenPipe(out, tc.Stmt)
+	}
 	b, ok := s.Cmd.(*syntax.BinaryCmd)
 	if !ok {
 		if _, ok := s.Cmd.(*syntax.CallExpr); !ok && s.Cmd != nil {
@@ -165,6 +172,11 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bo
 	argv, v := c.expandWords(call.Args, ws)
 	if v != nil {
 		return cmd, v
+	}
+	if argv[0] == "command" {
+		if argv, v = unwrapCommand(argv); v != nil {
+			return cmd, v
+		}
 	}
 	cmd.Argv = argv
 	if argv[0] == "" {
@@ -201,23 +213,59 @@ func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
 }
 
 func forbiddenProgram(name string) *Verdict {
-	if reason, ok := forbiddenPrograms[name]; ok {
-		return deny(CodeForbiddenProgram, "use an allowlisted program instead", "%s is not allowed: %s", name, reason)
+	if f, ok := forbiddenPrograms[name]; ok {
+		return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
 	}
 	return nil
 }
 
+// maxWrapperDepth bounds wrappers inside wrappers (timeout 5 nice env …).
+const maxWrapperDepth = 8
+
+// validate checks one command whose program has been found: forbidden
+// programs, then the validator (unwrapping wrappers), then, for programs
+// not on the allowlist, the developer-tool rules.
 func (c *Checker) validate(name string, argv []string, ws *workspace.Workspace) *Verdict {
+	return c.validateDepth(name, argv, ws, 0)
+}
+
+func (c *Checker) validateDepth(name string, argv []string, ws *workspace.Workspace, depth int) *Verdict {
 	if v := forbiddenProgram(name); v != nil {
 		return v
 	}
 	val, ok := validators.Lookup(name)
 	if !ok {
+		if v := devToolVerdict(name, argv, ws); v != nil {
+			return v
+		}
 		return &Verdict{Decision: Ask, Code: CodeNotAllowed,
 			Reason: name + " is not on the allowlist",
 			Hint:   "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")}
 	}
-	err := val.Check(&validators.Call{Argv: argv, WS: ws})
+	call := &validators.Call{Argv: argv, WS: ws}
+	w, isWrapper := val.(validators.Wrapper)
+	if !isWrapper {
+		return findingVerdict(name, val.Check(call))
+	}
+	inner, err := w.Unwrap(call)
+	outer := findingVerdict(name, err)
+	if inner == nil || (outer != nil && outer.Decision == Deny) {
+		return outer
+	}
+	if depth >= maxWrapperDepth {
+		return deny(CodeBadUsage, "run the command with fewer wrappers", "wrappers nested deeper than %d", maxWrapperDepth)
+	}
+	if _, v := c.program(inner[0], ws); v != nil {
+		return merge(outer, v)
+	}
+	innerVerdict := c.validateDepth(filepath.Base(inner[0]), inner, ws, depth+1)
+	if innerVerdict == nil {
+		return outer
+	}
+	return merge(outer, innerVerdict)
+}
+
+func findingVerdict(name string, err error) *Verdict {
 	if err == nil {
 		return nil
 	}
@@ -292,4 +340,21 @@ func pathVerdict(program, arg string, err error) *Verdict {
 		return &Verdict{Decision: Deny, Code: string(be.Code), Reason: program + ": " + be.Error(), Hint: be.Hint()}
 	}
 	return deny(string(workspace.Invalid), "use a path inside the workspace", "%s: %q: %v", program, arg, err)
+}
+
+// unwrapCommand turns "command [-p] CMD ARG..." into "CMD ARG...": with no
+// shell functions or aliases to bypass, that is all command does. The
+// plan shows the unwrapped argv. "command -v" and "-V" are refused.
+func unwrapCommand(argv []string) ([]string, *Verdict) {
+	rest := argv[1:]
+	for len(rest) > 0 && (rest[0] == "-p" || rest[0] == "--") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return nil, deny(CodeBadUsage, "name the command to run", "command: no command given")
+	}
+	if strings.HasPrefix(rest[0], "-") {
+		return nil, deny(CodeBadUsage, "use which NAME to find a program", "command %s is not supported", rest[0])
+	}
+	return rest, nil
 }

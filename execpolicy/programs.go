@@ -7,24 +7,51 @@ import (
 	"github.com/vtexec/vtexec/plan"
 )
 
-// forbiddenPrograms are refused whatever their arguments, with the reason.
-var forbiddenPrograms = map[string]string{}
+// forbidden is a program refused whatever its arguments.
+type forbidden struct {
+	reason string
+	hint   string
+}
 
-func init() {
-	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "rbash", "busybox"} {
-		forbiddenPrograms[sh] = "a shell runs code vtexec cannot check; send the command itself (only a whole `bash -c 'CMD'` is unwrapped)"
-	}
-	for _, p := range []string{"sudo", "su", "doas", "pkexec", "runuser", "setpriv", "chroot", "unshare", "nsenter"} {
-		forbiddenPrograms[p] = "changes privileges or isolation"
+// forbiddenPrograms are refused outright, each with the reason and the safe
+// alternative. They are not asked about: no answer makes them safe here.
+var forbiddenPrograms = map[string]forbidden{}
+
+func forbid(names string, reason, hint string) {
+	for _, n := range strings.Fields(names) {
+		forbiddenPrograms[n] = forbidden{reason, hint}
 	}
 }
 
+func init() {
+	forbid("sh bash dash zsh ksh mksh ash csh tcsh fish rbash busybox",
+		"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
+		"send the command itself; vtexec parses lists and pipelines")
+	forbid("sudo su doas pkexec runuser setpriv chroot unshare nsenter capsh",
+		"changes privileges or isolation", "run the command as yourself, inside the workspace")
+	forbid("dd", "writes raw bytes to any file or device", "use cp for files inside the workspace")
+	forbid("mkfs mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat mkfs.fat mke2fs mkswap wipefs fdisk sfdisk parted shred",
+		"destroys file systems or data", "there is no safe form of this command here")
+	forbid("shutdown reboot halt poweroff init telinit systemctl service",
+		"controls the machine or its services", "ask the user to do it")
+	forbid("chown chgrp chattr setfacl",
+		"changes ownership or attributes", "a person can run it; vtexec keeps file ownership as it is")
+	forbid("curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp tftp",
+		"reaches the network, which commands run by vtexec may not",
+		"ask the user to fetch the data, or use files already in the workspace")
+	forbid("docker podman kubectl nerdctl crictl ctr helm",
+		"controls containers or clusters beyond the workspace", "ask the user to run it")
+	forbid("kill pkill killall", "signals processes outside the command", "long commands end at the timeout")
+	forbid("crontab at batch", "schedules commands to run later, outside vtexec", "run the command now")
+}
+
 // shellBuiltins have no meaning without a shell, or change shell state
-// vtexec does not keep. cd is vtexec's own builtin and is not listed.
+// vtexec does not keep. cd is vtexec's own builtin and is not listed;
+// command is unwrapped (see unwrapCommand).
 var shellBuiltins = map[string]string{}
 
 func init() {
-	for _, b := range strings.Fields(`alias unalias bg fg jobs disown wait suspend bind builtin caller command
+	for _, b := range strings.Fields(`alias unalias bg fg jobs disown wait suspend bind builtin caller
 		compgen complete compopt declare typeset local readonly export unset set shopt enable eval exec
 		source . exit logout return break continue shift getopts hash help history fc let mapfile readarray
 		read pushd popd dirs trap ulimit umask type times`) {

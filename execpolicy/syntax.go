@@ -50,8 +50,6 @@ func forbiddenNode(n syntax.Node) *Verdict {
 	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause,
 		*syntax.TestClause, *syntax.TestDecl:
 		return deny(CodeControlFlow, oneCmd, "shell control flow (if, for, while, case, select, [[ ]]) is not allowed")
-	case *syntax.TimeClause:
-		return deny(CodeControlFlow, "run the command without time; the result reports its duration", "the time keyword is not allowed")
 	case *syntax.CoprocClause:
 		return deny(CodeBackground, oneCmd, "coprocesses are not allowed")
 	case *syntax.DeclClause:

@@ -40,6 +40,8 @@ const (
 	CodeNotAllowed       = "not_allowed"
 	CodeForbiddenProgram = "forbidden_program"
 	CodeBadUsage         = "bad_usage"
+	CodeForbiddenFlag    = "forbidden_flag"
+	CodeInlineCode       = "inline_code"
 )
 
 // Verdict is the decision on a whole command string. For Ask and Deny,
@@ -51,7 +53,10 @@ type Verdict struct {
 	Code     string
 	Reason   string
 	Hint     string
-	Plan     *plan.Plan
+	// NeverAlways marks an ask that a person may approve once or for the
+	// session, but never always (inline code, shells, wrappers).
+	NeverAlways bool
+	Plan        *plan.Plan
 }
 
 func (v *Verdict) Error() string { return fmt.Sprintf("%s: %s: %s", v.Decision, v.Code, v.Reason) }

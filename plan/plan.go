@@ -91,5 +91,7 @@ type Redirect struct {
 }
 
 // TrustedPath is the only PATH programs are looked up on and the PATH the
-// commands run with. The caller's PATH is never consulted.
-const TrustedPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+// commands run with. The caller's PATH is never consulted. Every entry is a
+// root-owned system location (/usr/local/go/bin is where Go's own
+// installer puts the go command).
+const TrustedPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/go/bin"

@@ -32,6 +32,7 @@ const usage = `usage:
   vtexec check [--workspace DIR] [--cwd DIR] [--json] -- 'COMMAND'
   vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
   vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
+  vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
 
 After --, one argument is a shell command string; several are one argv.
 check exits 0 allow, 1 deny, 3 ask, 2 usage error.
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdCheck(ctx, args[1:], stdin, stdout)
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdout, stderr)
+	case "policy":
+		code, err = cmdPolicy(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
