@@ -76,7 +76,7 @@ func init() {
 			{Short: "n", Long: "adjustment", Arg: Number}, {Long: "help"}, {Long: "version"},
 		}}})
 	registerWrapper(&wrapperSpec{Spec: Spec{Name: "nohup", NoPermute: true,
-		Doc: "COMMAND [ARG]...: COMMAND is checked as if it stood alone (output is captured, so no nohup.out is written)",
+		Doc:   "COMMAND [ARG]...: COMMAND is checked as if it stood alone (output is captured, so no nohup.out is written)",
 		Flags: []Flag{{Long: "help"}, {Long: "version"}}},
 		check: needsCommand})
 	registerWrapper(&wrapperSpec{Spec: Spec{Name: "stdbuf", NoPermute: true,
