@@ -8,4 +8,10 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
+)

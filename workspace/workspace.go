@@ -29,8 +29,15 @@ const (
 // Workspace is a root directory and a current directory inside it.
 // The zero value is not usable; call New.
 type Workspace struct {
-	root string
-	cwd  string
+	root  string
+	cwd   string
+	extra []extraRoot
+}
+
+// extraRoot is a directory outside the root that policy grants.
+type extraRoot struct {
+	path     string
+	writable bool
 }
 
 // New makes a Workspace rooted at dir, which must be an existing directory
@@ -61,6 +68,27 @@ func New(dir string) (*Workspace, error) {
 	return &Workspace{root: real, cwd: real}, nil
 }
 
+// AddRoot grants access to another directory tree, read-only unless
+// writable. Paths inside it resolve like paths inside the root (the same
+// protected names apply); the current directory stays inside the root.
+func (w *Workspace) AddRoot(dir string, writable bool) error {
+	if !filepath.IsAbs(dir) {
+		return fmt.Errorf("extra root %q must be an absolute path", dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fmt.Errorf("extra root %q: %w", dir, err)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return fmt.Errorf("extra root %q is not a directory", dir)
+	}
+	if real == "/" {
+		return errors.New("extra root may not be /")
+	}
+	w.extra = append(w.extra[:len(w.extra):len(w.extra)], extraRoot{path: real, writable: writable})
+	return nil
+}
+
 // Root returns the real path of the workspace root.
 func (w *Workspace) Root() string { return w.root }
 
@@ -79,6 +107,9 @@ func (w *Workspace) Chdir(path string) error {
 	real, err := w.Resolve(path, Read)
 	if err != nil {
 		return err
+	}
+	if !within(w.root, real) {
+		return &BoundaryError{Code: Outside, Path: path, Resolved: real, Root: w.root, Reason: "the current directory must stay inside the workspace root"}
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
@@ -145,21 +176,41 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 		}
 		return fail(Invalid, "", err.Error())
 	}
-	if !within(w.root, real) {
+	root, writable := w.rootOf(real)
+	if root == "" {
 		return fail(Outside, real, "path is outside the workspace")
 	}
 	if access == Write {
-		if w.protected(real) {
+		if !writable {
+			return fail(Protected, real, "path is in a read-only root")
+		}
+		if protectedIn(root, real) {
 			return fail(Protected, real, "path is write-protected")
 		}
 		// A write may replace the last component itself (cp
 		// --remove-destination, mv, sed -i): where a symlink sits
 		// matters as much as where it points.
-		if loc, ok := linkLocation(full); ok && (!within(w.root, loc) || w.protected(loc)) {
-			return fail(Protected, loc, "path is a symbolic link in a write-protected or outside location")
+		if loc, ok := linkLocation(full); ok {
+			if r, wr := w.rootOf(loc); r == "" || !wr || protectedIn(r, loc) {
+				return fail(Protected, loc, "path is a symbolic link in a write-protected or outside location")
+			}
 		}
 	}
 	return real, nil
+}
+
+// rootOf returns the root (the workspace's or an extra one) that holds
+// real, and whether it may be written; "" if none does.
+func (w *Workspace) rootOf(real string) (string, bool) {
+	if within(w.root, real) {
+		return w.root, true
+	}
+	for _, e := range w.extra {
+		if within(e.path, real) {
+			return e.path, e.writable
+		}
+	}
+	return "", false
 }
 
 // linkLocation returns where the last component of full sits (its parent
@@ -184,8 +235,10 @@ func linkLocation(full string) (string, bool) {
 // protected reports whether a real path inside the root may not be written:
 // anything named .git at any depth (and everything below it), and vtexec's
 // own directory .vtexec at the root.
-func (w *Workspace) protected(real string) bool {
-	rel := strings.TrimPrefix(strings.TrimPrefix(real, w.root), "/")
+func (w *Workspace) protected(real string) bool { return protectedIn(w.root, real) }
+
+func protectedIn(root, real string) bool {
+	rel := strings.TrimPrefix(strings.TrimPrefix(real, root), "/")
 	if rel == "" {
 		return false
 	}

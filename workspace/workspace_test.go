@@ -840,3 +840,40 @@ func TestWriteChecksWhereALinkSits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(root, "file.txt"), got)
 }
+
+func TestExtraRoots(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	for _, d := range []string{"ws", "ro/.git", "rw", "other"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(base, d), 0o755))
+	}
+	ws, err := New(filepath.Join(base, "ws"))
+	require.NoError(t, err)
+	require.NoError(t, ws.AddRoot(filepath.Join(base, "ro"), false))
+	require.NoError(t, ws.AddRoot(filepath.Join(base, "rw"), true))
+	require.Error(t, ws.AddRoot("relative", true))
+	require.Error(t, ws.AddRoot("/", false))
+	require.Error(t, ws.AddRoot(filepath.Join(base, "missing"), false))
+
+	code := func(p string, a Access) Code {
+		_, err := ws.Resolve(p, a)
+		if err == nil {
+			return ""
+		}
+		var be *BoundaryError
+		require.ErrorAs(t, err, &be)
+		return be.Code
+	}
+	assert.Equal(t, Code(""), code("../ro/x", Read))
+	assert.Equal(t, Protected, code("../ro/x", Write))
+	assert.Equal(t, Code(""), code("../rw/x", Write))
+	assert.Equal(t, Protected, code(filepath.Join(base, "rw", ".git", "config"), Write))
+	assert.Equal(t, Outside, code("../other/x", Read))
+	assert.Equal(t, Outside, code("../rw2", Read), "a sibling named like a root is not inside it")
+
+	c := ws.Clone()
+	err = c.Chdir("../rw")
+	var be *BoundaryError
+	require.ErrorAs(t, err, &be, "the cwd stays in the workspace root")
+	assert.Equal(t, Outside, be.Code)
+}
