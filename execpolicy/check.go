@@ -61,23 +61,21 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	}
 	p := &plan.Plan{}
 	cwd := ws.Clone()
-	var worst *Verdict
+	var parts []Part
 	for _, st := range steps {
 		var pipe plan.Pipeline
 		for _, stmt := range st.stmts {
-			cmd, v := c.command(stmt, cwd, len(st.stmts) > 1)
+			cmd, cmdParts := c.command(stmt, cwd, len(st.stmts) > 1)
 			pipe.Cmds = append(pipe.Cmds, cmd)
-			if v != nil {
-				worst = merge(worst, v)
-			}
+			parts = append(parts, cmdParts...)
 		}
 		p.Steps = append(p.Steps, plan.Step{Op: st.op, Pipeline: pipe})
 		if one := pipe.Cmds[0]; len(pipe.Cmds) == 1 && one.Builtin == "cd" && len(one.Argv) == 2 {
 			if st.op == plan.Or {
-				worst = merge(worst, deny(CodeBadUsage, "use cd DIR && COMMAND", "cd after || would leave later commands in a directory known only at run time"))
+				parts = append(parts, partOf(one.Argv, "", deny(CodeBadUsage, "use cd DIR && COMMAND", "cd after || would leave later commands in a directory known only at run time")))
 			}
 			if err := cwd.Chdir(one.Argv[1]); err != nil {
-				worst = merge(worst, pathVerdict("cd", one.Argv[1], err))
+				parts = append(parts, partOf(one.Argv, "", pathVerdict("cd", one.Argv[1], err)))
 			}
 		}
 	}
@@ -87,11 +85,9 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		}
 		return c.check(inner, ws, depth+1)
 	}
-	if worst == nil {
-		worst = &Verdict{Decision: Allow}
-	}
-	worst.Plan = p
-	return worst
+	verdict := Strictest(parts)
+	verdict.Plan, verdict.Parts = p, parts
+	return verdict
 }
 
 type step struct {
@@ -162,41 +158,45 @@ func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) 
 }
 
 // command expands and checks one simple command. The returned Cmd is
-// filled in as far as checking got, so a refused plan can still be shown.
-func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bool) (plan.Cmd, *Verdict) {
+// filled in as far as checking got, so a refused plan can still be shown;
+// the parts hold the decision on it (and on what a wrapper runs).
+func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bool) (plan.Cmd, []Part) {
 	cmd := plan.Cmd{Dir: ws.Cwd()}
+	refused := func(v *Verdict) (plan.Cmd, []Part) { return cmd, []Part{partOf(cmd.Argv, cmd.Program, v)} }
 	call, _ := s.Cmd.(*syntax.CallExpr)
 	if call == nil || len(call.Args) == 0 {
-		return cmd, deny(CodeRedirect, "name a program to run", "a redirect without a command is not allowed")
+		return refused(deny(CodeRedirect, "name a program to run", "a redirect without a command is not allowed"))
 	}
 	argv, v := c.expandWords(call.Args, ws)
 	if v != nil {
-		return cmd, v
+		return refused(v)
 	}
 	if argv[0] == "command" {
 		if argv, v = unwrapCommand(argv); v != nil {
-			return cmd, v
+			return refused(v)
 		}
 	}
 	cmd.Argv = argv
 	if argv[0] == "" {
-		return cmd, deny(CodeNotAllowed, "name a program to run", "empty program name")
+		return refused(deny(CodeNotAllowed, "name a program to run", "empty program name"))
 	}
 	redirs, v := c.redirects(s.Redirs, ws)
 	if v != nil {
-		return cmd, v
+		return refused(v)
 	}
 	cmd.Redirects = redirs
 	if argv[0] == "cd" {
 		cmd.Builtin = "cd"
-		return cmd, checkCd(argv, ws, inPipeline)
+		return refused(checkCd(argv, ws, inPipeline))
 	}
 	prog, v := c.program(argv[0], ws)
 	if v != nil {
-		return cmd, v
+		return refused(v)
 	}
 	cmd.Program = prog
-	return cmd, c.validate(filepath.Base(argv[0]), argv, ws)
+	var parts []Part
+	c.validate(filepath.Base(argv[0]), argv, prog, ws, 0, &parts)
+	return cmd, parts
 }
 
 func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
@@ -222,47 +222,52 @@ func forbiddenProgram(name string) *Verdict {
 // maxWrapperDepth bounds wrappers inside wrappers (timeout 5 nice env …).
 const maxWrapperDepth = 8
 
-// validate checks one command whose program has been found: forbidden
-// programs, then the validator (unwrapping wrappers), then, for programs
-// not on the allowlist, the developer-tool rules.
-func (c *Checker) validate(name string, argv []string, ws *workspace.Workspace) *Verdict {
-	return c.validateDepth(name, argv, ws, 0)
-}
-
-func (c *Checker) validateDepth(name string, argv []string, ws *workspace.Workspace, depth int) *Verdict {
+// validate checks one command whose program has been found and appends
+// its part: forbidden programs, then the validator, then, for programs not
+// on the allowlist, the developer-tool rules. A wrapper's command is
+// checked as if it stood alone and gets a part of its own.
+func (c *Checker) validate(name string, argv []string, prog string, ws *workspace.Workspace, depth int, parts *[]Part) {
+	add := func(v *Verdict) { *parts = append(*parts, partOf(argv, prog, v)) }
 	if v := forbiddenProgram(name); v != nil {
-		return v
+		add(v)
+		return
 	}
 	val, ok := validators.Lookup(name)
 	if !ok {
 		if v := devToolVerdict(name, argv, ws); v != nil {
-			return v
+			add(v)
+			return
 		}
-		return &Verdict{Decision: Ask, Code: CodeNotAllowed,
+		add(&Verdict{Decision: Ask, Code: CodeNotAllowed,
 			Reason: name + " is not on the allowlist",
-			Hint:   "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")}
+			Hint:   "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")})
+		return
 	}
 	call := &validators.Call{Argv: argv, WS: ws}
 	w, isWrapper := val.(validators.Wrapper)
 	if !isWrapper {
-		return findingVerdict(name, val.Check(call))
+		add(findingVerdict(name, val.Check(call)))
+		return
 	}
 	inner, err := w.Unwrap(call)
 	outer := findingVerdict(name, err)
+	if outer != nil && outer.Decision == Ask {
+		outer.NeverAlways = true // what a wrapper adds is unseen: never "always"
+	}
+	add(outer)
 	if inner == nil || (outer != nil && outer.Decision == Deny) {
-		return outer
+		return
 	}
 	if depth >= maxWrapperDepth {
-		return deny(CodeBadUsage, "run the command with fewer wrappers", "wrappers nested deeper than %d", maxWrapperDepth)
+		add(deny(CodeBadUsage, "run the command with fewer wrappers", "wrappers nested deeper than %d", maxWrapperDepth))
+		return
 	}
-	if _, v := c.program(inner[0], ws); v != nil {
-		return merge(outer, v)
+	innerProg, v := c.program(inner[0], ws)
+	if v != nil {
+		*parts = append(*parts, partOf(inner, "", v))
+		return
 	}
-	innerVerdict := c.validateDepth(filepath.Base(inner[0]), inner, ws, depth+1)
-	if innerVerdict == nil {
-		return outer
-	}
-	return merge(outer, innerVerdict)
+	c.validate(filepath.Base(inner[0]), inner, innerProg, ws, depth+1, parts)
 }
 
 func findingVerdict(name string, err error) *Verdict {

@@ -128,3 +128,23 @@ func TestTooLong(t *testing.T) {
 	v := Check(string(big), ws)
 	assert.Equal(t, CodeTooLong, v.Code)
 }
+
+func TestPartsOnePerCommandAndWrappedCommand(t *testing.T) {
+	ws := testWorkspace(t)
+	v := Check("timeout 5 make test && cat /etc/passwd; ls src", ws)
+	require.Equal(t, Deny, v.Decision)
+	require.Len(t, v.Parts, 4)
+	want := []struct {
+		argv0    string
+		decision Decision
+	}{{"timeout", Allow}, {"make", Ask}, {"cat", Deny}, {"ls", Allow}}
+	for i, w := range want {
+		assert.Equal(t, w.argv0, v.Parts[i].Argv[0])
+		assert.Equal(t, w.decision, v.Parts[i].Decision, v.Parts[i].Reason)
+	}
+	assert.True(t, filepath.IsAbs(v.Parts[1].Program))
+
+	v = Check("find . | xargs wc -l", ws)
+	require.Equal(t, Ask, v.Decision)
+	assert.True(t, v.NeverAlways, "a wrapper's unseen arguments are never approvable always")
+}

@@ -57,6 +57,45 @@ type Verdict struct {
 	// session, but never always (inline code, shells, wrappers).
 	NeverAlways bool
 	Plan        *plan.Plan
+	// Parts has one entry per simple command, and one more for the
+	// command each wrapper runs, in source order, each with its own
+	// decision. Policy rules and approvals work on parts.
+	Parts []Part
+}
+
+// Part is the decision on one simple command, or on the command a wrapper
+// runs (timeout 5 make test has a part for timeout and one for make).
+type Part struct {
+	Argv        []string
+	Program     string // absolute path on the trusted PATH; empty if not found or a builtin
+	Decision    Decision
+	Code        string
+	Reason      string
+	Hint        string
+	NeverAlways bool
+}
+
+func partOf(argv []string, program string, v *Verdict) Part {
+	if v == nil {
+		return Part{Argv: argv, Program: program, Decision: Allow}
+	}
+	return Part{Argv: argv, Program: program, Decision: v.Decision, Code: v.Code, Reason: v.Reason, Hint: v.Hint, NeverAlways: v.NeverAlways}
+}
+
+// Strictest returns the strictest decision of parts as a Verdict (the
+// first of equal rank wins), or an Allow verdict.
+func Strictest(parts []Part) *Verdict {
+	var worst *Verdict
+	for _, p := range parts {
+		if p.Decision == Allow {
+			continue
+		}
+		worst = merge(worst, &Verdict{Decision: p.Decision, Code: p.Code, Reason: p.Reason, Hint: p.Hint, NeverAlways: p.NeverAlways})
+	}
+	if worst == nil {
+		return &Verdict{Decision: Allow}
+	}
+	return worst
 }
 
 func (v *Verdict) Error() string { return fmt.Sprintf("%s: %s: %s", v.Decision, v.Code, v.Reason) }
