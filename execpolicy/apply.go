@@ -1,0 +1,137 @@
+package execpolicy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Code for decisions made by a policy rule.
+const (
+	CodePolicyDeny = "policy_deny"
+	CodePolicyAsk  = "policy_ask"
+)
+
+// Decided is a verdict after policy rules and approvals, with the rule
+// that decided each part (nil where no rule did).
+type Decided struct {
+	*Verdict
+	Rules []*PolicyRule // parallel to Verdict.Parts
+}
+
+// DecidingRule returns the rule behind the overall decision, if any.
+func (d *Decided) DecidingRule() *PolicyRule {
+	for i, p := range d.Parts {
+		if p.Decision == d.Decision && d.Rules[i] != nil {
+			return d.Rules[i]
+		}
+	}
+	for _, r := range d.Rules {
+		if r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// Apply decides v under the policy and the session's approvals (rules
+// with decision allow). Per part: a deny rule denies; a validator's deny
+// stays; an ask rule makes an allowed part ask; an allow rule lifts an
+// ask, except for parts that may never be approved always, which only a
+// session approval lifts. The result is the strictest part.
+func (pol *Policy) Apply(v *Verdict, session []PolicyRule) *Decided {
+	out := &Decided{Verdict: &Verdict{Plan: v.Plan}, Rules: make([]*PolicyRule, len(v.Parts))}
+	if len(v.Parts) == 0 {
+		*out.Verdict = *v
+		return out
+	}
+	var rules []PolicyRule
+	if pol != nil {
+		rules = pol.Rules
+	}
+	for i, p := range v.Parts {
+		var deny, ask, allow, sess *PolicyRule
+		for j := range rules {
+			r := &rules[j]
+			if !r.Matches(p) {
+				continue
+			}
+			switch r.Decision {
+			case RuleDeny:
+				deny = first(deny, r)
+			case RuleAsk:
+				ask = first(ask, r)
+			case RuleAllow:
+				allow = first(allow, r)
+			}
+		}
+		for j := range session {
+			if session[j].Matches(p) {
+				sess = first(sess, &session[j])
+			}
+		}
+		switch {
+		case deny != nil:
+			p = ruledPart(p, Deny, CodePolicyDeny, deny, "this command is denied by policy; use another command or change the rule")
+			out.Rules[i] = deny
+		case p.Decision == Deny:
+		case ask != nil && p.Decision == Allow:
+			p = ruledPart(p, Ask, CodePolicyAsk, ask, "a person must approve it, as the policy asks")
+			out.Rules[i] = ask
+		case p.Decision == Ask && sess != nil:
+			p = Part{Argv: p.Argv, Program: p.Program, Decision: Allow}
+			out.Rules[i] = sess
+		case p.Decision == Ask && allow != nil && !p.NeverAlways:
+			p = Part{Argv: p.Argv, Program: p.Program, Decision: Allow}
+			out.Rules[i] = allow
+		}
+		out.Parts = append(out.Parts, p)
+	}
+	strict := Strictest(out.Parts)
+	out.Decision, out.Code, out.Reason, out.Hint, out.NeverAlways = strict.Decision, strict.Code, strict.Reason, strict.Hint, strict.NeverAlways
+	return out
+}
+
+func first(cur, r *PolicyRule) *PolicyRule {
+	if cur != nil {
+		return cur
+	}
+	return r
+}
+
+func ruledPart(p Part, d Decision, code string, r *PolicyRule, hint string) Part {
+	reason := "rule \"" + r.String() + "\" (" + r.Where() + ")"
+	if r.Reason != "" {
+		reason += ": " + r.Reason
+	}
+	return Part{Argv: p.Argv, Program: p.Program, Decision: d, Code: code, Reason: reason, Hint: hint, NeverAlways: p.NeverAlways}
+}
+
+// RuleFor is the rule an approval of part records: the resolved program
+// and its subcommand words (leading arguments that are neither flags nor
+// paths, at most two), or with no such word, the exact arguments. dir is
+// where the command runs, to tell a path from a word.
+func RuleFor(p Part, dir string) PolicyRule {
+	r := PolicyRule{Program: p.Program, Decision: RuleAllow}
+	if r.Program == "" && len(p.Argv) > 0 {
+		r.Program = filepath.Base(p.Argv[0])
+	}
+	for _, a := range p.Argv[1:] {
+		if len(r.Subcommand) == 2 || !isSubcommandWord(a, dir) {
+			break
+		}
+		r.Subcommand = append(r.Subcommand, a)
+	}
+	if len(r.Subcommand) == 0 {
+		r.Argv = append([]string{}, p.Argv[1:]...)
+	}
+	return r
+}
+
+func isSubcommandWord(a, dir string) bool {
+	if !subcommandWord.MatchString(a) || strings.ContainsAny(a, "/") {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(dir, a))
+	return err != nil // an existing file or directory is a path
+}

@@ -1,0 +1,366 @@
+package execpolicy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Policy files are TOML, layered: user < project < project-local. Rules
+// allow, ask or deny by program and subcommand prefix (or exact
+// arguments); deny beats ask beats allow whatever the layer. Allow rules
+// only lift an ask: they never approve a command a validator refused, nor
+// inline code, which a person approves once or for a session only.
+
+// Limits when neither the caller nor a policy sets them.
+const (
+	DefaultTimeout   = 30 * time.Second
+	DefaultMaxOutput = 64 << 10
+)
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Decisions a rule may make.
+const (
+	RuleAllow = "allow"
+	RuleAsk   = "ask"
+	RuleDeny  = "deny"
+)
+
+// PolicyRule is one [[rule]] of a policy file, or a recorded approval.
+type PolicyRule struct {
+	// Program is a program name (matches argv[0]'s base name) or an
+	// absolute path (matches the resolved program).
+	Program string `toml:"program"`
+	// Subcommand, if set, must equal the leading arguments.
+	Subcommand []string `toml:"subcommand,omitempty"`
+	// Argv, if set, must equal all the arguments after the program.
+	Argv     []string `toml:"argv,omitempty"`
+	Decision string   `toml:"decision"`
+	Reason   string   `toml:"reason,omitempty"`
+	// Match and NotMatch are example commands checked when the file loads.
+	Match    []string `toml:"match,omitempty"`
+	NotMatch []string `toml:"not_match,omitempty"`
+
+	File string `toml:"-"` // where the rule came from ("session" for session approvals)
+	Line int    `toml:"-"`
+}
+
+// String is the rule as a person reads it: "allow make test".
+func (r PolicyRule) String() string {
+	words := append([]string{r.Decision, r.Program}, r.Subcommand...)
+	if r.Argv != nil {
+		words = append(words, r.Argv...)
+		if len(r.Argv) == 0 {
+			words = append(words, "(no arguments)")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// Where is "file:line", or the file alone.
+func (r PolicyRule) Where() string {
+	if r.Line > 0 {
+		return fmt.Sprintf("%s:%d", r.File, r.Line)
+	}
+	return r.File
+}
+
+// Matches reports whether the rule applies to a part.
+func (r PolicyRule) Matches(p Part) bool {
+	if len(p.Argv) == 0 {
+		return false
+	}
+	if strings.Contains(r.Program, "/") {
+		if p.Program != r.Program {
+			return false
+		}
+	} else if filepath.Base(p.Argv[0]) != r.Program {
+		return false
+	}
+	args := p.Argv[1:]
+	switch {
+	case r.Argv != nil:
+		return equalWords(args, r.Argv)
+	case len(r.Subcommand) > 0:
+		return len(args) >= len(r.Subcommand) && equalWords(args[:len(r.Subcommand)], r.Subcommand)
+	}
+	return true
+}
+
+func equalWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// PolicyRoot is a [[root]]: an extra directory commands may use.
+type PolicyRoot struct {
+	Path   string `toml:"path"`
+	Access string `toml:"access"` // "read-only" or "read-write"
+	File   string `toml:"-"`
+	Line   int    `toml:"-"`
+}
+
+type policyLimits struct {
+	Timeout   string `toml:"timeout"`
+	MaxOutput string `toml:"max_output"`
+}
+
+type policyFile struct {
+	Rule   []PolicyRule `toml:"rule"`
+	Root   []PolicyRoot `toml:"root"`
+	Limits policyLimits `toml:"limits"`
+}
+
+// Policy is every layer loaded, in order.
+type Policy struct {
+	Rules     []PolicyRule
+	Roots     []PolicyRoot
+	Timeout   time.Duration // 0: not set
+	MaxOutput int           // 0: not set
+	Files     []string      // the files that existed and were loaded
+	// Ignored are allow rules and roots from untrusted files, kept so
+	// that policy list can show them.
+	Ignored []PolicyRule
+}
+
+// PolicyError is a policy file vtexec refuses to use.
+type PolicyError struct {
+	File    string
+	Line    int
+	Problem string
+}
+
+func (e *PolicyError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Problem)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Problem)
+}
+
+// Layer is one policy file and how far it is trusted. An untrusted file
+// (a project file nobody has vouched for) may only make things stricter:
+// its allow rules, extra roots and limits are ignored.
+type Layer struct {
+	Path    string
+	Trusted bool
+}
+
+// LoadPolicy reads the layers in order; a missing file is skipped. Any
+// problem in a file that exists fails the whole load, naming file and
+// line: vtexec never runs on a policy it could not read.
+func LoadPolicy(layers ...Layer) (*Policy, error) {
+	pol := &Policy{}
+	for _, l := range layers {
+		data, err := os.ReadFile(l.Path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, &PolicyError{File: l.Path, Problem: err.Error()}
+		}
+		if err := pol.add(l, data); err != nil {
+			return nil, err
+		}
+		pol.Files = append(pol.Files, l.Path)
+	}
+	return pol, nil
+}
+
+func (pol *Policy) add(l Layer, data []byte) error {
+	var pf policyFile
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pf); err != nil {
+		return tomlError(l.Path, err)
+	}
+	ruleLines := headerLines(data, "rule")
+	rootLines := headerLines(data, "root")
+	for i := range pf.Rule {
+		r := &pf.Rule[i]
+		r.File, r.Line = l.Path, lineAt(ruleLines, i)
+		if err := r.validate(); err != nil {
+			return &PolicyError{File: l.Path, Line: r.Line, Problem: err.Error()}
+		}
+		if r.Decision == RuleAllow && !l.Trusted {
+			pol.Ignored = append(pol.Ignored, *r)
+			continue
+		}
+		pol.Rules = append(pol.Rules, *r)
+	}
+	for i := range pf.Root {
+		root := pf.Root[i]
+		root.File, root.Line = l.Path, lineAt(rootLines, i)
+		if !filepath.IsAbs(root.Path) || (root.Access != "read-only" && root.Access != "read-write") {
+			return &PolicyError{File: l.Path, Line: root.Line, Problem: `a root needs an absolute path and access = "read-only" or "read-write"`}
+		}
+		if l.Trusted {
+			pol.Roots = append(pol.Roots, root)
+		}
+	}
+	return pol.addLimits(l, pf.Limits, data)
+}
+
+func (pol *Policy) addLimits(l Layer, lim policyLimits, data []byte) error {
+	line := lineAt(headerLines(data, "limits"), 0)
+	if lim.Timeout != "" {
+		d, err := time.ParseDuration(lim.Timeout)
+		if err != nil || d <= 0 {
+			return &PolicyError{File: l.Path, Line: line, Problem: fmt.Sprintf("limits.timeout %q is not a duration like 30s", lim.Timeout)}
+		}
+		if l.Trusted || d < orDefault(pol.Timeout, DefaultTimeout) {
+			pol.Timeout = d
+		}
+	}
+	if lim.MaxOutput != "" {
+		n, err := ParseSize(lim.MaxOutput)
+		if err != nil {
+			return &PolicyError{File: l.Path, Line: line, Problem: "limits.max_output: " + err.Error()}
+		}
+		if l.Trusted || n < orDefault(pol.MaxOutput, DefaultMaxOutput) {
+			pol.MaxOutput = n
+		}
+	}
+	return nil
+}
+
+var subcommandWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]*$`)
+
+func (r *PolicyRule) validate() error {
+	switch {
+	case r.Program == "":
+		return errors.New("a rule needs a program")
+	case r.Decision != RuleAllow && r.Decision != RuleAsk && r.Decision != RuleDeny:
+		return fmt.Errorf("decision %q must be allow, ask or deny", r.Decision)
+	case len(r.Subcommand) > 0 && r.Argv != nil:
+		return errors.New("a rule has subcommand or argv, not both")
+	case strings.Contains(r.Program, "/") && !filepath.IsAbs(r.Program):
+		return fmt.Errorf("program %q must be a name or an absolute path", r.Program)
+	}
+	for _, ex := range r.Match {
+		p, err := examplePart(ex)
+		if err != nil {
+			return fmt.Errorf("match example %q: %v", ex, err)
+		}
+		if !r.Matches(p) {
+			return fmt.Errorf("match example %q does not match the rule %s", ex, r)
+		}
+	}
+	for _, ex := range r.NotMatch {
+		p, err := examplePart(ex)
+		if err != nil {
+			return fmt.Errorf("not_match example %q: %v", ex, err)
+		}
+		if r.Matches(p) {
+			return fmt.Errorf("not_match example %q matches the rule %s", ex, r)
+		}
+	}
+	return nil
+}
+
+// examplePart turns an example command into a Part: one simple command,
+// words expanded without any environment or globbing.
+func examplePart(src string) (Part, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return Part{}, err
+	}
+	if len(f.Stmts) != 1 {
+		return Part{}, errors.New("an example is one simple command")
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return Part{}, errors.New("an example is one simple command")
+	}
+	argv := make([]string, len(call.Args))
+	for i, w := range call.Args {
+		if argv[i], err = expand.Literal(nil, w); err != nil {
+			return Part{}, err
+		}
+	}
+	prog, _ := lookPath(filepath.Base(argv[0]), TrustedPath())
+	return Part{Argv: argv, Program: prog}, nil
+}
+
+// TrustedPath is the default trusted PATH, for callers outside a Checker.
+func TrustedPath() string { var c Checker; return c.trustedPath() }
+
+// tomlError turns a decoding error into a PolicyError with a line.
+func tomlError(file string, err error) error {
+	var derr *toml.DecodeError
+	if errors.As(err, &derr) {
+		row, _ := derr.Position()
+		return &PolicyError{File: file, Line: row, Problem: derr.Error()}
+	}
+	var serr *toml.StrictMissingError
+	if errors.As(err, &serr) && len(serr.Errors) > 0 {
+		first := serr.Errors[0]
+		row, _ := first.Position()
+		return &PolicyError{File: file, Line: row, Problem: "unknown key " + strings.Join(first.Key(), ".")}
+	}
+	return &PolicyError{File: file, Problem: err.Error()}
+}
+
+// headerLines returns the line numbers of the table headers [[name]] (or
+// [name]), in order. TOML puts every header on its own line.
+func headerLines(data []byte, name string) []int {
+	re := regexp.MustCompile(`^\s*\[\[?\s*` + regexp.QuoteMeta(name) + `\s*\]\]?\s*(#.*)?$`)
+	var lines []int
+	for i, line := range strings.Split(string(data), "\n") {
+		if re.MatchString(line) {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines
+}
+
+func lineAt(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
+
+// ParseSize reads a byte count: 65536, 64K, 64KiB, 1M, 1MiB.
+func ParseSize(s string) (int, error) {
+	units := []struct {
+		suffix string
+		mult   int
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
+	mult := 1
+	num := s
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 || n > (1<<31)/mult {
+		return 0, fmt.Errorf("%q is not a size like 65536, 64KiB or 1MiB", s)
+	}
+	return n * mult, nil
+}

@@ -1,0 +1,204 @@
+package execpolicy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// AppendRule adds r to the policy file at path, unless an equal rule is
+// there already; it reports whether it added. The file keeps what it had,
+// comments and order included: the rule is appended as text. The write is
+// atomic (temporary file, fsync, rename) and serialised by a lock file, so
+// concurrent approvals all land. A file that does not parse is left alone
+// and reported.
+func AppendRule(path string, r PolicyRule, note string) (added bool, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, err
+	}
+	unlock, err := lockFile(path + ".lock")
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, err
+	}
+	existing := &Policy{}
+	if err := existing.add(Layer{Path: path, Trusted: true}, old); err != nil {
+		return false, err
+	}
+	for _, e := range existing.Rules {
+		if sameRule(e, r) {
+			return false, nil
+		}
+	}
+	r.Match, r.NotMatch, r.File, r.Line = nil, nil, "", 0
+	block, err := toml.Marshal(policyFile{Rule: []PolicyRule{r}})
+	if err != nil {
+		return false, err
+	}
+	var buf bytes.Buffer
+	buf.Write(old)
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		buf.WriteByte('\n')
+	}
+	if len(old) > 0 {
+		buf.WriteByte('\n')
+	}
+	if note != "" {
+		fmt.Fprintf(&buf, "# %s\n", note)
+	}
+	buf.Write(bytes.TrimLeft(ruleBlock(block), "\n"))
+	return true, writeAtomic(path, buf.Bytes())
+}
+
+// ruleBlock keeps only the [[rule]] table of a marshalled policyFile.
+func ruleBlock(b []byte) []byte {
+	if i := bytes.Index(b, []byte("[[rule]]")); i >= 0 {
+		b = b[i:]
+	}
+	if i := bytes.Index(b, []byte("\n[limits]")); i >= 0 {
+		b = b[:i+1]
+	}
+	return b
+}
+
+func sameRule(a, b PolicyRule) bool {
+	return a.Program == b.Program && a.Decision == b.Decision &&
+		equalWords(a.Subcommand, b.Subcommand) && (a.Argv == nil) == (b.Argv == nil) && equalWords(a.Argv, b.Argv)
+}
+
+// writeAtomic replaces path with data: temporary file in the same
+// directory, fsync, rename, fsync of the directory.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// lockFile takes an exclusive flock on path, creating it.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// TrustStore records which project policy files a person vouched for, by
+// content hash: a changed file is untrusted again.
+type TrustStore struct{ Path string }
+
+func fileHash(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+func (t TrustStore) load() (map[string]string, error) {
+	m := map[string]string{}
+	data, err := os.ReadFile(t.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", t.Path, err)
+	}
+	return m, nil
+}
+
+// Trusted reports whether the file's current content was vouched for. A
+// missing file is trusted (it adds nothing).
+func (t TrustStore) Trusted(file string) (bool, error) {
+	sum, err := fileHash(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	m, err := t.load()
+	if err != nil {
+		return false, err
+	}
+	return m[file] == sum, nil
+}
+
+// Trust vouches for the file's current content.
+func (t TrustStore) Trust(file string) error {
+	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
+		return err
+	}
+	unlock, err := lockFile(t.Path + ".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	sum, err := fileHash(file)
+	if err != nil {
+		return err
+	}
+	m, err := t.load()
+	if err != nil {
+		return err
+	}
+	m[file] = sum
+	data, _ := json.MarshalIndent(m, "", "  ")
+	return writeAtomic(t.Path, append(data, '\n'))
+}
+
+// approvalNote is the comment written above a recorded approval.
+func approvalNote(cmd string) string {
+	return "approved always " + time.Now().UTC().Format(time.RFC3339) + ": " + cmd
+}
