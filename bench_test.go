@@ -24,6 +24,8 @@ var typicalCommands = []string{
 }
 
 func benchWorkspace(b *testing.B) string {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("XDG_STATE_HOME", b.TempDir())
 	dir := b.TempDir()
 	for _, f := range []string{"README.md", "src/a.txt", "src/b.txt"} {
 		p := filepath.Join(dir, f)
@@ -44,7 +46,7 @@ func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
 	for _, cmd := range typicalCommands {
 		b.Run(cmd, func(b *testing.B) {
-			req := Request{Command: cmd, Workspace: dir}
+			req := Request{Command: cmd, Workspace: dir, AuditLog: "off"}
 			for b.Loop() {
 				if _, err := Check(ctx, req); err != nil {
 					b.Fatal(err)
@@ -69,7 +71,7 @@ func BenchmarkRunOverhead(b *testing.B) {
 		}
 	})
 	b.Run("vtexec", func(b *testing.B) {
-		req := Request{Command: "cat README.md", Workspace: dir}
+		req := Request{Command: "cat README.md", Workspace: dir, AuditLog: "off"}
 		for b.Loop() {
 			res, err := Run(ctx, req)
 			if err != nil || res.ExitCode != 0 {

@@ -9,16 +9,17 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/vtexec/vtexec/audit"
+	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
-	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/runner"
 	"github.com/vtexec/vtexec/workspace"
 )
 
 // Defaults for Run.
 const (
-	DefaultTimeout   = 30 * time.Second
-	DefaultMaxOutput = 64 << 10
+	DefaultTimeout   = execpolicy.DefaultTimeout
+	DefaultMaxOutput = execpolicy.DefaultMaxOutput
 )
 
 // Request is one command to check or run.
@@ -31,8 +32,18 @@ type Request struct {
 	// starts, relative to the root or absolute inside it.
 	Workspace string
 	Cwd       string
-	Timeout   time.Duration // Run only; 0 means DefaultTimeout
-	MaxOutput int           // Run only; bytes kept per stream; 0 means DefaultMaxOutput
+	// Session, if set, keeps the working directory and "session"
+	// approvals across calls with the same ID. Without it, each call is
+	// its own session.
+	Session string
+	// Approver is asked when the decision is ask (Run only). Without one,
+	// an ask is refused with code needs_approval.
+	Approver  Approver
+	Timeout   time.Duration // Run only; 0 means the policy's, else DefaultTimeout
+	MaxOutput int           // Run only; bytes kept per stream; 0 means the policy's, else DefaultMaxOutput
+	// AuditLog is the audit file; "" means the default in the state
+	// directory, "off" disables auditing.
+	AuditLog string
 }
 
 // Decision is the verdict on a request, shaped for JSON.
@@ -43,6 +54,16 @@ type Decision struct {
 	Reason   string    `json:"reason"`
 	Hint     string    `json:"hint"`
 	Commands []Command `json:"commands"`
+	// Rule and RuleFile name the policy rule or approval that decided.
+	Rule     string `json:"rule,omitempty"`
+	RuleFile string `json:"rule_file,omitempty"`
+	// Approval is how a person answered, when one was asked.
+	Approval string `json:"approval,omitempty"`
+	// Asks lists, for an ask, every part that needs a person and the rule
+	// "session" or "always" would record.
+	Asks []Ask `json:"asks,omitempty"`
+	// NeverAlways is set when "always" cannot be chosen.
+	NeverAlways bool `json:"never_always,omitempty"`
 }
 
 // Command is one simple command of a checked plan.
@@ -65,15 +86,22 @@ type Result struct {
 	TimedOut   bool     `json:"timed_out"`
 	DurationMs int64    `json:"duration_ms"`
 	Cwd        string   `json:"cwd"`
+	// Marker is the session's cwd marker line (cwdtrack), set when the
+	// request named a session; plain-text faces print it last.
+	Marker string `json:"-"`
 }
 
 // ExitRefused is the exit code reported for a command that did not run.
 const ExitRefused = 126
 
+// CodeNeedsApproval is the code of an ask that no person could answer.
+const CodeNeedsApproval = "needs_approval"
+
 // RequestError is a request vtexec cannot act on: a missing workspace, a
-// cwd outside it, both or neither of Command and Argv.
+// cwd outside it, both or neither of Command and Argv, a policy file that
+// does not load.
 type RequestError struct {
-	Code   string // always "bad_request"
+	Code   string // "bad_request" or "bad_policy"
 	Reason string
 	Hint   string
 }
@@ -84,42 +112,49 @@ func badRequest(hint, format string, args ...any) *RequestError {
 	return &RequestError{Code: "bad_request", Reason: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// Check decides on req without running anything.
+// Check decides on req without running anything and without asking.
 func Check(ctx context.Context, req Request) (Decision, error) {
-	d, _, _, err := check(req)
-	return d, err
+	st, err := prepare(req)
+	if err != nil {
+		return Decision{}, err
+	}
+	d := st.decision()
+	st.audit(audit.Record{Kind: "decision", Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	return d, nil
 }
 
-func check(req Request) (Decision, *plan.Plan, *workspace.Workspace, error) {
-	src, err := source(req)
-	if err != nil {
-		return Decision{}, nil, nil, err
-	}
-	ws, err := openWorkspace(req)
-	if err != nil {
-		return Decision{}, nil, nil, err
-	}
-	v := execpolicy.Check(src, ws)
-	return decision(src, v), v.Plan, ws, nil
-}
-
-// Run checks req and, if it is allowed, runs it. A refused command is not
-// an error: the Result carries the decision and exit code ExitRefused.
+// Run checks req, asks req.Approver if the decision is ask, and runs the
+// command if it is then allowed. A refused command is not an error: the
+// Result carries the decision and exit code ExitRefused.
 func Run(ctx context.Context, req Request) (Result, error) {
-	d, p, ws, err := check(req)
+	st, err := prepare(req)
 	if err != nil {
 		return Result{}, err
 	}
-	if !d.Allowed() {
-		return Result{Decision: d, ExitCode: ExitRefused, Cwd: ws.Cwd()}, nil
+	d := st.decision()
+	if d.Decision == string(execpolicy.Ask) {
+		d, err = st.ask(ctx, req.Approver, d)
+		if err != nil {
+			return Result{}, err
+		}
 	}
-	res, err := runner.Run(ctx, p, ws, runner.Options{
-		Timeout:   orDefault(req.Timeout, DefaultTimeout),
-		MaxOutput: orDefault(req.MaxOutput, DefaultMaxOutput),
+	st.audit(audit.Record{Kind: "decision", Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
+	if !d.Allowed() {
+		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused)}, nil
+	}
+	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
+		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
+		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
 	})
 	if err != nil {
-		return Result{Decision: d, Cwd: ws.Cwd()}, err
+		return Result{Decision: d, Cwd: st.ws.Cwd()}, err
 	}
+	if err := st.saveCwd(res.Cwd); err != nil {
+		return Result{}, err
+	}
+	exit := res.ExitCode
+	st.audit(audit.Record{Kind: "execution", Decision: d.Decision, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
+		BytesOut: res.StdoutBytes + res.StderrBytes, Truncated: res.Truncated, TimedOut: res.TimedOut})
 	return Result{
 		Decision:   d,
 		ExitCode:   res.ExitCode,
@@ -129,15 +164,19 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		TimedOut:   res.TimedOut,
 		DurationMs: res.Duration.Milliseconds(),
 		Cwd:        res.Cwd,
+		Marker:     st.marker(res.ExitCode),
 	}, nil
 }
 
-func orDefault[T comparable](v, def T) T {
+// pick returns the first non-zero value.
+func pick[T comparable](vals ...T) T {
 	var zero T
-	if v == zero {
-		return def
+	for _, v := range vals {
+		if v != zero {
+			return v
+		}
 	}
-	return v
+	return zero
 }
 
 // source returns the command string to parse. An argv is quoted word by
@@ -171,24 +210,25 @@ func openWorkspace(req Request) (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, badRequest("pass --workspace with an existing project directory", "%v", err)
 	}
-	if req.Cwd != "" {
-		if err := ws.Chdir(req.Cwd); err != nil {
-			var be *workspace.BoundaryError
-			if errors.As(err, &be) {
-				return nil, badRequest(be.Hint(), "cwd: %v", err)
-			}
-			return nil, badRequest("use a cwd inside the workspace", "cwd: %v", err)
-		}
-	}
 	return ws, nil
 }
 
-func decision(src string, v *execpolicy.Verdict) Decision {
-	d := Decision{Cmd: src, Decision: string(v.Decision), Code: v.Code, Reason: v.Reason, Hint: v.Hint, Commands: []Command{}}
-	if v.Plan != nil {
-		for _, c := range v.Plan.Commands() {
-			d.Commands = append(d.Commands, Command{Argv: c.Argv, Program: c.Program, Builtin: c.Builtin})
+func chdir(ws *workspace.Workspace, dir, what string) error {
+	if err := ws.Chdir(dir); err != nil {
+		var be *workspace.BoundaryError
+		if errors.As(err, &be) {
+			return badRequest(be.Hint(), "%s: %v", what, err)
 		}
+		return badRequest("use a directory inside the workspace", "%s: %v", what, err)
 	}
-	return d
+	return nil
+}
+
+// sessionStore is where sessions live.
+func sessionStore() (cwdtrack.Store, error) {
+	dir, err := StateDir()
+	if err != nil {
+		return cwdtrack.Store{}, err
+	}
+	return cwdtrack.Store{Dir: dir + "/sessions"}, nil
 }

@@ -308,6 +308,9 @@ func examplePart(src string) (Part, error) {
 // TrustedPath is the default trusted PATH, for callers outside a Checker.
 func TrustedPath() string { var c Checker; return c.trustedPath() }
 
+// LookPath finds a program on the default trusted PATH.
+func LookPath(name string) (string, bool) { return lookPath(name, TrustedPath()) }
+
 // tomlError turns a decoding error into a PolicyError with a line.
 func tomlError(file string, err error) error {
 	var derr *toml.DecodeError

@@ -26,7 +26,7 @@ func BenchmarkCheckStream(b *testing.B) {
 	data := in.Bytes()
 	ctx := context.Background()
 	for b.Loop() {
-		if err := checkStream(ctx, ws, bytes.NewReader(data), io.Discard); err != nil {
+		if err := checkStream(ctx, streamConfig{wsDir: ws, auditLog: "off"}, bytes.NewReader(data), io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

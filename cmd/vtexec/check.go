@@ -18,6 +18,8 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	cwd := fs.String("cwd", "", "directory the command starts in")
 	asJSON := fs.Bool("json", false, "print the verdict as JSON")
 	jsonl := fs.Bool("jsonl", false, "read JSON requests from stdin, one a line")
+	session := fs.String("session", "", "use this session's cwd and approvals")
+	auditLog := fs.String("audit", "", `audit log file ("off" to disable; --jsonl audits only when given)`)
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -25,13 +27,16 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		if fs.NArg() > 0 {
 			return 0, &usageError{"check --jsonl reads commands from stdin, not arguments"}
 		}
-		return 0, checkStream(ctx, *wsDir, stdin, stdout)
+		if *auditLog == "" {
+			*auditLog = "off"
+		}
+		return 0, checkStream(ctx, streamConfig{wsDir: *wsDir, auditLog: *auditLog, session: *session}, stdin, stdout)
 	}
 	req, err := commandRequest(fs.Args())
 	if err != nil {
 		return 0, err
 	}
-	req.Workspace, req.Cwd = *wsDir, *cwd
+	req.Workspace, req.Cwd, req.Session, req.AuditLog = *wsDir, *cwd, *session, *auditLog
 	d, err := vtexec.Check(ctx, req)
 	if err != nil {
 		return 0, err
@@ -88,7 +93,9 @@ const maxLine = 1 << 20
 // checkStream answers one verdict line per request line, in order. A bad
 // line (blank lines included) gets a deny with code bad_request and the
 // stream goes on.
-func checkStream(ctx context.Context, wsDir string, stdin io.Reader, stdout io.Writer) error {
+type streamConfig struct{ wsDir, auditLog, session string }
+
+func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout io.Writer) error {
 	in := bufio.NewReaderSize(stdin, 64<<10)
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
@@ -106,7 +113,7 @@ func checkStream(ctx context.Context, wsDir string, stdin io.Reader, stdout io.W
 			out.Flush()
 			return err
 		default:
-			d = checkLine(ctx, wsDir, line)
+			d = checkLine(ctx, cfg, line)
 		}
 		if err := enc.Encode(d); err != nil {
 			return err
@@ -114,12 +121,12 @@ func checkStream(ctx context.Context, wsDir string, stdin io.Reader, stdout io.W
 	}
 }
 
-func checkLine(ctx context.Context, wsDir string, line []byte) vtexec.Decision {
+func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decision {
 	var sr streamRequest
 	if err := json.Unmarshal(line, &sr); err != nil {
 		return badRequestDecision("", "not a JSON object: "+err.Error())
 	}
-	req := vtexec.Request{Workspace: wsDir, Cwd: sr.Cwd}
+	req := vtexec.Request{Workspace: cfg.wsDir, Cwd: sr.Cwd, AuditLog: cfg.auditLog, Session: cfg.session}
 	if err := json.Unmarshal(sr.Cmd, &req.Command); err != nil {
 		if err := json.Unmarshal(sr.Cmd, &req.Argv); err != nil {
 			return badRequestDecision("", `"cmd" must be a string or an array of strings`)

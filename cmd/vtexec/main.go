@@ -29,9 +29,15 @@ const (
 )
 
 const usage = `usage:
-  vtexec check [--workspace DIR] [--cwd DIR] [--json] -- 'COMMAND'
+  vtexec check [--workspace DIR] [--cwd DIR] [--session ID] [--json] -- 'COMMAND'
   vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
-  vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
+  vtexec run [--workspace DIR] [--cwd DIR] [--session ID] [--timeout 30s] [--max-output 64KiB]
+             [--audit FILE|off] [--ask-timeout 2m] [--json] -- 'COMMAND'
+  vtexec policy allow [--workspace DIR] [--scope local|project|user] -- PROGRAM [SUBCOMMAND...]
+  vtexec policy list [--workspace DIR] [--json]
+  vtexec policy explain [--workspace DIR] [--cwd DIR] [--session ID] -- 'COMMAND'
+  vtexec policy check [--workspace DIR]
+  vtexec policy trust [--workspace DIR]          (vouch for the project's policy files as they are now)
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
 
 After --, one argument is a shell command string; several are one argv.
@@ -61,9 +67,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "check":
 		code, err = cmdCheck(ctx, args[1:], stdin, stdout)
 	case "run":
-		code, err = cmdRun(ctx, args[1:], stdout, stderr)
+		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":
-		code, err = cmdPolicy(args[1:], stdout)
+		code, err = cmdPolicy(ctx, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/execpolicy"
 )
 
 // TestMain lets the test binary act as the vtexec command, so a test can
@@ -24,6 +26,8 @@ func TestMain(m *testing.M) {
 
 func cliWorkspace(t testing.TB) string {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	dir := t.TempDir()
 	for name, body := range map[string]string{"README.md": "l1\nl2\nl3\n", "src/a.txt": "TODO a\n"} {
 		p := filepath.Join(dir, name)
@@ -192,12 +196,12 @@ func TestRunTruncatesAndTimesOut(t *testing.T) {
 func TestParseSize(t *testing.T) {
 	good := map[string]int{"65536": 65536, "64KiB": 65536, "64K": 65536, "1MiB": 1 << 20, "2M": 2 << 20, "10B": 10}
 	for in, want := range good {
-		n, err := parseSize(in)
+		n, err := execpolicy.ParseSize(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, n, in)
 	}
 	for _, in := range []string{"", "0", "-1", "1.5K", "K", "64kb", "99999999999G"} {
-		_, err := parseSize(in)
+		_, err := execpolicy.ParseSize(in)
 		assert.Error(t, err, in)
 	}
 }

@@ -1,22 +1,248 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/workspace"
 )
 
-func cmdPolicy(args []string, stdout io.Writer) (int, error) {
+func cmdPolicy(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, &usageError{"policy needs a subcommand: commands"}
+		return 0, &usageError{"policy needs a subcommand: allow, list, explain, check, trust or commands"}
 	}
 	switch args[0] {
 	case "commands":
 		return policyCommands(args[1:], stdout)
+	case "allow":
+		return policyAllow(args[1:], stdout)
+	case "list":
+		return policyList(args[1:], stdout)
+	case "explain":
+		return policyExplain(ctx, args[1:], stdout)
+	case "check":
+		return policyCheck(args[1:], stdout)
+	case "trust":
+		return policyTrust(args[1:], stdout)
 	}
 	return 0, &usageError{fmt.Sprintf("unknown policy subcommand %q", args[0])}
+}
+
+// policyFiles opens the workspace and returns its policy layers.
+func policyFiles(wsDir string) (*workspace.Workspace, vtexec.PolicyFiles, error) {
+	ws, err := workspace.New(wsDir)
+	if err != nil {
+		return nil, vtexec.PolicyFiles{}, fmt.Errorf("workspace: %w", err)
+	}
+	files, err := vtexec.PolicyFilesFor(ws.Root())
+	return ws, files, err
+}
+
+// policyAllow records an allow rule ahead of time, the same rule an
+// "always" answer would record.
+func policyAllow(args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("policy allow")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	scope := fs.String("scope", "local", "local (.vtexec/policy.local.toml), project (.vtexec/policy.toml) or user")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	words := fs.Args()
+	if len(words) == 0 {
+		return 0, &usageError{"name the program: vtexec policy allow -- PROGRAM [SUBCOMMAND...]"}
+	}
+	_, files, err := policyFiles(*wsDir)
+	if err != nil {
+		return 0, err
+	}
+	target := map[string]string{"local": files.ProjectLocal, "project": files.Project, "user": files.User}[*scope]
+	if target == "" {
+		return 0, &usageError{"--scope is local, project or user"}
+	}
+	cat := execpolicy.Commands()
+	for _, f := range cat.Forbidden {
+		if f.Program == words[0] {
+			return 0, fmt.Errorf("%s is refused whatever the policy says: %s", words[0], f.Reason)
+		}
+	}
+	prog := words[0]
+	if !strings.Contains(prog, "/") {
+		found, ok := execpolicy.LookPath(prog)
+		if !ok {
+			return 0, fmt.Errorf("no program %q on the trusted PATH", prog)
+		}
+		prog = found
+	}
+	r := execpolicy.PolicyRule{Program: prog, Subcommand: words[1:], Decision: execpolicy.RuleAllow}
+	added, err := execpolicy.AppendRule(target, r, "added by vtexec policy allow")
+	if err != nil {
+		return 0, err
+	}
+	if *scope != "user" {
+		if err := (execpolicy.TrustStore{Path: files.TrustStore}).Trust(target); err != nil {
+			return 0, err
+		}
+	}
+	if added {
+		fmt.Fprintf(stdout, "added %q to %s\n", r.String(), target)
+	} else {
+		fmt.Fprintf(stdout, "%q is already in %s\n", r.String(), target)
+	}
+	return 0, nil
+}
+
+type listed struct {
+	Rules   []listedRule `json:"rules"`
+	Ignored []listedRule `json:"ignored_untrusted"`
+	Roots   []string     `json:"roots"`
+	Timeout string       `json:"timeout,omitempty"`
+	Output  int          `json:"max_output,omitempty"`
+	Files   []string     `json:"files"`
+}
+
+type listedRule struct {
+	Rule   string `json:"rule"`
+	Where  string `json:"where"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func policyList(args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("policy list")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	_, files, err := policyFiles(*wsDir)
+	if err != nil {
+		return 0, err
+	}
+	pol, err := vtexec.LoadPolicy(files)
+	if err != nil {
+		return 0, err
+	}
+	out := listed{Rules: []listedRule{}, Ignored: []listedRule{}, Roots: []string{}, Files: pol.Files, Output: pol.MaxOutput}
+	if pol.Timeout > 0 {
+		out.Timeout = pol.Timeout.String()
+	}
+	for _, r := range pol.Rules {
+		out.Rules = append(out.Rules, listedRule{r.String(), r.Where(), r.Reason})
+	}
+	for _, r := range pol.Ignored {
+		out.Ignored = append(out.Ignored, listedRule{r.String(), r.Where(), r.Reason})
+	}
+	for _, r := range pol.Roots {
+		out.Roots = append(out.Roots, r.Path+" ("+r.Access+")")
+	}
+	if *asJSON {
+		return 0, encodeJSON(stdout, out)
+	}
+	fmt.Fprintf(stdout, "files: %s\n", strings.Join(out.Files, " "))
+	for _, r := range out.Rules {
+		fmt.Fprintf(stdout, "%-40s %s\n", r.Rule, r.Where)
+	}
+	for _, r := range out.Ignored {
+		fmt.Fprintf(stdout, "%-40s %s (ignored: file not trusted; vtexec policy trust)\n", r.Rule, r.Where)
+	}
+	for _, r := range out.Roots {
+		fmt.Fprintf(stdout, "root %s\n", r)
+	}
+	return 0, nil
+}
+
+// policyExplain shows, part by part, what decides a command and why.
+func policyExplain(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("policy explain")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	cwd := fs.String("cwd", "", "directory the command starts in")
+	session := fs.String("session", "", "use this session's cwd and approvals")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	req, err := commandRequest(fs.Args())
+	if err != nil {
+		return 0, err
+	}
+	req.Workspace, req.Cwd, req.Session, req.AuditLog = *wsDir, *cwd, *session, "off"
+	d, err := vtexec.Check(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(stdout, "%s", d.Decision)
+	if d.Code != "" {
+		fmt.Fprintf(stdout, " (%s): %s", d.Code, d.Reason)
+	}
+	fmt.Fprintln(stdout)
+	if d.Rule != "" {
+		fmt.Fprintf(stdout, "decided by rule %q at %s\n", d.Rule, d.RuleFile)
+	} else {
+		fmt.Fprintln(stdout, "decided by the built-in checks (no policy rule matched)")
+	}
+	for _, a := range d.Asks {
+		fmt.Fprintf(stdout, "asks: %s: %s; approving records %q\n", a.Display, a.Reason, a.Rule)
+	}
+	return exitFor(d), nil
+}
+
+// policyCheck loads every layer, which runs every rule's examples.
+func policyCheck(args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("policy check")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	_, files, err := policyFiles(*wsDir)
+	if err != nil {
+		return 0, err
+	}
+	pol, err := vtexec.LoadPolicy(files)
+	var re *vtexec.RequestError
+	if errors.As(err, &re) {
+		fmt.Fprintf(stdout, "invalid: %s\n", re.Reason)
+		return 1, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	examples := 0
+	for _, r := range append(pol.Rules, pol.Ignored...) {
+		examples += len(r.Match) + len(r.NotMatch)
+	}
+	fmt.Fprintf(stdout, "ok: %d rules (%d ignored as untrusted), %d examples hold, in %d files\n", len(pol.Rules), len(pol.Ignored), examples, len(pol.Files))
+	return 0, nil
+}
+
+// policyTrust vouches for the project's policy files as they are now.
+func policyTrust(args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("policy trust")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	_, files, err := policyFiles(*wsDir)
+	if err != nil {
+		return 0, err
+	}
+	ts := execpolicy.TrustStore{Path: files.TrustStore}
+	for _, f := range []string{files.Project, files.ProjectLocal} {
+		if _, err := execpolicy.LoadPolicy(execpolicy.Layer{Path: f, Trusted: true}); err != nil {
+			return 0, err
+		}
+		if _, err := os.Stat(f); err != nil {
+			continue
+		}
+		if err := ts.Trust(f); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stdout, "trusted %s\n", f)
+	}
+	return 0, nil
 }
 
 // policyCommands prints the catalogue straight from the validator specs.

@@ -4,27 +4,30 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/execpolicy"
 )
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("run")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	cwd := fs.String("cwd", "", "directory the command starts in")
 	timeout := fs.Duration("timeout", vtexec.DefaultTimeout, "kill the command after this long")
 	maxOut := fs.String("max-output", "64KiB", "bytes of each stream to keep (head and tail)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	session := fs.String("session", "", "keep cwd and session approvals under this id")
+	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
+	askTimeout := fs.Duration("ask-timeout", 2*time.Minute, "how long to wait for a person's answer")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
 	if *timeout <= 0 {
 		return 0, &usageError{"--timeout must be positive"}
 	}
-	limit, err := parseSize(*maxOut)
+	limit, err := execpolicy.ParseSize(*maxOut)
 	if err != nil {
 		return 0, &usageError{"--max-output: " + err.Error()}
 	}
@@ -33,6 +36,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	req.Workspace, req.Cwd, req.Timeout, req.MaxOutput = *wsDir, *cwd, *timeout, limit
+	req.Session, req.AuditLog = *session, *auditLog
+	req.Approver = terminalApprover(stdin, *askTimeout)
 	res, err := vtexec.Run(ctx, req)
 	if err != nil {
 		return 0, err
@@ -46,33 +51,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if !res.Decision.Allowed() {
 		d := res.Decision
 		fmt.Fprintf(stderr, "vtexec: %s %s: %s (hint: %s)\n", d.Decision, d.Code, d.Reason, d.Hint)
-		return vtexec.ExitRefused, nil
-	}
-	io.WriteString(stdout, res.Stdout)
-	io.WriteString(stderr, res.Stderr)
-	if res.TimedOut {
-		fmt.Fprintf(stderr, "vtexec: timed out after %s\n", time.Duration(res.DurationMs)*time.Millisecond)
-	}
-	return res.ExitCode, nil
-}
-
-// parseSize reads a byte count: 65536, 64K, 64KiB, 1M, 1MiB.
-func parseSize(s string) (int, error) {
-	units := []struct {
-		suffix string
-		mult   int
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
-	mult := 1
-	num := s
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
+	} else {
+		io.WriteString(stdout, res.Stdout)
+		io.WriteString(stderr, res.Stderr)
+		if res.TimedOut {
+			fmt.Fprintf(stderr, "vtexec: timed out after %s\n", time.Duration(res.DurationMs)*time.Millisecond)
 		}
 	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n <= 0 || n > (1<<31)/mult {
-		return 0, fmt.Errorf("%q is not a size like 65536, 64KiB or 1MiB", s)
+	if res.Marker != "" {
+		// The cwd marker is the last line of stdout, on a line of its own.
+		if res.Stdout != "" && !strings.HasSuffix(res.Stdout, "\n") && res.Decision.Allowed() {
+			io.WriteString(stdout, "\n")
+		}
+		io.WriteString(stdout, res.Marker)
 	}
-	return n * mult, nil
+	return res.ExitCode, nil
 }

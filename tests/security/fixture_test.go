@@ -20,6 +20,8 @@ import (
 //	ws2/secret.txt
 func fixture(t testing.TB) string {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	ws := filepath.Join(base, "ws")

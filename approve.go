@@ -1,0 +1,161 @@
+package vtexec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Answer is a person's answer to a Question.
+type Answer string
+
+const (
+	AnswerDeny    Answer = "deny"
+	AnswerOnce    Answer = "once"    // run this time only
+	AnswerSession Answer = "session" // and remember for this session
+	AnswerAlways  Answer = "always"  // and record the rule in the project-local policy
+)
+
+// Approver answers questions about commands that need a person. A face
+// (terminal prompt, JSON client, MCP client) implements it. An error or an
+// empty answer counts as deny.
+type Approver interface {
+	Approve(ctx context.Context, q Question) (Answer, error)
+}
+
+// Question is what a person is shown: the whole command, every part of it,
+// where it runs, why each asking part asks, and the rule that "session" or
+// "always" would record.
+type Question struct {
+	Command  string
+	Cwd      string
+	Commands []Command
+	Asks     []Ask
+	// NeverAlways: "always" may not be offered.
+	NeverAlways bool
+}
+
+// Ask is one part of a command that needs a person.
+type Ask struct {
+	Argv        []string `json:"argv"`
+	Display     string   `json:"display"` // Argv escaped for a terminal
+	Reason      string   `json:"reason"`
+	Rule        string   `json:"rule"` // what "session" or "always" records
+	NeverAlways bool     `json:"never_always,omitempty"`
+}
+
+// Text renders the question for a terminal. Every word is escaped, so
+// control characters and bidirectional overrides cannot hide text.
+func (q Question) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "vtexec: approve this command?\n")
+	fmt.Fprintf(&b, "  in %s\n", DisplayWord(q.Cwd))
+	for _, c := range q.Commands {
+		fmt.Fprintf(&b, "  $ %s\n", DisplayArgv(c.Argv))
+	}
+	for _, a := range q.Asks {
+		fmt.Fprintf(&b, "  asks: %s\n    because %s\n", a.Display, DisplayText(a.Reason))
+		if !a.NeverAlways {
+			fmt.Fprintf(&b, "    session/always would record: %s\n", DisplayText(a.Rule))
+		} else {
+			fmt.Fprintf(&b, "    session would record: %s (never always)\n", DisplayText(a.Rule))
+		}
+	}
+	if q.NeverAlways {
+		b.WriteString("[o]nce  [s]ession  [d]eny (Enter, Ctrl-C or no answer: deny) ")
+	} else {
+		b.WriteString("[o]nce  [s]ession  [a]lways  [d]eny (Enter, Ctrl-C or no answer: deny) ")
+	}
+	return b.String()
+}
+
+// DisplayArgv renders argv for a person, one escaped word each.
+func DisplayArgv(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = DisplayWord(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// DisplayWord quotes a word so that a terminal shows exactly it: plain
+// words as they are, others single-quoted, and any control, format or
+// bidirectional character (or invalid UTF-8) escaped in $'…'.
+func DisplayWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	plain, printable := true, true
+	for i, r := range w {
+		if r == utf8.RuneError && !strings.HasPrefix(w[i:], "\uFFFD") {
+			printable = false
+		}
+		if !isVisible(r) {
+			printable = false
+		}
+		if !(r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_./:=@%+,-", r))) {
+			plain = false
+		}
+	}
+	switch {
+	case plain:
+		return w
+	case printable:
+		return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(w); {
+		r, size := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, w[i])
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case isVisible(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		i += size
+	}
+	b.WriteString("'")
+	return b.String()
+}
+
+// DisplayText escapes free text (a reason) the same way, keeping spaces.
+func DisplayText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if isVisible(r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// isVisible: printable and not a format character (bidi overrides,
+// zero-width joiners and the like are format characters).
+func isVisible(r rune) bool {
+	return unicode.IsPrint(r) && !unicode.Is(unicode.Cf, r)
+}
+
+// ruleWords turns "allow /usr/bin/make test" into "make test" for a hint.
+func ruleWords(rule string) string {
+	f := strings.Fields(strings.TrimPrefix(rule, "allow "))
+	if len(f) > 0 {
+		if i := strings.LastIndexByte(f[0], '/'); i >= 0 {
+			f[0] = f[0][i+1:]
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+func joinHints(h []string) string { return strings.Join(h, "; ") }

@@ -1,0 +1,307 @@
+package vtexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/vtexec/vtexec/audit"
+	"github.com/vtexec/vtexec/cwdtrack"
+	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// state is one request on its way through check, ask and run.
+type state struct {
+	req     Request
+	src     string
+	ws      *workspace.Workspace
+	files   PolicyFiles
+	pol     *execpolicy.Policy
+	sess    *cwdtrack.Session // nil without --session
+	store   cwdtrack.Store
+	decided *execpolicy.Decided
+	log     *audit.Log
+}
+
+// prepare loads everything a decision depends on and decides.
+func prepare(req Request) (*state, error) {
+	st := &state{req: req}
+	var err error
+	if st.src, err = source(req); err != nil {
+		return nil, err
+	}
+	if st.ws, err = openWorkspace(req); err != nil {
+		return nil, err
+	}
+	if st.files, err = PolicyFilesFor(st.ws.Root()); err != nil {
+		return nil, badRequest("set XDG_CONFIG_HOME and XDG_STATE_HOME", "%v", err)
+	}
+	if st.pol, err = LoadPolicy(st.files); err != nil {
+		return nil, err
+	}
+	for _, r := range st.pol.Roots {
+		if err := st.ws.AddRoot(r.Path, r.Access == "read-write"); err != nil {
+			return nil, &RequestError{Code: "bad_policy", Reason: fmt.Sprintf("%s: %v", r.File, err), Hint: "fix or remove the [[root]]"}
+		}
+	}
+	if err := st.openSession(); err != nil {
+		return nil, err
+	}
+	if req.Cwd != "" {
+		if err := chdir(st.ws, req.Cwd, "cwd"); err != nil {
+			return nil, err
+		}
+	}
+	if err := st.openAudit(); err != nil {
+		return nil, err
+	}
+	verdict := execpolicy.Check(st.src, st.ws)
+	st.decided = st.pol.Apply(verdict, st.sessionRules())
+	return st, nil
+}
+
+// LoadPolicy loads the layers in files; project files count only as far
+// as they are trusted.
+func LoadPolicy(files PolicyFiles) (*execpolicy.Policy, error) {
+	ts := execpolicy.TrustStore{Path: files.TrustStore}
+	layers := []execpolicy.Layer{{Path: files.User, Trusted: true}}
+	for _, f := range []string{files.Project, files.ProjectLocal} {
+		trusted, err := ts.Trusted(f)
+		if err != nil {
+			return nil, &RequestError{Code: "bad_policy", Reason: err.Error(), Hint: "fix or remove the trust store"}
+		}
+		layers = append(layers, execpolicy.Layer{Path: f, Trusted: trusted})
+	}
+	pol, err := execpolicy.LoadPolicy(layers...)
+	if err != nil {
+		return nil, &RequestError{Code: "bad_policy", Reason: err.Error(), Hint: "fix the policy file; vtexec runs nothing until it loads (vtexec policy check)"}
+	}
+	return pol, nil
+}
+
+func (st *state) openSession() error {
+	if st.req.Session == "" {
+		return nil
+	}
+	store, err := sessionStore()
+	if err != nil {
+		return badRequest("set XDG_STATE_HOME", "%v", err)
+	}
+	if _, err := st.ws.Resolve(store.Dir, workspace.Read); err == nil {
+		return badRequest("set XDG_STATE_HOME to a directory outside the workspace",
+			"the session state directory %s is inside the workspace, where commands could read the session token", store.Dir)
+	}
+	st.store = store
+	st.sess, err = store.Update(st.req.Session, st.ws.Root(), func(*cwdtrack.Session) error { return nil })
+	if err != nil {
+		return badRequest("use another --session id, or the workspace it was started in", "session: %v", err)
+	}
+	if st.req.Cwd == "" && st.sess.Cwd != st.ws.Root() {
+		return chdir(st.ws, st.sess.Cwd, "session cwd (pass --cwd to reset it)")
+	}
+	return nil
+}
+
+func (st *state) sessionRules() []execpolicy.PolicyRule {
+	if st.sess == nil {
+		return nil
+	}
+	var rules []execpolicy.PolicyRule
+	for _, a := range st.sess.Approvals {
+		r := execpolicy.PolicyRule{Program: a.Program, Subcommand: a.Subcommand, Decision: execpolicy.RuleAllow, File: "session " + st.sess.ID}
+		if a.Exact {
+			r.Argv = append([]string{}, a.Argv...)
+		}
+		rules = append(rules, r)
+	}
+	return rules
+}
+
+// decision shapes the decided verdict for callers.
+func (st *state) decision() Decision {
+	v := st.decided
+	d := Decision{Cmd: st.src, Decision: string(v.Decision), Code: v.Code, Reason: v.Reason, Hint: v.Hint,
+		Commands: []Command{}, NeverAlways: v.NeverAlways}
+	if v.Plan != nil {
+		for _, c := range v.Plan.Commands() {
+			d.Commands = append(d.Commands, Command{Argv: c.Argv, Program: c.Program, Builtin: c.Builtin})
+		}
+	}
+	if r := v.DecidingRule(); r != nil {
+		d.Rule, d.RuleFile = r.String(), r.Where()
+	}
+	if v.Decision == execpolicy.Ask {
+		for _, p := range v.Parts {
+			if p.Decision == execpolicy.Ask {
+				d.Asks = append(d.Asks, Ask{Argv: p.Argv, Display: DisplayArgv(p.Argv), Reason: p.Reason,
+					Rule: execpolicy.RuleFor(p, st.ws.Cwd()).String(), NeverAlways: p.NeverAlways})
+			}
+		}
+	}
+	return d
+}
+
+// ask puts the question to a person and records the answer.
+func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, error) {
+	if ap == nil {
+		return needsApproval(d), nil
+	}
+	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
+	answer, err := ap.Approve(ctx, q)
+	if err != nil || answer == AnswerDeny || answer == "" {
+		d.Decision, d.Code, d.Approval = "deny", "denied_by_user", string(AnswerDeny)
+		d.Reason = "a person refused: " + d.Reason
+		d.Hint = "do something else, or ask the user why"
+		if err != nil {
+			d.Reason = "no answer (" + err.Error() + "): " + d.Reason
+		}
+		return d, nil
+	}
+	if answer == AnswerAlways && d.NeverAlways {
+		return d, errors.New("approver answered always to a question that does not allow it")
+	}
+	switch answer {
+	case AnswerSession:
+		if err := st.recordSession(); err != nil {
+			return d, err
+		}
+	case AnswerAlways:
+		if err := st.recordAlways(); err != nil {
+			return d, err
+		}
+	case AnswerOnce:
+	default:
+		return d, fmt.Errorf("unknown answer %q", answer)
+	}
+	d.Decision, d.Code, d.Reason, d.Hint, d.Approval = "allow", "", "", "", string(answer)
+	return d, nil
+}
+
+func needsApproval(d Decision) Decision {
+	d.Decision, d.Code = "deny", CodeNeedsApproval
+	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason
+	hints := []string{}
+	for _, a := range d.Asks {
+		if !a.NeverAlways {
+			hints = append(hints, "vtexec policy allow -- "+ruleWords(a.Rule))
+		}
+	}
+	if len(hints) > 0 {
+		d.Hint = "run it in a terminal to be asked, or approve it ahead: " + joinHints(hints)
+	} else {
+		d.Hint = "run it in a terminal to be asked; this command cannot be approved always"
+	}
+	return d
+}
+
+// askingParts are the parts a person is asked about.
+func (st *state) askingParts() []execpolicy.Part {
+	var out []execpolicy.Part
+	for _, p := range st.decided.Parts {
+		if p.Decision == execpolicy.Ask {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (st *state) recordSession() error {
+	if st.sess == nil {
+		return nil // without --session, "session" lasts this call
+	}
+	sess, err := st.store.Update(st.sess.ID, st.ws.Root(), func(s *cwdtrack.Session) error {
+		for _, p := range st.askingParts() {
+			r := execpolicy.RuleFor(p, st.ws.Cwd())
+			s.Approvals = append(s.Approvals, cwdtrack.Approval{Program: r.Program, Subcommand: r.Subcommand, Argv: r.Argv, Exact: r.Argv != nil})
+		}
+		return nil
+	})
+	if err == nil {
+		st.sess = sess
+	}
+	return err
+}
+
+func (st *state) recordAlways() error {
+	local := st.files.ProjectLocal
+	if err := ensureGitignore(filepath.Dir(local)); err != nil {
+		return err
+	}
+	for _, p := range st.askingParts() {
+		if _, err := execpolicy.AppendRule(local, execpolicy.RuleFor(p, st.ws.Cwd()), "approved always "+time.Now().UTC().Format(time.RFC3339)+": "+DisplayArgv(p.Argv)); err != nil {
+			return err
+		}
+	}
+	return execpolicy.TrustStore{Path: st.files.TrustStore}.Trust(local)
+}
+
+// ensureGitignore keeps policy.local.toml and lock files out of git.
+func ensureGitignore(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	p := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	return os.WriteFile(p, []byte("policy.local.toml\n*.lock\n"), 0o644)
+}
+
+func (st *state) saveCwd(cwd string) error {
+	if st.sess == nil || cwd == st.sess.Cwd {
+		return nil
+	}
+	sess, err := st.store.Update(st.sess.ID, st.ws.Root(), func(s *cwdtrack.Session) error {
+		s.Cwd = cwd
+		return nil
+	})
+	if err == nil {
+		st.sess = sess
+	}
+	return err
+}
+
+func (st *state) marker(exit int) string {
+	if st.sess == nil {
+		return ""
+	}
+	return cwdtrack.Marker(st.sess.Token, cwdtrack.Mark{Cwd: st.ws.Cwd(), ExitCode: exit})
+}
+
+func (st *state) openAudit() error {
+	path := st.req.AuditLog
+	if path == "off" {
+		return nil
+	}
+	if path == "" {
+		dir, err := StateDir()
+		if err != nil {
+			return nil // no home and no XDG_STATE_HOME: nowhere to audit
+		}
+		path = filepath.Join(dir, "audit.jsonl")
+	}
+	log, err := audit.Open(path)
+	if err != nil {
+		return badRequest("pass --audit with a writable path, or --audit off", "audit log: %v", err)
+	}
+	st.log = log
+	return nil
+}
+
+// audit writes one record with what every record of this request shares.
+func (st *state) audit(r audit.Record) {
+	if st.log == nil {
+		return
+	}
+	r.Session, r.Cwd, r.Command = st.req.Session, st.ws.Cwd(), st.src
+	if st.decided.Plan != nil {
+		for _, c := range st.decided.Plan.Commands() {
+			r.Argv = append(r.Argv, c.Argv)
+		}
+	}
+	st.log.Write(r)
+}
