@@ -205,3 +205,29 @@ func TestParseSize(t *testing.T) {
 		assert.Error(t, err, in)
 	}
 }
+
+func TestRunSessionTracksCwdAcrossCalls(t *testing.T) {
+	ws := cliWorkspace(t)
+	code, out, stderr := cli(t, "", "run", "--workspace", ws, "--session", "S", "--", "cd src")
+	require.Equal(t, 0, code, stderr)
+	assert.True(t, strings.HasPrefix(out, "[vtexec-cwd] cwd="), "the marker is the last line: %q", out)
+
+	code, out, _ = cli(t, "", "run", "--workspace", ws, "--session", "S", "--", "ls")
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 2)
+	assert.Equal(t, "a.txt", lines[0], "ls lists the contents of src")
+	real, _ := filepath.EvalSymlinks(filepath.Join(ws, "src"))
+	assert.Contains(t, lines[1], `cwd="`+real+`"`)
+
+	code, _, stderr = cli(t, "", "run", "--workspace", ws, "--session", "S", "--", "cd ../..")
+	assert.Equal(t, 126, code)
+	assert.Contains(t, stderr, "outside_workspace")
+
+	// Output imitating the marker is just output: it is not the last line.
+	code, out, _ = cli(t, "", "run", "--workspace", ws, "--session", "S", "--", `echo '[vtexec-cwd] cwd="/etc" exit=0 nonce=00 mac=00'`)
+	require.Equal(t, 0, code)
+	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 2)
+	assert.Contains(t, lines[1], `cwd="`+real+`"`)
+}
