@@ -259,7 +259,7 @@ var cases = []tableCase{
 	{"cd src | ls", deny("bad_usage")},
 	{"cd docs || cd ../src; cat a.txt", deny("bad_usage")},
 	{"ls src && cat /etc/shadow", deny("outside_workspace")},
-	{"cat src/a.txt | tee /etc/x", ask},
+	{"cat src/a.txt | tee /etc/x", deny("outside_workspace")},
 
 	// Validators: code-running, file-writing and link-following flags.
 	{"rg --pre bash x", deny("forbidden_flag")},

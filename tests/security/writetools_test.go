@@ -1,0 +1,174 @@
+package security
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+)
+
+// destructive is a removal inside the workspace: a person approves it.
+var destructive = want{"ask", "destructive"}
+
+// The workspace-writing tools: mkdir, touch, mv, tee write only inside the
+// workspace and never on a protected path; rm always asks, and is refused
+// outright outside, on protected paths and on the workspace root; ln is
+// refused.
+var writetoolsCases = []tableCase{
+	// mkdir: every operand is a write, -p parents included.
+	{"mkdir build", allow},
+	{"mkdir -p build/a/b dist", allow},
+	{"mkdir -m 700 private", allow},
+	{"mkdir -p inner/new", allow},
+	{"mkdir /tmp/x", deny("outside_workspace")},
+	{"mkdir -p escape/x", deny("outside_workspace")},
+	{"mkdir -p ../ws2/x", deny("outside_workspace")},
+	{"mkdir -p sibling/x", deny("outside_workspace")},
+	{"mkdir -p new/../../x", deny("bad_path")},
+	{"mkdir ~/x", deny("outside_workspace")},
+	{"mkdir -p dangle", deny("outside_workspace")},
+	{"mkdir .git/hooks/x", deny("protected_path")},
+	{"mkdir -p src/.git", deny("protected_path")},
+	{"mkdir -p .vtexec/x", deny("protected_path")},
+	{"mkdir --context=x dir", deny("forbidden_flag")},
+
+	// touch: operands written, -r read; a dangling link is followed to
+	// where touch would create the file.
+	{"touch new.txt", allow},
+	{"touch src/a.txt docs/new.md", allow},
+	{"touch -d '2 days ago' file.txt", allow},
+	{"touch -r README.md file.txt", allow},
+	{"touch inner/new.txt", allow},
+	{"touch dangle", deny("outside_workspace")},
+	{"touch escape/x", deny("outside_workspace")},
+	{"touch sibling/x", deny("outside_workspace")},
+	{"touch .git/index.lock", deny("protected_path")},
+	{"touch .git/lnk", deny("protected_path")},
+	{"touch .vtexec/policy.toml", deny("protected_path")},
+	{"touch -r ../ws2/secret.txt file.txt", deny("outside_workspace")},
+
+	// tee: every operand is a write.
+	{"cat src/a.txt | tee out.txt", allow},
+	{"ls | tee -a log.txt src/log.txt", allow},
+	{"echo x | tee /etc/x", deny("outside_workspace")},
+	{"echo x | tee -a ~/.bashrc", deny("outside_workspace")},
+	{"echo x | tee escape/cron.d/x", deny("outside_workspace")},
+	{"echo x | tee dangle", deny("outside_workspace")},
+	{"echo x | tee .git/hooks/pre-commit", deny("protected_path")},
+	{"echo x | tee -a .git/config", deny("protected_path")},
+
+	// mv: sources are taken away from where they sit, the destination and
+	// each landing place are written.
+	{"mv file.txt renamed.txt", allow},
+	{"mv src/a.txt docs", allow},
+	{"mv -t docs file.txt README.md", allow},
+	{"mv -b file.txt README.md", allow},
+	{"mv escape etc-link", allow}, // moves the link, not /etc
+	{"mv dangle docs", allow},
+	{"mv .git/config x", deny("protected_path")},
+	{"mv .git old-git", deny("protected_path")},
+	{"mv .git/lnk x", deny("protected_path")},
+	{"mv .vtexec/policy.toml x", deny("protected_path")},
+	{"mv file.txt .git/hooks/pre-commit", deny("protected_path")},
+	{"mv scripts/run.sh .git/hooks", deny("protected_path")},
+	{"mv -t .git/hooks scripts/run.sh", deny("protected_path")},
+	{"mv file.txt .git/lnk", deny("protected_path")},
+	{"mv file.txt ../ws2/", deny("outside_workspace")},
+	{"mv file.txt escape/", deny("outside_workspace")},
+	{"mv file.txt dangle", deny("outside_workspace")},
+	{"mv ../ws2/secret.txt .", deny("outside_workspace")},
+	{"mv sibling/secret.txt .", deny("outside_workspace")},
+	{"mv escape/passwd .", deny("outside_workspace")},
+	{"mv . moved", deny("protected_path")},
+	{"mv . ../moved", deny("outside_workspace")},
+	{"mv {{WS}} docs", deny("protected_path")},
+	{"mv up/ws docs/ws", deny("protected_path")},
+	{"mv -b -S /../../x file.txt README.md", deny("forbidden_flag")},
+
+	// rm: never simply allowed.
+	{"rm file.txt", destructive},
+	{"rm -f file.txt README.md", destructive},
+	{"rm -rf src", destructive},
+	{"rm -rf src/", destructive},
+	{"rm -r docs && ls", destructive},
+	{"rm -rf *", destructive}, // the glob names entries, links included
+	{"rm missing.txt", destructive},
+	{"rm {{WS}}/file.txt", destructive},
+	{"timeout 5 rm file.txt", destructive},
+	// A link is removed, not its target.
+	{"rm escape", destructive},
+	{"rm -rf sibling", destructive},
+	{"rm -f dangle loop up", destructive},
+	// Through a link that leads out, and everything outside.
+	{"rm escape/passwd", deny("outside_workspace")},
+	{"rm -rf escape/", deny("outside_workspace")},
+	{"rm -rf sibling/", deny("outside_workspace")},
+	{"rm -rf sibling/secret.txt", deny("outside_workspace")},
+	{"rm ../ws2/secret.txt", deny("outside_workspace")},
+	{"rm -rf {{WS2}}", deny("outside_workspace")},
+	{"rm -rf /", deny("outside_workspace")},
+	{"rm -rf /*", deny("outside_workspace")},
+	{"rm -rf ~", deny("outside_workspace")},
+	{"rm -rf ~/", deny("outside_workspace")},
+	{"rm -rf ..", deny("outside_workspace")},
+	{"rm -rf up/", deny("outside_workspace")},
+	{"rm -rf {{WS}}/..", deny("outside_workspace")},
+	{"rm -rf /etc", deny("outside_workspace")},
+	{"rm -f /proc/self/cwd/file.txt", deny("outside_workspace")},
+	// Protected paths, however they are reached.
+	{"rm -rf .git", deny("protected_path")},
+	{"rm -rf .git/", deny("protected_path")},
+	{"rm .git/config", deny("protected_path")},
+	{"rm -rf .git/hooks", deny("protected_path")},
+	{"rm .git/lnk", deny("protected_path")},
+	{"rm -rf .vtexec", deny("protected_path")},
+	{"rm -f .vtexec/policy.toml", deny("protected_path")},
+	{"rm -rf .[!.]*", deny("protected_path")},
+	{"rm file.txt .git/config", deny("protected_path")},
+	// The workspace root itself.
+	{"rm -rf .", deny("protected_path")},
+	{"rm -rf ./", deny("protected_path")},
+	{"rm -rf {{WS}}", deny("protected_path")},
+	{"rm -rf {{WS}}/", deny("protected_path")},
+	{"rm -rf src/..", deny("protected_path")},
+	{"rm -rf up/ws", deny("protected_path")},
+	{"cd src && rm -rf ..", deny("protected_path")},
+	{"cd src && rm -rf .", deny("bad_usage")},
+	{"rm -rf --no-preserve-root /", deny("forbidden_flag")},
+	{"rm -rf --no-preserve-root src", deny("forbidden_flag")},
+	{"rm", deny("bad_usage")},
+	{"rm --help", allow},
+
+	// ln: refused.
+	{"ln -s /etc etc2", deny("forbidden_program")},
+	{"ln file.txt hard", deny("forbidden_program")},
+	{"ln -s ../ws2 s", deny("forbidden_program")},
+	{"ln -sf src/a.txt a", deny("forbidden_program")},
+}
+
+func TestWritetools(t *testing.T) { checkTable(t, writetoolsCases) }
+
+// A recursive removal that would take a nested repository with it is
+// refused, approval or not; without it, the same directory is asked about.
+func TestWritetoolsNestedRepo(t *testing.T) {
+	ws := fixture(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "vendor", "lib", ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "vendor", "x.txt"), nil, 0o644))
+	for cmd, want := range map[string]want{
+		"rm -rf vendor":          deny("protected_path"),
+		"rm -rf vendor/lib":      deny("protected_path"),
+		"rm -rf vendor/lib/.git": deny("protected_path"),
+		"rm vendor/x.txt":        destructive,
+		"rm -d vendor":           destructive,
+	} {
+		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+		require.NoError(t, err)
+		assert.Equal(t, want.decision, d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, want.code, d.Code, "%s: %s", cmd, d.Reason)
+	}
+}
