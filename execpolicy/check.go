@@ -238,6 +238,10 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 			add(v)
 			return
 		}
+		if v := outsidePathArg(name, argv[1:], ws); v != nil {
+			add(v)
+			return
+		}
 		add(&Verdict{Decision: Ask, Code: CodeNotAllowed,
 			Reason: name + " is not on the allowlist",
 			Hint:   "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")})
@@ -362,4 +366,34 @@ func unwrapCommand(argv []string) ([]string, *Verdict) {
 		return nil, deny(CodeBadUsage, "use which NAME to find a program", "command %s is not supported", rest[0])
 	}
 	return rest, nil
+}
+
+// outsidePathArg refuses, for a program vtexec has no validator for, an
+// argument (or a --flag=value's value) that names an existing path which
+// resolves outside the workspace. Which arguments such a program opens is
+// unknown, so a person would be asked to approve reading ~/.ssh, or a
+// link to it, without seeing it; refusing is clearer. /dev/null is
+// harmless and allowed.
+func outsidePathArg(name string, args []string, ws *workspace.Workspace) *Verdict {
+	for _, a := range args {
+		if i := strings.IndexByte(a, '='); strings.HasPrefix(a, "-") && i > 0 {
+			a = a[i+1:]
+		}
+		if a == "" || a == "/dev/null" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(ws.Cwd(), p)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if _, err := ws.Resolve(a, workspace.Read); err != nil {
+			v := pathVerdict(name, a, err)
+			v.Hint = "name files inside the workspace; " + name + " is not on the allowlist, so a path outside it is refused rather than asked about"
+			return v
+		}
+	}
+	return nil
 }

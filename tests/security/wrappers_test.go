@@ -133,3 +133,20 @@ func TestDevToolsAskAndRefuseInjection(t *testing.T) {
 		})
 	}
 }
+
+// A program without a validator asks, unless an argument names an
+// existing file outside the workspace: then it is refused, not asked.
+var unknownProgramPathCases = []tableCase{
+	{"base64 README.md", ask},
+	{"base64 /etc/passwd", deny("outside_workspace")},
+	{"base64 ../ws2/secret.txt", deny("outside_workspace")},
+	{"base64 escape/passwd", deny("outside_workspace")},
+	{"base64 sibling", deny("outside_workspace")},
+	{"tar -cf out.tar --files-from=/etc/passwd", deny("outside_workspace")},
+	{"tar -cf /dev/null src", ask},
+	{"base64 /nonexistent/path", ask},
+}
+
+func TestUnknownProgramOutsidePaths(t *testing.T) {
+	checkTable(t, unknownProgramPathCases)
+}
