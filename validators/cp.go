@@ -3,6 +3,7 @@ package validators
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -31,26 +32,20 @@ func init() { registerSpec(cpSpec) }
 // the destination is a directory, the entry each source lands on is checked
 // too, so "cp -r sub/.git ." cannot create a protected path.
 func cpOperands(c *Call, a *Args) error {
-	ops := a.Operands
-	targets := a.Values("t")
-	var dest string
-	switch {
-	case len(targets) > 0:
-		dest = targets[len(targets)-1]
-	case len(ops) >= 2:
-		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
-	default:
-		return refuse(CodeBadUsage, "name a source and a destination: cp SRC DEST", "cp needs a source and a destination")
+	ops, dest, err := sourcesAndDest(c, a, "copy")
+	if err != nil {
+		return err
 	}
-	if len(ops) == 0 {
-		return refuse(CodeBadUsage, "name what to copy", "cp: no source given")
+	suffix, backups, err := backupSuffix(a)
+	if err != nil {
+		return err
 	}
 	if err := c.WritePath(dest); err != nil {
 		return err
 	}
 	real, _ := c.WS.Resolve(dest, workspace.Write)
-	fi, err := os.Stat(real)
-	destIsDir := err == nil && fi.IsDir() && !a.Has("T")
+	fi, statErr := os.Stat(real)
+	destIsDir := statErr == nil && fi.IsDir() && !a.Has("T")
 	for _, src := range ops {
 		if err := c.ReadPath(src, false); err != nil {
 			return err
@@ -61,6 +56,13 @@ func cpOperands(c *Call, a *Args) error {
 		}
 		if destIsDir || a.Has("parents") {
 			if err := c.WritePath(landing); err != nil {
+				return err
+			}
+		} else {
+			landing = dest
+		}
+		if backups {
+			if err := c.WritePath(strings.TrimRight(landing, "/") + suffix); err != nil {
 				return err
 			}
 		}

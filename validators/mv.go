@@ -34,34 +34,20 @@ func mvOperands(c *Call, a *Args) error {
 	if helpOrVersion(a) {
 		return nil
 	}
-	ops := a.Operands
-	targets := a.Values("t")
-	var dest string
-	switch {
-	case len(targets) > 0:
-		dest = targets[len(targets)-1]
-	case len(ops) >= 2:
-		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
-	default:
-		return refuse(CodeBadUsage, "name a source and a destination: mv SRC DEST", "mv needs a source and a destination")
+	ops, dest, err := sourcesAndDest(c, a, "move")
+	if err != nil {
+		return err
 	}
-	if len(ops) == 0 {
-		return refuse(CodeBadUsage, "name what to move", "mv: no source given")
-	}
-	suffix, backups := "~", a.Has("b") || a.Has("backup") || a.Has("S")
-	if s := a.Values("S"); len(s) > 0 {
-		suffix = s[len(s)-1]
-	}
-	if strings.Contains(suffix, "/") {
-		return refuse(CodeForbiddenFlag, "use a plain suffix such as ~ or .bak",
-			"mv --suffix %q: a backup suffix with a \"/\" puts the backup in another directory", suffix)
+	suffix, backups, err := backupSuffix(a)
+	if err != nil {
+		return err
 	}
 	if err := c.WritePath(dest); err != nil {
 		return err
 	}
 	real, _ := c.WS.Resolve(dest, workspace.Write)
-	fi, err := os.Stat(real)
-	intoDir := len(targets) > 0 || (err == nil && fi.IsDir() && !a.Has("T"))
+	fi, statErr := os.Stat(real)
+	intoDir := len(a.Values("t")) > 0 || (statErr == nil && fi.IsDir() && !a.Has("T"))
 	for _, src := range ops {
 		if _, err := checkEntry(c, src, "move"); err != nil {
 			return err
@@ -80,4 +66,37 @@ func mvOperands(c *Call, a *Args) error {
 		}
 	}
 	return nil
+}
+
+// sourcesAndDest splits cp/mv operands: -t DIR names the destination,
+// otherwise the last operand does.
+func sourcesAndDest(c *Call, a *Args, verb string) (sources []string, dest string, err error) {
+	ops := a.Operands
+	switch targets := a.Values("t"); {
+	case len(targets) > 0:
+		dest = targets[len(targets)-1]
+	case len(ops) >= 2:
+		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	default:
+		return nil, "", refuse(CodeBadUsage, "name a source and a destination: "+c.Program()+" SRC DEST",
+			"%s needs a source and a destination", c.Program())
+	}
+	if len(ops) == 0 {
+		return nil, "", refuse(CodeBadUsage, "name what to "+verb, "%s: no source given", c.Program())
+	}
+	return ops, dest, nil
+}
+
+// backupSuffix reports whether cp/mv make backups and with which suffix;
+// a suffix with "/" would put the backup in another directory.
+func backupSuffix(a *Args) (suffix string, backups bool, err error) {
+	suffix, backups = "~", a.Has("b") || a.Has("backup") || a.Has("S")
+	if s := a.Values("S"); len(s) > 0 {
+		suffix = s[len(s)-1]
+	}
+	if strings.Contains(suffix, "/") {
+		return "", false, refuse(CodeForbiddenFlag, "use a plain suffix such as ~ or .bak",
+			"--suffix %q: a backup suffix with a \"/\" puts the backup in another directory", suffix)
+	}
+	return suffix, backups, nil
 }

@@ -152,6 +152,9 @@ func TestCp(t *testing.T) {
 		{args("cp", "-l", "a.txt", "x"), CodeForbiddenFlag},
 		{args("cp", "--symbolic-link", "a.txt", "x"), CodeForbiddenFlag},
 		{args("cp", "-rL", "src", "x"), CodeForbiddenFlag},
+		{args("cp", "-b", "-S", "/../x", "a.txt", "b.txt"), CodeForbiddenFlag},
+		{args("cp", "--backup", "--suffix=.bak", "a.txt", "b.txt"), ""},
+		{args("cp", "-b", "-S", "it", "a.txt", ".g"), "protected_path"}, // the backup of .g would be .git
 	})
 	// A source named .git copied into a directory lands on a protected path.
 	ws := testWS(t)
