@@ -7,7 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"syscall"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
 )
 
 // Session is what vtexec remembers between calls with the same --session
@@ -52,15 +53,11 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 		return nil, err
 	}
 	path := filepath.Join(s.Dir, id+".json")
-	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return nil, err
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer unlock()
 
 	sess, err := s.read(path)
 	switch {
@@ -94,21 +91,5 @@ func (s Store) write(path string, sess *Session) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.Dir, ".session-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsutil.WriteAtomic(path, append(data, '\n'), 0o600)
 }

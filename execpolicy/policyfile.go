@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
-	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
 )
 
 // AppendRule adds r to the policy file at path, unless an equal rule is
@@ -25,7 +25,7 @@ func AppendRule(path string, r PolicyRule, note string) (added bool, err error) 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return false, err
 	}
@@ -61,7 +61,7 @@ func AppendRule(path string, r PolicyRule, note string) (added bool, err error) 
 		fmt.Fprintf(&buf, "# %s\n", note)
 	}
 	buf.Write(bytes.TrimLeft(ruleBlock(block), "\n"))
-	return true, writeAtomic(path, buf.Bytes())
+	return true, fsutil.WriteAtomic(path, buf.Bytes(), 0o644)
 }
 
 // ruleBlock keeps only the [[rule]] table of a marshalled policyFile.
@@ -78,56 +78,6 @@ func ruleBlock(b []byte) []byte {
 func sameRule(a, b PolicyRule) bool {
 	return a.Program == b.Program && a.Decision == b.Decision &&
 		equalWords(a.Subcommand, b.Subcommand) && (a.Argv == nil) == (b.Argv == nil) && equalWords(a.Argv, b.Argv)
-}
-
-// writeAtomic replaces path with data: temporary file in the same
-// directory, fsync, rename, fsync of the directory.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
-// lockFile takes an exclusive flock on path, creating it.
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
 // TrustStore records which project policy files a person vouched for, by
@@ -180,7 +130,7 @@ func (t TrustStore) Trust(file string) error {
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return err
 	}
-	unlock, err := lockFile(t.Path + ".lock")
+	unlock, err := fsutil.Lock(t.Path + ".lock")
 	if err != nil {
 		return err
 	}
@@ -195,10 +145,5 @@ func (t TrustStore) Trust(file string) error {
 	}
 	m[file] = sum
 	data, _ := json.MarshalIndent(m, "", "  ")
-	return writeAtomic(t.Path, append(data, '\n'))
-}
-
-// approvalNote is the comment written above a recorded approval.
-func approvalNote(cmd string) string {
-	return "approved always " + time.Now().UTC().Format(time.RFC3339) + ": " + cmd
+	return fsutil.WriteAtomic(t.Path, append(data, '\n'), 0o600)
 }
