@@ -2,6 +2,7 @@ package runner
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vtexec/vtexec/plan"
@@ -16,7 +17,8 @@ var keptEnv = map[string]bool{
 }
 
 // forcedEnv is set whatever the source says: no pager, no terminal, no
-// credential prompt, no system-wide git configuration.
+// credential prompt, no system-wide git configuration, and git neutered
+// as described at gitConfig.
 var forcedEnv = map[string]string{
 	"PATH":                plan.TrustedPath,
 	"TERM":                "dumb",
@@ -25,16 +27,69 @@ var forcedEnv = map[string]string{
 	"MANPAGER":            "cat",
 	"GIT_TERMINAL_PROMPT": "0",
 	"GIT_CONFIG_NOSYSTEM": "1",
+	// GIT_EDITOR beats core.editor, GIT_SEQUENCE_EDITOR beats
+	// sequence.editor: a repository's configuration cannot name the
+	// editor. "true" keeps the message or todo list as git prepared it
+	// (commit --amend, rebase --continue, rebase -i --autosquash); a
+	// commit without -m aborts on its empty message.
+	"GIT_EDITOR":          "true",
+	"GIT_SEQUENCE_EDITOR": "true",
+	// An empty GIT_PROXY_COMMAND wins over every core.gitProxy and
+	// means no proxy command for git:// remotes.
+	"GIT_PROXY_COMMAND": "",
+}
+
+// gitConfig is configuration handed to every git process through
+// GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n. It has the
+// "command" scope, read after the system, global and repository files, so
+// these values win over whatever a repository's .git/config says; git
+// passes them on to the git processes it starts in submodules. Each key
+// names a program git would otherwise run, or guards a way to run one.
+// Keys whose names a repository chooses itself (diff.<driver>.textconv,
+// filter.<driver>.clean, ...) cannot be overridden here; the git validator
+// refuses repositories that define them. Tested against git 2.39.
+var gitConfig = [][2]string{
+	// The fsmonitor hook runs on every status, diff and add.
+	{"core.fsmonitor", "false"},
+	// Hooks (.git/hooks, or a hooksPath a repository names) run on
+	// commit, checkout, merge, rebase, push and every ref update.
+	{"core.hooksPath", "/dev/null"},
+	// The askpass program runs when a remote wants a password; empty
+	// means none (and SSH_ASKPASS is then not consulted either).
+	{"core.askPass", ""},
+	// ext:: remotes run an arbitrary command; a repository could allow them.
+	{"protocol.ext.allow", "never"},
+	// A bare repository found by discovery (a directory in the workspace
+	// that merely looks like one) brings its own configuration; only
+	// bare repositories named with --git-dir are used.
+	{"safe.bareRepository", "explicit"},
+	// log.showSignature would make a plain git log run gpg.
+	{"log.showSignature", "false"},
+}
+
+// gitConfigEnv returns the GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n variables for gitConfig.
+func gitConfigEnv() map[string]string {
+	vars := map[string]string{"GIT_CONFIG_COUNT": strconv.Itoa(len(gitConfig))}
+	for i, kv := range gitConfig {
+		n := strconv.Itoa(i)
+		vars["GIT_CONFIG_KEY_"+n] = kv[0]
+		vars["GIT_CONFIG_VALUE_"+n] = kv[1]
+	}
+	return vars
 }
 
 // Env returns the environment commands run with, as sorted KEY=VALUE
 // strings. From source it keeps only HOME, LANG, LC_*, TZ and TMPDIR (the
 // last occurrence wins if a key repeats; entries without "=" or with a NUL
 // byte are dropped); it always sets PATH to plan.TrustedPath and TERM=dumb,
-// PAGER=cat, GIT_PAGER=cat, MANPAGER=cat, GIT_TERMINAL_PROMPT=0 and
-// GIT_CONFIG_NOSYSTEM=1. Nothing else passes.
+// PAGER=cat, GIT_PAGER=cat, MANPAGER=cat, GIT_TERMINAL_PROMPT=0,
+// GIT_CONFIG_NOSYSTEM=1, GIT_EDITOR=true, GIT_SEQUENCE_EDITOR=true, an
+// empty GIT_PROXY_COMMAND, and the git configuration of gitConfig through
+// GIT_CONFIG_COUNT. Nothing else passes: no GIT_DIR, GIT_EXEC_PATH,
+// GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF or GIT_CONFIG_* from the source.
 func Env(source []string) []string {
-	vars := make(map[string]string, len(forcedEnv)+8)
+	vars := make(map[string]string, len(forcedEnv)+2*len(gitConfig)+9)
 	for _, kv := range source {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok || strings.IndexByte(kv, 0) >= 0 || !keepEnv(key) {
@@ -43,6 +98,9 @@ func Env(source []string) []string {
 		vars[key] = value
 	}
 	for key, value := range forcedEnv {
+		vars[key] = value
+	}
+	for key, value := range gitConfigEnv() {
 		vars[key] = value
 	}
 	out := make([]string, 0, len(vars))
