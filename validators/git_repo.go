@@ -1,0 +1,466 @@
+package validators
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/runner"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// Inspecting the repository before git runs in it. vtexec asks git itself
+// (rev-parse, config --list, ls-files), with the environment the command
+// will have, so that what it reads is what the command will read:
+// includes, conditional includes, worktrees, core.worktree and submodules
+// resolved by git's own rules. None of these runs a program from the
+// configuration (tests/security/git_test.go checks it).
+//
+// A repository is refused when
+//   - its working tree (or, bare, its git directory) is outside the
+//     workspace: git would read and write there;
+//   - its git directory is not write-protected (not below a .git
+//     directory): a command vtexec allows could rewrite its configuration
+//     between the check and the run;
+//   - its configuration (local or worktree scope, or a submodule's)
+//     defines a key that makes git run a program and that the runner's
+//     environment cannot override, or includes another file;
+//   - the user's configuration, or a file it includes, lies in the
+//     workspace where commands vtexec allows could rewrite it.
+// The user's own configuration (~/.gitconfig) is trusted otherwise.
+
+// gitRepo is where a git command will work.
+type gitRepo struct {
+	gitDir, commonDir string
+	topLevel          string // "" for a bare repository
+}
+
+const (
+	gitHelperTimeout = 10 * time.Second
+	// gitMaxSubmodules bounds the submodules inspected, nested ones
+	// included; a repository with more is refused.
+	gitMaxSubmodules = 64
+	gitMaxDepth      = 4
+)
+
+// gitHint is the safe alternative when a repository's configuration is
+// refused.
+const gitConfigHint = "a person can remove the keys (git config --unset KEY) or run this git command outside vtexec"
+
+// inspect checks the repository the command will use and its
+// configuration. It returns an ask for git-lfs, or a refusal.
+func (g *gitCall) inspect(class gitClass) (*Finding, error) {
+	if home := os.Getenv("HOME"); home != "" {
+		for _, p := range []string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config")} {
+			if gitWritable(g.ws, p) {
+				return nil, refuse(CodeGitConfig, "keep your git configuration outside the workspace, or run git outside vtexec",
+					"git: your git configuration %s lies in the workspace, where commands vtexec allows could rewrite it", p)
+			}
+		}
+	}
+	insp := &gitInspection{ws: g.ws, network: class == gitNetwork}
+	repo, err := g.locate()
+	if err != nil {
+		return nil, err
+	}
+	if err := insp.repository(g.dir, g.repoArgs, repo, 0); err != nil {
+		return nil, err
+	}
+	return insp.lfs, nil
+}
+
+// locate finds the repository (once); nil when there is none.
+func (g *gitCall) locate() (*gitRepo, error) {
+	if g.located {
+		return g.repo, nil
+	}
+	repo, err := gitLocateRepo(g.dir, g.repoArgs)
+	if err != nil {
+		return nil, err
+	}
+	g.repo, g.located = repo, true
+	return repo, nil
+}
+
+// gitLocateRepo runs git rev-parse in dir: nil, nil when dir is in no
+// repository.
+func gitLocateRepo(dir string, repoArgs []string) (*gitRepo, error) {
+	out, stderr, err := gitHelper(dir, repoArgs, "rev-parse", "--path-format=absolute",
+		"--git-dir", "--git-common-dir", "--is-bare-repository", "--show-toplevel")
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	switch {
+	case err == nil && len(lines) == 4:
+		return &gitRepo{gitDir: lines[0], commonDir: lines[1], topLevel: lines[3]}, nil
+	case len(lines) == 3 && lines[2] == "true":
+		return &gitRepo{gitDir: lines[0], commonDir: lines[1]}, nil
+	case strings.Contains(stderr, "not a git repository"):
+		return nil, nil
+	}
+	msg := strings.TrimSpace(stderr)
+	if msg == "" && err != nil {
+		msg = err.Error()
+	}
+	return nil, refuse(CodeGitConfig, "run git in a repository inside the workspace; a bare repository must be named with --git-dir",
+		"git: cannot inspect the repository at %s: %s", dir, firstLine(msg))
+}
+
+// gitInspection is the state of one inspection: a repository and its
+// submodules.
+type gitInspection struct {
+	ws *workspace.Workspace
+	// network: the command reaches another repository, so keys that only
+	// matter then count too.
+	network bool
+	count   int
+	lfs     *Finding
+}
+
+// repository checks one repository (repo nil: none) and then its
+// populated submodules.
+func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo, depth int) error {
+	if repo != nil {
+		if err := in.placement(repo); err != nil {
+			return err
+		}
+	}
+	if err := in.configuration(dir, repoArgs); err != nil {
+		return err
+	}
+	if repo == nil || repo.topLevel == "" {
+		return nil
+	}
+	return in.submodules(repo, repoArgs, depth)
+}
+
+// placement checks where the repository lies.
+func (in *gitInspection) placement(repo *gitRepo) error {
+	where := repo.topLevel
+	if where == "" {
+		where = repo.gitDir
+	}
+	if _, err := in.ws.Resolve(where, workspace.Read); err != nil {
+		return &Finding{Code: string(workspace.Outside),
+			Reason: "git: the repository's working tree " + where + " is outside the workspace; git would read and write there",
+			Hint:   "run git in a repository inside the workspace, or have the repository's root granted as an extra root"}
+	}
+	for _, dir := range []string{repo.gitDir, repo.commonDir} {
+		if _, err := in.ws.Resolve(dir, workspace.Read); err != nil && !gitLinkedWorktree(repo) {
+			return &Finding{Code: string(workspace.Outside),
+				Reason: "git: the repository's git directory " + dir + " is outside the workspace (a .git file points there); git would read its history",
+				Hint:   "run git in a repository whose .git is inside the workspace; a linked worktree (git worktree add) is fine"}
+		}
+		if gitWritable(in.ws, dir) {
+			return refuse(CodeGitConfig, "keep the repository in a directory named .git, or run git outside vtexec",
+				"git: the git directory %s is not write-protected (it is not inside a .git directory), so a command could rewrite its configuration before git runs", in.ws.Rel(dir))
+		}
+	}
+	return nil
+}
+
+// gitLinkedWorktree reports whether repo is a linked worktree (git
+// worktree add) of a repository elsewhere: its git directory is
+// COMMON/worktrees/NAME and names this working tree's .git in return.
+func gitLinkedWorktree(repo *gitRepo) bool {
+	if repo.topLevel == "" || filepath.Dir(repo.gitDir) != filepath.Join(repo.commonDir, "worktrees") {
+		return false
+	}
+	back, err := os.ReadFile(filepath.Join(repo.gitDir, "gitdir"))
+	if err != nil {
+		return false
+	}
+	want, err1 := filepath.EvalSymlinks(filepath.Join(repo.topLevel, ".git"))
+	got, err2 := filepath.EvalSymlinks(strings.TrimSpace(string(back)))
+	return err1 == nil && err2 == nil && want == got
+}
+
+// configuration lists the configuration git will read in dir and
+// checks every entry; it refuses naming every key that makes git run a
+// program.
+func (in *gitInspection) configuration(dir string, repoArgs []string) error {
+	out, stderr, err := gitHelper(dir, repoArgs, "config", "--list", "--show-origin", "--show-scope", "--includes", "-z")
+	if err != nil {
+		return refuse(CodeGitConfig, "fix the configuration, or run git outside vtexec",
+			"git: cannot read the configuration in %s: %s", dir, firstLine(strings.TrimSpace(stderr)))
+	}
+	var problems []string
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+2 < len(fields); i += 3 {
+		scope, origin := fields[i], fields[i+1]
+		key, value, _ := strings.Cut(fields[i+2], "\n")
+		problem, err := in.entry(dir, scope, origin, key, value)
+		if err != nil {
+			return err
+		}
+		if problem != "" {
+			problems = append(problems, problem)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	if len(problems) > 6 {
+		problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
+	}
+	return refuse(CodeGitConfig, gitConfigHint,
+		"git: the repository's configuration makes git run programs vtexec cannot check: %s", strings.Join(problems, "; "))
+}
+
+// entry checks one configuration entry. It returns what is wrong with a
+// key of the repository's configuration, or a refusal of its own.
+func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, error) {
+	file := ""
+	if f, ok := strings.CutPrefix(origin, "file:"); ok {
+		file = f
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+	}
+	trusted := scope != "local" && scope != "worktree" && !gitWritable(in.ws, file)
+	shown := file
+	if shown == "" {
+		shown = origin
+	} else if in.ws.Contains(file) {
+		shown = in.ws.Rel(file)
+	}
+	lower := strings.ToLower(key)
+	if lower == "include.path" || strings.HasPrefix(lower, "includeif.") && strings.HasSuffix(lower, ".path") {
+		if !trusted {
+			return fmt.Sprintf("%s = %s in %s includes another file, which vtexec does not follow", key, value, shown), nil
+		}
+		if target := gitIncludeTarget(file, value); target != "" && gitWritable(in.ws, target) {
+			return "", refuse(CodeGitConfig, "include a file outside the workspace, or run git outside vtexec",
+				"git: %s in %s includes %s, which lies in the workspace where commands vtexec allows could rewrite it", key, shown, target)
+		}
+		return "", nil
+	}
+	if trusted {
+		return "", nil
+	}
+	what, risk := gitConfigRisk(key, value)
+	switch {
+	case risk == gitRiskNone, risk == gitRiskNetwork && !in.network:
+		return "", nil
+	case risk == gitRiskLFS:
+		if in.lfs == nil {
+			in.lfs = &Finding{Ask: true, Code: CodeGitLFS,
+				Reason: "the repository's configuration (" + shown + ") runs git-lfs (" + key + ") on the files .gitattributes assigns to it",
+				Hint:   "a person must approve running git-lfs; configure it globally (git lfs install) to trust it everywhere"}
+		}
+		return "", nil
+	}
+	return fmt.Sprintf("%s = %s in %s %s", key, value, shown, what), nil
+}
+
+// submodules inspects every populated submodule (a gitlink in the index
+// whose directory has a .git): git status and diff run git there.
+func (in *gitInspection) submodules(repo *gitRepo, repoArgs []string, depth int) error {
+	var paths []string
+	err := gitHelperStream(repo.topLevel, repoArgs, func(entry string) {
+		if rest, ok := strings.CutPrefix(entry, "160000 "); ok {
+			if _, path, ok := strings.Cut(rest, "\t"); ok {
+				paths = append(paths, path)
+			}
+		}
+	}, "ls-files", "--stage", "-z", "--full-name")
+	if err != nil {
+		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: %v", repo.topLevel, err)
+	}
+	for _, p := range paths {
+		sub := filepath.Join(repo.topLevel, p)
+		if _, err := os.Lstat(filepath.Join(sub, ".git")); err != nil {
+			continue // not populated: git does not go there
+		}
+		if fi, err := os.Lstat(sub); err != nil || !fi.IsDir() {
+			continue
+		}
+		in.count++
+		if in.count > gitMaxSubmodules || depth >= gitMaxDepth {
+			return refuse(CodeGitConfig, "run git outside vtexec",
+				"git: more than %d submodules, or submodules nested deeper than %d, to inspect", gitMaxSubmodules, gitMaxDepth)
+		}
+		subRepo, err := gitLocateRepo(sub, nil)
+		if err != nil {
+			return err
+		}
+		if subRepo == nil {
+			continue
+		}
+		if err := in.repository(sub, nil, subRepo, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gitRisk is when a configuration key makes git run a program.
+type gitRisk int
+
+const (
+	gitRiskNone    gitRisk = iota
+	gitRiskAlways          // on commands that read or change the repository
+	gitRiskNetwork         // only on commands that reach another repository
+	gitRiskLFS             // the standard git-lfs filter: asks
+)
+
+// gitConfigRisk says what a configuration key makes git run, and when, if
+// it does and the runner's environment cannot override it.
+func gitConfigRisk(key, value string) (string, gitRisk) {
+	lower := strings.ToLower(key)
+	section, _, _ := strings.Cut(lower, ".")
+	name := lower[strings.LastIndex(lower, ".")+1:]
+	sub := strings.Count(lower, ".") >= 2
+	switch {
+	case lower == "diff.external":
+		return "is the external diff program git diff runs", gitRiskAlways
+	case section == "diff" && sub && (name == "textconv" || name == "command"):
+		return "is a diff driver program, run by diff, log -p, show and blame on the files .gitattributes assigns to it", gitRiskAlways
+	case section == "filter" && sub && (name == "clean" || name == "smudge" || name == "process"):
+		if gitLFSFilter[lower] == value {
+			return "runs git-lfs", gitRiskLFS
+		}
+		return "is a filter program, run by status, diff, add and checkout on the files .gitattributes assigns to it", gitRiskAlways
+	case section == "merge" && sub && name == "driver":
+		return "is a merge driver program, run by merges", gitRiskAlways
+	case section == "gpg" && (name == "program" || lower == "gpg.ssh.defaultkeycommand"):
+		return "is a signing program, run by signed commits and by --show-signature and %G formats", gitRiskAlways
+	case lower == "interactive.difffilter":
+		return "is a program interactive git add runs", gitRiskAlways
+	case section == "trailer" && sub && (name == "command" || name == "cmd"):
+		return "is a program git commit --trailer runs", gitRiskAlways
+	case lower == "commit.template" && (filepath.IsAbs(value) || strings.HasPrefix(value, "~") || strings.Contains(value, "..")):
+		return "is a file, possibly outside the workspace, that git commit reads into the message", gitRiskAlways
+	case section == "credential" && name == "helper":
+		return "is a credential helper program, run when a remote asks for a password", gitRiskNetwork
+	case lower == "core.sshcommand":
+		return "is the ssh program git runs for remotes", gitRiskNetwork
+	case section == "remote" && sub && (name == "uploadpack" || name == "receivepack" || name == "vcs"):
+		return "names a program git runs for this remote", gitRiskNetwork
+	case section == "submodule" && sub && name == "update" && strings.HasPrefix(value, "!"):
+		return "is a shell command git submodule update runs", gitRiskNetwork
+	case lower == "core.alternaterefscommand":
+		return "is a program git runs to list the refs of alternate object stores when fetching", gitRiskNetwork
+	case section == "http" && name == "cookiefile":
+		return "is a file git reads and writes cookies in, wherever it is", gitRiskNetwork
+	}
+	return "", gitRiskNone
+}
+
+// gitLFSFilter is the filter `git lfs install` writes.
+var gitLFSFilter = map[string]string{
+	"filter.lfs.clean":   "git-lfs clean -- %f",
+	"filter.lfs.smudge":  "git-lfs smudge -- %f",
+	"filter.lfs.process": "git-lfs filter-process",
+}
+
+// gitIncludeTarget resolves an include path as git does: "~/" is the
+// home directory, a relative path is relative to the including file.
+func gitIncludeTarget(file, value string) string {
+	switch {
+	case strings.HasPrefix(value, "~/"):
+		home := os.Getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(home, value[2:])
+	case filepath.IsAbs(value):
+		return value
+	case file != "":
+		return filepath.Join(filepath.Dir(file), value)
+	}
+	return ""
+}
+
+// gitWritable reports whether a command vtexec allows could write p: it
+// resolves for writing in the workspace (inside, and not below .git).
+func gitWritable(ws *workspace.Workspace, p string) bool {
+	if p == "" {
+		return false
+	}
+	_, err := ws.Resolve(p, workspace.Write)
+	return err == nil
+}
+
+// gitProgram is the git vtexec runs: the first on the trusted PATH.
+func gitProgram() (string, error) {
+	for _, dir := range filepath.SplitList(plan.TrustedPath) {
+		p := filepath.Join(dir, "git")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", errors.New("no git on the trusted PATH")
+}
+
+// gitCommand prepares git with the environment commands get (and C
+// messages, which the inspection parses), in dir.
+func gitCommand(ctx context.Context, dir string, repoArgs []string, args ...string) (*exec.Cmd, error) {
+	prog, err := gitProgram()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, prog, append(append([]string{}, repoArgs...), args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(runner.Env(os.Environ()), "LC_ALL=C", "LANGUAGE=C")
+	return cmd, nil
+}
+
+// gitHelper runs git and returns its output.
+func gitHelper(dir string, repoArgs []string, args ...string) ([]byte, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitHelperTimeout)
+	defer cancel()
+	cmd, err := gitCommand(ctx, dir, repoArgs, args...)
+	if err != nil {
+		return nil, "", err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	return stdout.Bytes(), stderr.String(), err
+}
+
+// gitHelperStream runs git and hands each NUL-terminated record of its
+// output to fn.
+func gitHelperStream(dir string, repoArgs []string, fn func(string), args ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), gitHelperTimeout)
+	defer cancel()
+	cmd, err := gitCommand(ctx, dir, repoArgs, args...)
+	if err != nil {
+		return err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	r := bufio.NewReader(out)
+	for {
+		rec, err := r.ReadString(0)
+		if rec = strings.TrimSuffix(rec, "\x00"); rec != "" {
+			fn(rec)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return errors.New(firstLine(strings.TrimSpace(stderr.String())) + " (" + err.Error() + ")")
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
