@@ -191,8 +191,11 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 		// --remove-destination, mv, sed -i): where a symlink sits
 		// matters as much as where it points.
 		if loc, ok := linkLocation(full); ok {
-			if r, wr := w.rootOf(loc); r == "" || !wr || protectedIn(r, loc) {
-				return fail(Protected, loc, "path is a symbolic link in a write-protected or outside location")
+			switch r, wr := w.rootOf(loc); {
+			case r == "":
+				return fail(Outside, loc, "path is a symbolic link outside the workspace; a write could replace the link itself")
+			case !wr || protectedIn(r, loc):
+				return fail(Protected, loc, "path is a symbolic link in a write-protected location; a write could replace the link itself")
 			}
 		}
 	}
