@@ -119,7 +119,7 @@ func Check(ctx context.Context, req Request) (Decision, error) {
 		return Decision{}, err
 	}
 	d := st.decision()
-	st.audit(audit.Record{Kind: "decision", Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
 	return d, nil
 }
 
@@ -138,7 +138,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			return Result{}, err
 		}
 	}
-	st.audit(audit.Record{Kind: "decision", Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	if !d.Allowed() {
 		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused)}, nil
 	}
@@ -153,7 +153,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	exit := res.ExitCode
-	st.audit(audit.Record{Kind: "execution", Decision: d.Decision, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
+	st.audit(audit.Record{Kind: audit.KindExecution, Decision: d.Decision, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
 		BytesOut: res.StdoutBytes + res.StderrBytes, Truncated: res.Truncated, TimedOut: res.TimedOut})
 	return Result{
 		Decision:   d,

@@ -98,8 +98,6 @@ func Strictest(parts []Part) *Verdict {
 	return worst
 }
 
-func (v *Verdict) Error() string { return fmt.Sprintf("%s: %s: %s", v.Decision, v.Code, v.Reason) }
-
 func deny(code, hint, format string, args ...any) *Verdict {
 	return &Verdict{Decision: Deny, Code: code, Reason: fmt.Sprintf(format, args...), Hint: hint}
 }

@@ -33,11 +33,20 @@ func (s *Spec) Entry() Entry {
 	if e.Operands == "" {
 		e.Operands = "none"
 	}
-	for _, f := range s.Flags {
-		name := f.Name()
-		if f.Short != "" && f.Long != "" {
-			name = "-" + f.Short + "/--" + f.Long
-		}
+	e.addFlags(s.Flags)
+	if s.NumberShort {
+		e.Allowed = append(e.Allowed, "-NUM")
+	}
+	sort.Strings(e.Allowed)
+	sort.Slice(e.Refused, func(i, j int) bool { return e.Refused[i].Flag < e.Refused[j].Flag })
+	return e
+}
+
+// addFlags files each flag under allowed or refused, named with both its
+// spellings and the kind of value it takes.
+func (e *Entry) addFlags(flags []Flag) {
+	for _, f := range flags {
+		name := f.bothNames()
 		if v := argDoc(f); v != "" {
 			name += " " + v
 		}
@@ -47,12 +56,6 @@ func (s *Spec) Entry() Entry {
 			e.Allowed = append(e.Allowed, name)
 		}
 	}
-	if s.NumberShort {
-		e.Allowed = append(e.Allowed, "-NUM")
-	}
-	sort.Strings(e.Allowed)
-	sort.Slice(e.Refused, func(i, j int) bool { return e.Refused[i].Flag < e.Refused[j].Flag })
-	return e
 }
 
 func argDoc(f Flag) string {

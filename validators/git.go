@@ -449,20 +449,7 @@ func gitEntry() Entry {
 		"revisions, and pathspecs confined to the workspace. Read-only subcommands run; (writes) ask with code git_writes, " +
 		"(network) with git_network. Unknown subcommands and aliases are refused, and so is a repository whose " +
 		"configuration names programs for git to run (diff/merge/filter drivers, credential helpers, sshCommand, ...)"}
-	for _, f := range gitGlobalFlags {
-		name := f.Name()
-		if f.Short != "" && f.Long != "" {
-			name = "-" + f.Short + "/--" + f.Long
-		}
-		if v := argDoc(f); v != "" {
-			name += " " + v
-		}
-		if f.Forbid != "" {
-			e.Refused = append(e.Refused, Refusal{Flag: name, Reason: f.Forbid})
-		} else {
-			e.Allowed = append(e.Allowed, name)
-		}
-	}
+	e.addFlags(gitGlobalFlags)
 	for name, cmd := range gitCmds {
 		label := name
 		switch {

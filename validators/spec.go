@@ -46,6 +46,14 @@ func (f *Flag) Name() string {
 	return "-" + f.Short
 }
 
+// bothNames is "-n/--lines" for a flag with both spellings, else Name.
+func (f *Flag) bothNames() string {
+	if f.Short != "" && f.Long != "" {
+		return "-" + f.Short + "/--" + f.Long
+	}
+	return f.Name()
+}
+
 // FlagUse is one occurrence of a flag on the command line.
 type FlagUse struct {
 	Flag  *Flag
@@ -275,11 +283,7 @@ func (s *Spec) allowedList() string {
 		if f.Forbid != "" {
 			continue
 		}
-		n := f.Name()
-		if f.Short != "" && f.Long != "" {
-			n = "-" + f.Short + "/--" + f.Long
-		}
-		names = append(names, n)
+		names = append(names, f.bothNames())
 	}
 	sort.Strings(names)
 	return quoteList(names)
