@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -39,18 +40,25 @@ func terminalApprover(stdin io.Reader, timeout time.Duration) vtexec.Approver {
 }
 
 func (a *ttyApprover) Approve(ctx context.Context, q vtexec.Question) (vtexec.Answer, error) {
-	if _, err := io.WriteString(a.tty, q.Text()); err != nil {
-		return vtexec.AnswerDeny, err
-	}
+	// Raw mode first, then the question: a key typed as soon as the
+	// question shows is read as a key, never held in a line buffer.
 	fd := int(a.tty.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {
 		return vtexec.AnswerDeny, err
 	}
-	answer, err := a.readAnswer(ctx, q.NeverAlways)
+	answer, err := a.ask(ctx, q)
 	term.Restore(fd, old)
 	fmt.Fprintf(a.tty, "%s\n", answer)
 	return answer, err
+}
+
+func (a *ttyApprover) ask(ctx context.Context, q vtexec.Question) (vtexec.Answer, error) {
+	// Raw mode does no output processing: end lines with \r\n ourselves.
+	if _, err := io.WriteString(a.tty, strings.ReplaceAll(q.Text(), "\n", "\r\n")); err != nil {
+		return vtexec.AnswerDeny, err
+	}
+	return a.readAnswer(ctx, q.NeverAlways)
 }
 
 func (a *ttyApprover) readAnswer(ctx context.Context, neverAlways bool) (vtexec.Answer, error) {

@@ -40,6 +40,10 @@ func (b *lockedBuffer) String() string {
 // keys, and returns everything the terminal showed and the exit code.
 func underPTY(t *testing.T, keys string, args ...string) (string, int) {
 	t.Helper()
+	// A short ask timeout, so a lost key shows as a failure, not a wait.
+	if args[0] == "run" {
+		args = append([]string{"run", "--ask-timeout", "15s"}, args[1:]...)
+	}
 	cmd := exec.Command(os.Args[0], args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CI=") {
@@ -131,6 +135,8 @@ func TestPromptRefusals(t *testing.T) {
 			ws := cliWorkspace(t)
 			shown, code := underPTY(t, keys, "run", "--workspace", ws, "--", ptyAsk)
 			assert.Equal(t, 126, code, shown)
+			assert.Contains(t, shown, "denied_by_user: a person refused:")
+			assert.NotContains(t, shown, "no answer (", "the key was read, not the timeout")
 			assert.NoFileExists(t, filepath.Join(ws, "out.tar"), "nothing runs")
 			assert.Equal(t, exitAsk, checkCode(t, ws))
 		})
