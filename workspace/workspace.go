@@ -315,7 +315,7 @@ func walk(full string) (string, error) {
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-				for _, rest := range pending {
+				for _, rest := range append([]string{name}, pending...) {
 					if rest == ".." {
 						return "", &walkError{Invalid, next, "\"..\" after a directory that does not exist"}
 					}

@@ -298,6 +298,8 @@ func TestResolve(t *testing.T) {
 		check{name: "component longer than NAME_MAX below dir", path: "sub/" + long, code: Invalid},
 		check{name: "component longer than NAME_MAX below missing dir", path: "missing/" + long, code: Invalid},
 		check{name: "component longer than NAME_MAX below dangling link", path: "dangling_in/" + long, code: Invalid},
+		check{name: "component longer than NAME_MAX below a file", path: "a.txt/" + long, code: Invalid},
+		check{name: "component longer than NAME_MAX below a file, then dot", path: "a.txt/" + long + "/.", code: Invalid},
 		check{name: "proc self root", path: "/proc/self/root$WS/a.txt", code: Outside},
 		check{name: "proc self root only", path: "/proc/self/root", code: Outside},
 		check{name: "proc self cwd", path: "/proc/self/cwd", code: Outside},
