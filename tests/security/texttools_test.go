@@ -3,10 +3,11 @@ package security
 import "testing"
 
 // Text tools: diff, cmp, comm, basename, dirname, realpath, readlink, date,
-// printf, true, false, seq and jq. They write nothing but their output;
+// printf, true, false, seq, jq and awk. They write nothing but their output;
 // what they read is confined, and the forms that run a program (diff -l),
 // set the clock (date -s) or load files the command line does not name (jq
-// import, jq -f) are refused.
+// import, jq -f, awk's system, pipes, getline, print > and ARGV) are
+// refused.
 var texttoolsCases = []tableCase{
 	// Everyday use stays allowed.
 	{"diff file.txt src/a.txt", allow},
@@ -95,6 +96,28 @@ var texttoolsCases = []tableCase{
 	{"jq -f scripts/ok.sed file.txt", deny("forbidden_flag")},
 	{"jq --run-tests", deny("forbidden_flag")},
 	{"jq --indent=2 . file.txt", deny("unknown_flag")},
+
+	// awk reads and prints; its program may not run, write or read more.
+	{`awk '{print $1}' file.txt`, allow},
+	{`awk -F: -v OFS=, '$3 > 100 {print $1, $NF}' file.txt src/a.txt`, allow},
+	{`cat file.txt | awk '/TODO|FIXME/ {n++} END {print n+0}'`, allow},
+	{`awk 'BEGIN { print "usage" > "/dev/stderr" }'`, allow},
+	{`awk 'BEGIN { system("id") }'`, deny("forbidden_flag")},
+	{`awk '{ print | "sh" }' file.txt`, deny("forbidden_flag")},
+	{`awk 'BEGIN { "cat /etc/passwd" | getline x; print x }'`, deny("forbidden_flag")},
+	{`awk 'BEGIN { while ((getline l < "/etc/shadow") > 0) print l }'`, deny("forbidden_flag")},
+	{`awk 'BEGIN { ARGV[1] = "/etc/passwd"; ARGC = 2 } { print }' file.txt`, deny("forbidden_flag")},
+	{`awk '{ print > ".git/hooks/pre-commit" }' file.txt`, deny("forbidden_flag")},
+	{`awk '{ printf("%s", $0) >> "out.txt" }' file.txt`, deny("forbidden_flag")},
+	{`awk 'BEGIN { f = "system"; @f("id") }'`, deny("forbidden_flag")},
+	{`awk '@load "readfile"'`, deny("forbidden_flag")},
+	{`awk -f prog.awk file.txt`, deny("forbidden_flag")},
+	{`awk -W exec prog.awk`, deny("forbidden_flag")},
+	{`awk '{ if (1) /"/; print > "f"; x = /"/ }' file.txt`, deny("forbidden_flag")},
+	{`awk '{ print length /"/; print > "f"; x = "/ }' file.txt`, deny("bad_usage")},
+	{`awk '{print}' /etc/passwd`, deny("outside_workspace")},
+	{`awk '{print}' escape/passwd`, deny("outside_workspace")},
+	{`awk '{print}' ARGC=3 file.txt`, deny("forbidden_flag")},
 }
 
 func TestTextTools(t *testing.T) { checkTable(t, texttoolsCases) }
