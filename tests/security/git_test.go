@@ -124,6 +124,12 @@ var gitCases = []tableCase{
 	{"git -C escape log", deny("outside_workspace")},
 	{"git --git-dir=/etc log", deny("outside_workspace")},
 	{"git --work-tree=.. status", deny("outside_workspace")},
+	// A git directory the list itself creates: its config is written after
+	// the check, so it must exist (and be a repository) when checked.
+	{`mkdir -p x/refs x/objects && printf '[diff]\n\texternal = touch\n' > x/config && git --git-dir=x diff --no-index file.txt README.md`, deny("bad_path")},
+	{"git --git-dir=missing log", deny("bad_path")},
+	{"git --work-tree=missing status", deny("bad_path")},
+	{"git --git-dir=src log", deny("git_unsafe_config")},
 	{"git diff --no-index /etc/passwd README.md", deny("outside_workspace")},
 	{"git diff escape/passwd README.md", deny("outside_workspace")},
 	{"git log -- ../ws2", deny("outside_workspace")},
