@@ -11,6 +11,7 @@ import (
 	"github.com/vtexec/vtexec/audit"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -304,4 +305,22 @@ func (st *state) audit(r audit.Record) {
 		}
 	}
 	st.log.Write(r)
+}
+
+// recheck returns the runner's check before each step: every command of
+// the step is checked again against the tree as it is then. The first
+// step was checked a moment ago, unless a person was asked in between.
+func (st *state) recheck(asked bool) func(int, []plan.Cmd) error {
+	var c execpolicy.Checker
+	return func(step int, cmds []plan.Cmd) error {
+		if step == 0 && !asked {
+			return nil
+		}
+		for _, cmd := range cmds {
+			if v := c.Recheck(cmd, st.ws); v != nil {
+				return &Stop{Argv: cmd.Argv, Code: v.Code, Reason: v.Reason, Hint: v.Hint}
+			}
+		}
+		return nil
+	}
 }

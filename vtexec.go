@@ -86,9 +86,26 @@ type Result struct {
 	TimedOut   bool     `json:"timed_out"`
 	DurationMs int64    `json:"duration_ms"`
 	Cwd        string   `json:"cwd"`
+	// Stopped is set when a later part of the command was refused just
+	// before it would have run (see Stop); the parts before it ran.
+	Stopped *Stop `json:"stopped,omitempty"`
 	// Marker is the session's cwd marker line (cwdtrack), set when the
 	// request named a session; plain-text faces print it last.
 	Marker string `json:"-"`
+}
+
+// Stop is a part of an allowed command that was checked again just before
+// it ran and refused: an earlier part had changed what its paths lead to
+// (cp -P or mv put a symbolic link in the way, a directory was swapped).
+type Stop struct {
+	Argv   []string `json:"argv"`
+	Code   string   `json:"code"`
+	Reason string   `json:"reason"`
+	Hint   string   `json:"hint"`
+}
+
+func (s *Stop) Error() string {
+	return fmt.Sprintf("stopped before %s: %s; %s", DisplayArgv(s.Argv), s.Reason, s.Hint)
 }
 
 // ExitRefused is the exit code reported for a command that did not run.
@@ -132,7 +149,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	d := st.decision()
-	if d.Decision == string(execpolicy.Ask) {
+	asked := d.Decision == string(execpolicy.Ask)
+	if asked {
 		d, err = st.ask(ctx, req.Approver, d)
 		if err != nil {
 			return Result{}, err
@@ -145,15 +163,22 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
+		Recheck:   st.recheck(asked),
 	})
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd()}, err
 	}
+	var stopped *Stop
+	errors.As(res.Stopped, &stopped)
 	if err := st.saveCwd(res.Cwd); err != nil {
 		return Result{}, err
 	}
 	exit := res.ExitCode
-	st.audit(audit.Record{Kind: audit.KindExecution, Decision: d.Decision, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
+	var stopCode string
+	if stopped != nil {
+		stopCode = stopped.Code
+	}
+	st.audit(audit.Record{Kind: audit.KindExecution, Decision: d.Decision, Code: stopCode, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
 		BytesOut: res.StdoutBytes + res.StderrBytes, Truncated: res.Truncated, TimedOut: res.TimedOut})
 	return Result{
 		Decision:   d,
@@ -164,6 +189,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		TimedOut:   res.TimedOut,
 		DurationMs: res.Duration.Milliseconds(),
 		Cwd:        res.Cwd,
+		Stopped:    stopped,
 		Marker:     st.marker(res.ExitCode),
 	}, nil
 }

@@ -74,7 +74,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			if st.op == plan.Or {
 				parts = append(parts, partOf(one.Argv, "", deny(CodeBadUsage, "use cd DIR && COMMAND", "cd after || would leave later commands in a directory known only at run time")))
 			}
-			if err := cwd.Chdir(one.Argv[1]); err != nil {
+			if err := cwd.ChdirPlanned(one.Argv[1]); err != nil {
 				parts = append(parts, partOf(one.Argv, "", pathVerdict("cd", one.Argv[1], err)))
 			}
 		}
@@ -196,7 +196,35 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bo
 	cmd.Program = prog
 	var parts []Part
 	c.validate(filepath.Base(argv[0]), argv, prog, ws, 0, &parts)
+	for _, p := range parts {
+		if p.Decision == Ask {
+			cmd.Asks = append(cmd.Asks, p.Code)
+		}
+	}
+	if inPipeline {
+		if v := rearrangesInPipeline(parts); v != nil {
+			parts = append(parts, partOf(argv, prog, v))
+		}
+	}
 	return cmd, parts
+}
+
+// treeRearrangers move or copy whole entries, symbolic links included, so
+// a path another command opens can lead somewhere new once they ran.
+var treeRearrangers = map[string]bool{"cp": true, "mv": true}
+
+// rearrangesInPipeline refuses cp and mv (also under a wrapper) inside a
+// pipeline: its commands run at the same time, so what they open cannot
+// be checked again after cp or mv has run.
+func rearrangesInPipeline(parts []Part) *Verdict {
+	for _, p := range parts {
+		if len(p.Argv) > 0 && treeRearrangers[filepath.Base(p.Argv[0])] {
+			name := filepath.Base(p.Argv[0])
+			return deny(CodeBadUsage, "run "+name+" as a step of its own: "+name+" ... && NEXT",
+				"%s inside a pipeline: the other commands run at the same time and could open paths %s is changing", name, name)
+		}
+	}
+	return nil
 }
 
 func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
@@ -206,7 +234,7 @@ func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
 	if len(argv) != 2 || strings.HasPrefix(argv[1], "-") {
 		return deny(CodeBadUsage, "use cd DIR with a directory inside the workspace", "cd takes exactly one directory")
 	}
-	if err := ws.Clone().Chdir(argv[1]); err != nil {
+	if err := ws.Clone().ChdirPlanned(argv[1]); err != nil {
 		return pathVerdict("cd", argv[1], err)
 	}
 	return nil

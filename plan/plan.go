@@ -57,6 +57,10 @@ type Cmd struct {
 	Dir string
 	// Redirects apply in order, as in the shell.
 	Redirects []Redirect
+	// Asks holds the codes of what the check found needed a person's
+	// approval in this command (and in what its wrappers run). A check
+	// just before the command runs may find these again, nothing new.
+	Asks []string
 }
 
 // Commands returns every command of the plan in source order.

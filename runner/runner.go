@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -32,6 +33,11 @@ type Options struct {
 	MaxOutput int           // bytes kept per stream (head+tail); 0 means 64 KiB
 	Environ   []string      // source environment to filter; nil means os.Environ()
 	Launcher  Launcher      // nil means Direct
+	// Recheck, if set, is called before each step starts with the step's
+	// index and commands. An error stops the run there: nothing of that
+	// step or later runs, the error is written to stderr, and the Result
+	// has Stopped set and ExitCode 126.
+	Recheck func(step int, cmds []plan.Cmd) error
 }
 
 // withDefaults returns o with every zero field replaced by its default.
@@ -65,7 +71,12 @@ type Result struct {
 	TimedOut    bool          // the timeout expired or ctx was cancelled
 	Duration    time.Duration // wall time of the run
 	Cwd         string        // the workspace cwd after the run
+	Stopped     error         // what Options.Recheck returned, if it stopped the run
 }
+
+// stoppedStatus is the exit code of a run that Recheck stopped, as a shell
+// reports a command found but not run.
+const stoppedStatus = 126
 
 // Run executes p without a shell and returns what happened. Steps run in
 // order with bash's rules: a Seq step always runs, an And step only if the
@@ -101,6 +112,9 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 	if err != nil {
 		return nil, err
 	}
+	if r.stopped != nil {
+		status = stoppedStatus
+	}
 	return &Result{
 		ExitCode:    status,
 		Stdout:      r.stdout.String(),
@@ -111,27 +125,36 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 		TimedOut:    timedOut,
 		Duration:    time.Since(start),
 		Cwd:         ws.Cwd(),
+		Stopped:     r.stopped,
 	}, nil
 }
 
 // run is the state shared by the steps of one Run.
 type run struct {
-	ws     *workspace.Workspace
-	opts   Options
-	env    []string
-	stdout *Capture
-	stderr *Capture
+	ws      *workspace.Workspace
+	opts    Options
+	env     []string
+	stdout  *Capture
+	stderr  *Capture
+	stopped error
 }
 
 // steps runs the steps in order and returns the last status.
 func (r *run) steps(ctx context.Context, steps []plan.Step) (int, bool, error) {
 	status := 0
-	for _, st := range steps {
+	for i, st := range steps {
 		if !shouldRun(st.Op, status) {
 			continue
 		}
 		if ctx.Err() != nil {
 			return timeoutStatus, true, nil
+		}
+		if r.opts.Recheck != nil {
+			if err := r.opts.Recheck(i, st.Pipeline.Cmds); err != nil {
+				r.stopped = err
+				fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
+				return stoppedStatus, false, nil
+			}
 		}
 		s, timedOut, err := r.pipeline(ctx, st.Pipeline.Cmds)
 		if err != nil {

@@ -2,8 +2,10 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -382,4 +384,37 @@ func TestOptionsDefaults(t *testing.T) {
 
 	o = Options{Environ: []string{}}.withDefaults()
 	assert.Empty(t, o.Environ, "an empty, non-nil Environ stays empty")
+}
+
+func TestRecheckStopsBeforeAStep(t *testing.T) {
+	ws := newWS(t)
+	dir := ws.Root()
+	var seen []int
+	stop := errors.New("refused: the path now leads outside")
+	opts := Options{Recheck: func(i int, cmds []plan.Cmd) error {
+		seen = append(seen, i)
+		if i == 2 {
+			return stop
+		}
+		return nil
+	}}
+	p := planOf(
+		step(plan.Seq, command(t, dir, "touch", "first")),
+		step(plan.Or, command(t, dir, "touch", "skipped")), // not run: status 0
+		step(plan.Seq, command(t, dir, "touch", "third")),
+		step(plan.Seq, command(t, dir, "touch", "fourth")),
+	)
+	res := runPlan(t, p, ws, opts)
+	require.Equal(t, []int{0, 2}, seen, "Recheck runs only before steps that run")
+	require.ErrorIs(t, res.Stopped, stop)
+	require.Equal(t, 126, res.ExitCode)
+	require.Contains(t, res.Stderr, "vtexec: refused: the path now leads outside")
+	require.FileExists(t, filepath.Join(dir, "first"))
+	for _, name := range []string{"skipped", "third", "fourth"} {
+		require.NoFileExists(t, filepath.Join(dir, name))
+	}
+
+	res = runPlan(t, planOf(step(plan.Seq, command(t, dir, "true"))), ws, Options{Recheck: func(int, []plan.Cmd) error { return nil }})
+	require.NoError(t, res.Stopped)
+	require.Equal(t, 0, res.ExitCode)
 }

@@ -263,6 +263,12 @@ func (g *gitCall) resolveRepoOpts() error {
 		if err != nil {
 			return pathFinding("git "+name, value, err)
 		}
+		// One that does not exist yet would be inspected empty, and an
+		// earlier part of the list could fill in its config.
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			return refuse(string(workspace.Invalid), "name an existing repository directory inside the workspace",
+				"git %s=%s: no such directory", name, value)
+		}
 		g.repoArgs = append(g.repoArgs, name+"="+real)
 	}
 	return nil

@@ -71,6 +71,10 @@ func (g *gitCall) inspect(class gitClass) (*Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, named := g.repoOpts["--git-dir"]; named && repo == nil {
+		return nil, refuse(CodeGitConfig, "name an existing repository with --git-dir",
+			"git --git-dir=%s: not a git repository", g.repoOpts["--git-dir"])
+	}
 	if err := insp.repository(g.dir, g.repoArgs, repo, 0); err != nil {
 		return nil, err
 	}

@@ -122,6 +122,22 @@ func (w *Workspace) Chdir(path string) error {
 	return nil
 }
 
+// ChdirPlanned is Chdir for a directory that may not exist yet, so that a
+// list which creates it first (mkdir gen && cd gen && ...) can be checked:
+// a missing path must still resolve inside the root. Whoever runs such a
+// list must check the later steps again when the directory exists.
+func (w *Workspace) ChdirPlanned(path string) error {
+	real, err := w.Resolve(path, Read)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(real); within(w.root, real) && errors.Is(err, fs.ErrNotExist) {
+		w.cwd = real
+		return nil
+	}
+	return w.Chdir(path)
+}
+
 // Rel returns real (an absolute path inside the root) relative to the root,
 // for display; "." for the root itself.
 func (w *Workspace) Rel(real string) string {

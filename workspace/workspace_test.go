@@ -879,3 +879,31 @@ func TestExtraRoots(t *testing.T) {
 	require.ErrorAs(t, err, &be, "the cwd stays in the workspace root")
 	assert.Equal(t, Outside, be.Code)
 }
+
+func TestChdirPlanned(t *testing.T) {
+	tr := buildTree(t)
+	w, err := New(tr.root)
+	require.NoError(t, err)
+
+	require.NoError(t, w.ChdirPlanned("sub/gen/deeper"))
+	assert.Equal(t, tr.ws("sub/gen/deeper"), w.Cwd(), "a missing directory inside")
+	require.NoError(t, w.ChdirPlanned(tr.root))
+	require.NoError(t, w.ChdirPlanned("sub"))
+	assert.Equal(t, tr.ws("sub"), w.Cwd(), "an existing one, as Chdir")
+
+	for _, tc := range []struct {
+		path string
+		code Code
+	}{
+		{"../../elsewhere", Outside},
+		{"esc/new", Outside},         // below a link to outside
+		{"../dangling_out", Outside}, // a dangling link to outside
+		{"gen/../../..", Invalid},    // ".." after a missing directory
+		{"b.txt", Invalid},           // a file
+		{"b.txt/x", Invalid},         // below a file
+	} {
+		before := w.Cwd()
+		assertCode(t, w.ChdirPlanned(tc.path), tc.code)
+		assert.Equal(t, before, w.Cwd(), "%s: cwd moved", tc.path)
+	}
+}
