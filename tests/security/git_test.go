@@ -128,6 +128,11 @@ var gitCases = []tableCase{
 	// the check, so it must exist (and be a repository) when checked.
 	{`mkdir -p x/refs x/objects && printf '[diff]\n\texternal = touch\n' > x/config && git --git-dir=x diff --no-index file.txt README.md`, deny("bad_path")},
 	{"git --git-dir=missing log", deny("bad_path")},
+	// git config follows includes in a file only when asked to: an include
+	// can name any file (~/.my.cnf) and print it as configuration.
+	{`printf '[include]\n\tpath = ~/.my.cnf\n' > e.cfg && git config -f e.cfg --includes --get-regexp .`, deny("forbidden_flag")},
+	{"git config --file=e.cfg --includes --list", deny("forbidden_flag")},
+	{"git config --blob=HEAD:e.cfg --includes --list", deny("forbidden_flag")},
 	{"git --work-tree=missing status", deny("bad_path")},
 	{"git --git-dir=src log", deny("git_unsafe_config")},
 	{"git diff --no-index /etc/passwd README.md", deny("outside_workspace")},
@@ -295,7 +300,8 @@ func gitHostileKeys(l *gitLab) []gitHostileKey {
 		{"core", "sshCommand", l.script("ssh-command"), true},
 		{`remote "origin"`, "uploadpack", l.script("upload-pack"), true},
 		{`submodule "s"`, "update", "!" + l.script("submodule-update"), true},
-		{"core", "alternateRefsCommand", l.script("alternate-refs"), true},
+		// git log --alternate-refs runs it on a local read.
+		{"core", "alternateRefsCommand", l.script("alternate-refs"), false},
 	}
 }
 

@@ -20,6 +20,11 @@ var destructive = want{"ask", "destructive"}
 // outright outside, on protected paths and on the workspace root; ln is
 // refused.
 var writetoolsCases = []tableCase{
+	// chmod -R reaches everything below, .git included.
+	{"chmod -R 777 .", deny("protected_path")},
+	{"chmod -R u+w src", allow},
+	{"chmod -R go-w sibling", deny("outside_workspace")},
+	{"chmod -R go-w up/ws", deny("protected_path")}, // the workspace root, through a link
 	// mkdir: every operand is a write, -p parents included.
 	{"mkdir build", allow},
 	{"mkdir -p build/a/b dist", allow},

@@ -1,0 +1,185 @@
+package security
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A hostile repository may reach beyond its configuration's program keys:
+// a partial clone fetches (and runs the remote's programs) on a local
+// read, alternates and symbolic links inside .git read other files, keys
+// that name files read or write them, and submodules that only history
+// knows are diffed by a git running in them.
+
+// outsideSecret writes a secret next to the workspace and returns its path.
+func (l *gitLab) outsideSecret() string {
+	p := filepath.Join(filepath.Dir(l.ws), "outside", "secret")
+	require.NoError(l.t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(l.t, os.WriteFile(p, []byte("TOPSECRET-LINE\nsecond\n"), 0o644))
+	return p
+}
+
+func (l *gitLab) output(args ...string) string {
+	l.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = l.ws
+	out, err := cmd.Output()
+	require.NoError(l.t, err, "git %v", args)
+	return strings.TrimSpace(string(out))
+}
+
+// assertRefused runs each command (approving asks) and checks that vtexec
+// refused it with code, ran no marker program and showed no secret.
+func (l *gitLab) assertRefused(code string, cmds ...string) {
+	l.t.Helper()
+	for _, cmd := range cmds {
+		res := l.run(cmd, true)
+		assert.Equal(l.t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(l.t, code, res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
+		assert.NotEmpty(l.t, res.Decision.Hint, cmd)
+		assert.NotContains(l.t, res.Stdout+res.Stderr, "TOPSECRET", cmd)
+		assert.Empty(l.t, l.fired(), "%s ran a program", cmd)
+	}
+}
+
+func TestGitPartialCloneFetchesOnRead(t *testing.T) {
+	l := newGitLab(t)
+	tree := l.output("rev-parse", "HEAD^{tree}")
+	l.setup("config", "core.repositoryformatversion", "1")
+	l.setup("config", "extensions.partialClone", "origin")
+	l.setup("config", "remote.origin.promisor", "true")
+	l.setup("config", "remote.origin.url", l.ws)
+	l.setup("config", "remote.origin.uploadpack", l.script("promisor-upload-pack"))
+	require.NoError(t, os.Remove(filepath.Join(l.ws, ".git", "objects", tree[:2], tree[2:])))
+
+	l.unhardened("cat-file", "-p", tree)
+	require.NotEmpty(t, l.fired(), "the lazy fetch should run the upload-pack without vtexec")
+	l.clearMarkers()
+
+	l.assertRefused("git_unsafe_config", "git status", "git log -p", "git cat-file -p "+tree)
+}
+
+func TestGitAlternatesOutside(t *testing.T) {
+	l := newGitLab(t)
+	outside := filepath.Join(filepath.Dir(l.ws), "outside-repo")
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	for _, args := range [][]string{{"init", "-q"}, {"config", "user.email", "a@b"}, {"config", "user.name", "a"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = outside
+		require.NoError(t, cmd.Run())
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "creds"), []byte("TOPSECRET-LINE\n"), 0o644))
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "x"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = outside
+		require.NoError(t, cmd.Run())
+	}
+	l.write(".git/objects/info/alternates", filepath.Join(outside, ".git", "objects")+"\n")
+	l.assertRefused("outside_workspace", "git cat-file --batch-all-objects --batch", "git log", "git status")
+}
+
+func TestGitSymlinksInsideGitDir(t *testing.T) {
+	for _, name := range []string{"BISECT_LOG", "packed-refs", "info/exclude", "refs/heads/outside"} {
+		t.Run(name, func(t *testing.T) {
+			l := newGitLab(t)
+			secret := l.outsideSecret()
+			p := filepath.Join(l.ws, ".git", name)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			_ = os.Remove(p)
+			require.NoError(t, os.Symlink(secret, p))
+			l.assertRefused("outside_workspace", "git bisect log", "git log", "git status")
+		})
+	}
+}
+
+func TestGitConfigKeysNamingFiles(t *testing.T) {
+	l := newGitLab(t)
+	secret := l.outsideSecret()
+	outDir := filepath.Join(filepath.Dir(secret), "patches")
+	for key, cmd := range map[string]string{
+		"blame.ignoreRevsFile": "git blame a.txt",
+		"format.signatureFile": "git format-patch --stdout -1",
+		"core.excludesFile":    "git status --ignored",
+		"core.attributesFile":  "git check-attr -a a.txt",
+		"mailmap.file":         "git shortlog -sn HEAD",
+		"diff.orderFile":       "git diff HEAD~1",
+	} {
+		l.setup("config", key, secret)
+		l.assertRefused("git_unsafe_config", cmd)
+		l.setup("config", "--unset", key)
+	}
+	// Through a link inside the workspace, and relative with "..".
+	require.NoError(t, os.Symlink(filepath.Dir(secret), filepath.Join(l.ws, "lnk")))
+	l.setup("config", "blame.ignoreRevsFile", "lnk/secret")
+	l.assertRefused("git_unsafe_config", "git blame a.txt")
+	l.setup("config", "blame.ignoreRevsFile", "../outside/secret")
+	l.assertRefused("git_unsafe_config", "git blame a.txt")
+	l.setup("config", "--unset", "blame.ignoreRevsFile")
+
+	l.setup("config", "format.outputDirectory", outDir)
+	l.assertRefused("git_unsafe_config", "git format-patch -1")
+	_, err := os.Stat(outDir)
+	assert.True(t, os.IsNotExist(err), "format-patch wrote outside")
+
+	// Inside the workspace they are fine.
+	l.write("revs-to-ignore", "")
+	l.setup("config", "format.outputDirectory", "patches")
+	l.setup("config", "blame.ignoreRevsFile", "revs-to-ignore")
+	res := l.run("git blame a.txt", false)
+	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+}
+
+// A submodule that only history knows (not in the index) is not
+// inspected; git diff --submodule=diff would run git there, with that
+// repository's configuration.
+func TestGitHistoricSubmodule(t *testing.T) {
+	l := newGitLab(t)
+	sub := filepath.Join(l.ws, "s")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	gitIn := func(dir string, args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+		return strings.TrimSpace(string(out))
+	}
+	gitIn(sub, "init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "f.txt"), []byte("1\n"), 0o644))
+	gitIn(sub, "add", "-A")
+	gitIn(sub, "commit", "-qm", "1")
+	first := gitIn(sub, "rev-parse", "HEAD")
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "f.txt"), []byte("2\n"), 0o644))
+	gitIn(sub, "commit", "-qam", "2")
+	second := gitIn(sub, "rev-parse", "HEAD")
+	l.setup("update-index", "--add", "--cacheinfo", "160000,"+first+",s")
+	l.setup("commit", "-qm", "sub 1")
+	l.setup("update-index", "--cacheinfo", "160000,"+second+",s")
+	l.setup("commit", "-qm", "sub 2")
+	l.setup("update-index", "--force-remove", "s")
+	l.setup("commit", "-qm", "sub gone")
+	f, err := os.OpenFile(filepath.Join(sub, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("[diff]\n\texternal = " + l.script("historic-submodule-diff") + "\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	l.unhardened("diff", "HEAD~3", "HEAD~2", "--submodule=diff")
+	require.NotEmpty(t, l.fired(), "git should run the submodule's diff.external without vtexec")
+	l.clearMarkers()
+
+	l.assertRefused("forbidden_flag", "git diff HEAD~3 HEAD~2 --submodule=diff", "git log -p --submodule=diff")
+	// The configured default does not help either.
+	l.setup("config", "diff.submodule", "diff")
+	for _, cmd := range []string{"git log -p", "git show HEAD~1", "git diff HEAD~3 HEAD~2"} {
+		res := l.run(cmd, false)
+		assert.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Empty(t, l.fired(), "%s ran the submodule's program", cmd)
+	}
+}
