@@ -1,14 +1,18 @@
 package validators
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // chmod changes permission bits of files inside the workspace. Setting
 // the set-user-ID, set-group-ID or sticky bits is refused: nothing an
 // agent does in a project needs them, and a set-ID file is how a
-// privilege is kept for later.
+// privilege is kept for later. With -R, a .git below an operand is
+// refused as chmod of the protected entry itself.
 var chmodSpec = &Spec{Name: "chmod", Doc: "MODE (no s or t bits) then files to change, each confined and writable; or --reference=FILE",
 	Operands: chmodOperands, Flags: []Flag{
 		{Short: "c", Long: "changes"}, {Short: "f", Long: "silent"}, {Long: "quiet"},
@@ -36,6 +40,12 @@ func chmodOperands(c *Call, a *Args) error {
 	for _, f := range files {
 		if err := c.WritePath(f); err != nil {
 			return err
+		}
+		if a.Has("R") {
+			real, _ := c.WS.Resolve(f, workspace.Write)
+			if err := checkTreeWrites(c, f, real, func(rel string) string { return filepath.Join(real, rel) }); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

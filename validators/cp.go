@@ -66,6 +66,14 @@ func cpOperands(c *Call, a *Args) error {
 				return err
 			}
 		}
+		if a.Has("R") || a.Has("r") || a.Has("a") {
+			// "cp -r repo/. ." lands repo/.git on ./.git.
+			realSrc, _ := c.WS.Resolve(src, workspace.Read)
+			into := landing
+			if err := checkTreeWrites(c, src, realSrc, func(rel string) string { return filepath.Join(into, rel) }); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -160,6 +160,7 @@ func TestWritetools(t *testing.T) { checkTable(t, writetoolsCases) }
 
 // A recursive removal that would take a nested repository with it is
 // refused, approval or not; without it, the same directory is asked about.
+// A recursive copy or chmod that would write a .git is refused too.
 func TestWritetoolsNestedRepo(t *testing.T) {
 	ws := fixture(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "vendor", "lib", ".git"), 0o755))
@@ -170,6 +171,15 @@ func TestWritetoolsNestedRepo(t *testing.T) {
 		"rm -rf vendor/lib/.git": deny("protected_path"),
 		"rm vendor/x.txt":        destructive,
 		"rm -d vendor":           destructive,
+		// A recursive copy or chmod reaches the .git below, and
+		// "cp -r repo/. ." would land repo/.git on the workspace's own.
+		"cp -r vendor/lib/. .":    deny("protected_path"),
+		"cp -a vendor/lib/ copy":  deny("protected_path"),
+		"cp -R vendor copy":       deny("protected_path"),
+		"cp -r src copy":          allow,
+		"cp -r vendor/x.txt copy": allow,
+		"chmod -R u+w vendor":     deny("protected_path"),
+		"chmod u+w vendor":        allow,
 	} {
 		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
