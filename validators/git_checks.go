@@ -249,6 +249,10 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 		write = len(ops) >= 2
 	}
 	files := a.Values("file")
+	if a.Has("includes") && (len(files) > 0 || a.Has("blob")) {
+		return 0, refuse(CodeForbiddenFlag, "drop --includes; vtexec inspects the repository's own includes itself",
+			"git config --includes follows include.path in the file, which can name any file (~/.my.cnf) and print it as configuration")
+	}
 	for _, f := range files {
 		var err error
 		if write {

@@ -549,6 +549,10 @@ func (g *gitCall) run(cmd *gitCmd, args []string) (gitClass, error) {
 		if err := at.checkValue(u); err != nil {
 			return 0, err
 		}
+		if u.Flag.Long == "submodule" && u.Value == "diff" {
+			return 0, refuse(CodeForbiddenFlag, "use --submodule=log or --submodule=short",
+				"git %s --submodule=diff runs git inside each changed submodule, with that repository's configuration, which vtexec does not inspect for submodules only history knows", g.sub)
+		}
 	}
 	if cmd.what != "" {
 		g.what = cmd.what

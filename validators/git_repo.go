@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -123,17 +125,28 @@ type gitInspection struct {
 	// network: the command reaches another repository, so keys that only
 	// matter then count too.
 	network bool
-	count   int
-	lfs     *Finding
+	// lazy: the repository is a partial clone, which fetches missing
+	// objects from its promisor remote on any read, so keys that matter
+	// on the network matter on every command.
+	lazy  bool
+	count int
+	lfs   *Finding
+	// top is the working tree of the repository being inspected, or "".
+	top string
 }
 
 // repository checks one repository (repo nil: none) and then its
 // populated submodules.
 func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo, depth int) error {
+	in.top = ""
 	if repo != nil {
 		if err := in.placement(repo); err != nil {
 			return err
 		}
+		if err := in.gitDirContents(repo); err != nil {
+			return err
+		}
+		in.top = repo.topLevel
 	}
 	if err := in.configuration(dir, repoArgs); err != nil {
 		return err
@@ -196,6 +209,14 @@ func (in *gitInspection) configuration(dir string, repoArgs []string) error {
 	}
 	var problems []string
 	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	in.lazy = false
+	for i := 0; i+2 < len(fields); i += 3 {
+		key, value, _ := strings.Cut(fields[i+2], "\n")
+		lower := strings.ToLower(key)
+		if lower == "extensions.partialclone" || strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".promisor") && value == "true" {
+			in.lazy = true
+		}
+	}
 	for i := 0; i+2 < len(fields); i += 3 {
 		scope, origin := fields[i], fields[i+1]
 		key, value, _ := strings.Cut(fields[i+2], "\n")
@@ -248,9 +269,12 @@ func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, e
 	if trusted {
 		return "", nil
 	}
+	if problem := in.pathKey(dir, lower, key, value, shown); problem != "" {
+		return problem, nil
+	}
 	what, risk := gitConfigRisk(key, value)
 	switch {
-	case risk == gitRiskNone, risk == gitRiskNetwork && !in.network:
+	case risk == gitRiskNone, risk == gitRiskNetwork && !in.network && !in.lazy:
 		return "", nil
 	case risk == gitRiskLFS:
 		if in.lfs == nil {
@@ -339,8 +363,6 @@ func gitConfigRisk(key, value string) (string, gitRisk) {
 		return "is a program interactive git add runs", gitRiskAlways
 	case section == "trailer" && sub && (name == "command" || name == "cmd"):
 		return "is a program git commit --trailer runs", gitRiskAlways
-	case lower == "commit.template" && (filepath.IsAbs(value) || strings.HasPrefix(value, "~") || strings.Contains(value, "..")):
-		return "is a file, possibly outside the workspace, that git commit reads into the message", gitRiskAlways
 	case section == "credential" && name == "helper":
 		return "is a credential helper program, run when a remote asks for a password", gitRiskNetwork
 	case lower == "core.sshcommand":
@@ -350,11 +372,149 @@ func gitConfigRisk(key, value string) (string, gitRisk) {
 	case section == "submodule" && sub && name == "update" && strings.HasPrefix(value, "!"):
 		return "is a shell command git submodule update runs", gitRiskNetwork
 	case lower == "core.alternaterefscommand":
-		return "is a program git runs to list the refs of alternate object stores when fetching", gitRiskNetwork
+		return "is a program git runs to list the refs of alternate object stores (fetch, log --alternate-refs)", gitRiskAlways
 	case section == "http" && name == "cookiefile":
 		return "is a file git reads and writes cookies in, wherever it is", gitRiskNetwork
 	}
 	return "", gitRiskNone
+}
+
+// gitPathKeys are configuration keys that name a file or directory git
+// reads (or, for format.outputDirectory, writes) on the commands vtexec
+// allows.
+var gitPathKeys = map[string]workspace.Access{
+	"core.excludesfile":          workspace.Read,
+	"core.attributesfile":        workspace.Read,
+	"mailmap.file":               workspace.Read,
+	"diff.orderfile":             workspace.Read,
+	"blame.ignorerevsfile":       workspace.Read,
+	"format.signaturefile":       workspace.Read,
+	"commit.template":            workspace.Read,
+	"gpg.ssh.allowedsignersfile": workspace.Read,
+	"gpg.ssh.revocationfile":     workspace.Read,
+	"init.templatedir":           workspace.Read,
+	"format.outputdirectory":     workspace.Write,
+}
+
+// pathKey checks a key of the repository's configuration that names a
+// path: it must lead inside the workspace (and for a write, not into a
+// protected place), whether git takes it from the directory it runs in or
+// from the top of the working tree.
+func (in *gitInspection) pathKey(dir, lower, key, value, shown string) string {
+	access, ok := gitPathKeys[lower]
+	if !ok || value == "" {
+		return ""
+	}
+	bad := fmt.Sprintf("%s = %s in %s names a path outside the workspace (or write-protected), which git would read or write", key, value, shown)
+	var candidates []string
+	switch {
+	case strings.HasPrefix(value, "~") || strings.HasPrefix(value, "%("):
+		return bad
+	case filepath.IsAbs(value):
+		candidates = []string{value}
+	default:
+		candidates = []string{filepath.Join(dir, value)}
+		if in.top != "" {
+			candidates = append(candidates, filepath.Join(in.top, value))
+		}
+	}
+	for _, p := range candidates {
+		if _, err := in.ws.Resolve(p, access); err != nil {
+			return bad
+		}
+	}
+	return ""
+}
+
+// gitDirLimit bounds the entries of a git directory the inspection reads.
+const gitDirLimit = 200000
+
+// gitDirContents checks what the git directory leads to: a symbolic link
+// inside it (BISECT_LOG, packed-refs, a ref, a pack) is read by git like
+// the file it names, and objects/info/alternates adds other object stores
+// whose contents git shows; both must stay inside the workspace. Hooks
+// are not looked at: they never run.
+func (in *gitInspection) gitDirContents(repo *gitRepo) error {
+	dirs := []string{repo.gitDir}
+	if repo.commonDir != repo.gitDir {
+		dirs = append(dirs, repo.commonDir)
+	}
+	seen := 0
+	for _, root := range dirs {
+		stack := []string{root}
+		for len(stack) > 0 {
+			d := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if seen++; seen > gitDirLimit {
+					return refuse(CodeGitConfig, "pack the repository (git gc) or run git outside vtexec",
+						"git: the git directory %s holds more than %d entries, too many to inspect", in.ws.Rel(root), gitDirLimit)
+				}
+				p := filepath.Join(d, e.Name())
+				switch {
+				case e.Type()&fs.ModeSymlink != 0:
+					if _, err := in.ws.Resolve(p, workspace.Read); err != nil {
+						target, _ := os.Readlink(p)
+						return &Finding{Code: string(workspace.Outside),
+							Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(p), target),
+							Hint:   "remove the link (a person can), or run git outside vtexec"}
+					}
+				case e.IsDir() && e.Name() == "hooks" && gitDirLike(d):
+					// Hooks never run (core.hooksPath is overridden).
+				case e.IsDir():
+					stack = append(stack, p)
+				}
+			}
+		}
+	}
+	return in.alternates(filepath.Join(repo.commonDir, "objects"), 0)
+}
+
+// gitDirLike reports whether d looks like a git directory (it has HEAD):
+// the top one, or a submodule's under modules/.
+func gitDirLike(d string) bool {
+	_, err := os.Lstat(filepath.Join(d, "HEAD"))
+	return err == nil
+}
+
+// alternates checks objects/info/alternates below objects, and theirs in
+// turn (git follows five levels).
+func (in *gitInspection) alternates(objects string, depth int) error {
+	body, err := os.ReadFile(filepath.Join(objects, "info", "alternates"))
+	if err != nil {
+		return nil
+	}
+	if depth >= 5 {
+		return refuse(CodeGitConfig, "run git outside vtexec", "git: alternate object stores nested deeper than 5 levels")
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "\"") {
+			unq, err := strconv.Unquote(line)
+			if err != nil {
+				return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot read the alternates line %s", line)
+			}
+			line = unq
+		}
+		p := line
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(objects, p)
+		}
+		real, err := in.ws.Resolve(p, workspace.Read)
+		if err != nil {
+			return &Finding{Code: string(workspace.Outside),
+				Reason: fmt.Sprintf("git: the repository borrows objects from %s (objects/info/alternates), outside the workspace; git would show their contents", line),
+				Hint:   "a person can remove the alternates file after git repack -a, or run git outside vtexec"}
+		}
+		if err := in.alternates(real, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gitLFSFilter is the filter `git lfs install` writes.
