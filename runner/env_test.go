@@ -20,13 +20,15 @@ import (
 
 // gitEnv is what Env always adds for git, sorted.
 var gitEnv = []string{
-	"GIT_CONFIG_COUNT=6",
+	"GIT_CONFIG_COUNT=8",
 	"GIT_CONFIG_KEY_0=core.fsmonitor",
 	"GIT_CONFIG_KEY_1=core.hooksPath",
 	"GIT_CONFIG_KEY_2=core.askPass",
 	"GIT_CONFIG_KEY_3=protocol.ext.allow",
 	"GIT_CONFIG_KEY_4=safe.bareRepository",
 	"GIT_CONFIG_KEY_5=log.showSignature",
+	"GIT_CONFIG_KEY_6=diff.submodule",
+	"GIT_CONFIG_KEY_7=status.submoduleSummary",
 	"GIT_CONFIG_NOSYSTEM=1",
 	"GIT_CONFIG_VALUE_0=false",
 	"GIT_CONFIG_VALUE_1=/dev/null",
@@ -34,6 +36,8 @@ var gitEnv = []string{
 	"GIT_CONFIG_VALUE_3=never",
 	"GIT_CONFIG_VALUE_4=explicit",
 	"GIT_CONFIG_VALUE_5=false",
+	"GIT_CONFIG_VALUE_6=short",
+	"GIT_CONFIG_VALUE_7=false",
 	"GIT_EDITOR=true",
 	"GIT_PAGER=cat",
 	"GIT_PROXY_COMMAND=",
