@@ -491,11 +491,10 @@ func TestGitConfigRisk(t *testing.T) {
 		"trailer.sign.cmd":                "x",
 		"http.cookieFile":                 "/tmp/c",
 		"http.https://x.com.cookieFile":   "/tmp/c",
-		"commit.template":                 "/etc/passwd",
 	}
 	network := map[string]bool{"credential.helper": true, "credential.https://x.com.helper": true, "core.sshCommand": true,
 		"remote.origin.uploadpack": true, "remote.origin.receivepack": true, "remote.origin.vcs": true,
-		"submodule.s.update": true, "core.alternateRefsCommand": true, "http.cookieFile": true, "http.https://x.com.cookieFile": true}
+		"submodule.s.update": true, "http.cookieFile": true, "http.https://x.com.cookieFile": true}
 	for key, value := range risky {
 		what, risk := gitConfigRisk(key, value)
 		assert.NotEmpty(t, what, key)
