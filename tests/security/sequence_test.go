@@ -23,11 +23,12 @@ import (
 
 // sequenceFixture is the security fixture plus links that are harmless
 // where they are: src/deep/top -> ../.. (the workspace root),
-// src/out -> ../../ws2 (outside, refused when used directly) and
-// g -> .git.
+// src/out -> ../../ws2, victim -> ../ws2/secret.txt (outside, refused when
+// used directly), g -> .git and gcfg -> .git/config.
 func sequenceFixture(t *testing.T) string {
 	ws := fixture(t)
-	for name, target := range map[string]string{"src/deep/top": "../..", "src/out": "../../ws2", "g": ".git"} {
+	for name, target := range map[string]string{"src/deep/top": "../..", "src/out": "../../ws2", "g": ".git",
+		"victim": "../ws2/secret.txt", "gcfg": ".git/config"} {
 		require.NoError(t, os.Symlink(target, filepath.Join(ws, name)))
 	}
 	return ws
@@ -43,9 +44,10 @@ func runIn(t *testing.T, ws, cmd string) vtexec.Result {
 func TestSequenceCannotEscapeThroughMovedLinks(t *testing.T) {
 	cases := []struct {
 		name, cmd string
-		// stopCode is the code of the refusal when the later part is
-		// reached; "" means the check itself refuses.
-		stopCode string
+		// code is the refusal's code, from the check (cp and mv do not
+		// create links that lead outside) or from the check before the
+		// later step runs; "" means the check refuses the pipeline.
+		code string
 	}{
 		{"read through a copied directory", "cp -r src copy && cat copy/out/secret.txt", "outside_workspace"},
 		{"read through a moved directory", "mv src moved && cat moved/out/secret.txt", "outside_workspace"},
@@ -62,9 +64,16 @@ func TestSequenceCannotEscapeThroughMovedLinks(t *testing.T) {
 		// away, the next step is stopped before it could run elsewhere.
 		{"working directory moved away", "cd src/deep && mv ../deep ../deep0 && cp -P ../deep0/top ../deep && cat ws2/secret.txt", "bad_path"},
 		{"cd into a link created earlier", "cp -P src/deep/top t2 && cd t2 && cat ws2/secret.txt", "outside_workspace"},
-		{"pipeline with mv", "mv src moved | cat moved/out/secret.txt", ""},
-		{"pipeline with cp", "cp -r src copy | sed -n p README.md copy/out/secret.txt", ""},
-		{"pipeline with a wrapped mv", "timeout 5 mv src moved | cat moved/out/secret.txt", ""},
+		{"pipeline with mv", "mv docs moved | cat moved/guide.md", "bad_usage"},
+		{"pipeline with cp", "cp -r docs copy | sed -n p README.md copy/guide.md", "bad_usage"},
+		{"pipeline with a wrapped mv", "timeout 5 mv docs moved | cat moved/guide.md", "bad_usage"},
+		// A link made inside, whose directory a later step moves: only the
+		// check before that step sees the link.
+		{"link made inside, then its directory moved", "mkdir -p a/b && cp -P src/deep/top a/b/l && mv a/b c && cat c/l/ws2/secret.txt", "outside_workspace"},
+		// cp -r writes through a link already where an entry lands.
+		{"copy onto a planted link", "mkdir -p pl && echo pwned > pl/victim && cp -r pl/. .", "outside_workspace"},
+		{"copy onto a planted link with -T", "mkdir -p pl && echo pwned > pl/victim && cp -rT pl .", "outside_workspace"},
+		{"copy onto a planted link into .git", "mkdir -p pl && echo pwned > pl/gcfg && cp -a pl/. .", "protected_path"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,13 +93,14 @@ func TestSequenceCannotEscapeThroughMovedLinks(t *testing.T) {
 			assert.Empty(t, string(body), ".vtexec/policy.toml changed")
 
 			assert.Equal(t, vtexec.ExitRefused, res.ExitCode)
-			if tc.stopCode == "" {
-				assert.Equal(t, "deny", res.Decision.Decision, "the check should refuse %q", tc.cmd)
+			if res.Decision.Decision == "deny" {
+				assert.Equal(t, tc.code, res.Decision.Code, res.Decision.Reason)
+				assert.Nil(t, res.Stopped)
 				return
 			}
 			require.Equal(t, "allow", res.Decision.Decision, "%s: %s", res.Decision.Code, res.Decision.Reason)
 			require.NotNil(t, res.Stopped, "no later part was stopped; stderr: %s", res.Stderr)
-			assert.Equal(t, tc.stopCode, res.Stopped.Code, "%s", res.Stopped.Reason)
+			assert.Equal(t, tc.code, res.Stopped.Code, "%s", res.Stopped.Reason)
 			assert.NotEmpty(t, res.Stopped.Reason)
 			assert.NotEmpty(t, res.Stopped.Hint)
 			assert.NotEmpty(t, res.Stopped.Argv)
@@ -103,8 +113,9 @@ func TestSequenceCannotEscapeThroughMovedLinks(t *testing.T) {
 func TestSequenceEverydayListsStillRun(t *testing.T) {
 	for _, cmd := range []string{
 		"mkdir -p build/out && cp file.txt build/out/ && cat build/out/file.txt",
-		"cp -r src copy && cat copy/a.txt",
-		"mv src moved && cat moved/a.txt && mv moved src",
+		"cp -r docs copy && cat copy/guide.md",
+		"mv docs moved && cat moved/guide.md && mv moved docs",
+		"mkdir -p a/b && cp -P src/deep/top a/b/l && cat a/b/l/file.txt",
 		"touch new.txt && echo one > new.txt && cat new.txt",
 		"cd src && mkdir gen && cd gen && echo x > f && cat f",
 		"rm -f nothing.txt; echo done",

@@ -118,6 +118,12 @@ var texttoolsCases = []tableCase{
 	{`awk '{print}' /etc/passwd`, deny("outside_workspace")},
 	{`awk '{print}' escape/passwd`, deny("outside_workspace")},
 	{`awk '{print}' ARGC=3 file.txt`, deny("forbidden_flag")},
+	// Words that are keywords in one awk and variables in another: after
+	// them, whether "/" divides depends on which awk runs.
+	{`awk 'BEGIN { c = "id"; func = 1; y = func / 1; print "" | c; z = 1 / 1 }'`, deny("bad_usage")},
+	{`awk 'BEGIN { f = "out"; func = 1; y = func / 1; print "x" > f; z = 1 / 1 }'`, deny("bad_usage")},
+	{"awk 'BEGIN { x = \"a#\"; switch (x) { case /#/: print \"x\" > \"f\"\n} }'", deny("bad_usage")},
+	{"awk 'BEGIN { default = 2; print default / 2 }'", deny("bad_usage")},
 }
 
 func TestTextTools(t *testing.T) { checkTable(t, texttoolsCases) }

@@ -73,8 +73,9 @@ var writetoolsCases = []tableCase{
 	{"mv src/a.txt docs", allow},
 	{"mv -t docs file.txt README.md", allow},
 	{"mv -b file.txt README.md", allow},
-	{"mv escape etc-link", allow}, // moves the link, not /etc
-	{"mv dangle docs", allow},
+	{"mv escape etc-link", deny("outside_workspace")}, // moves the link, which leads outside
+	{"mv inner src2", allow},                          // inner -> src still leads inside
+	{"mv dangle docs", deny("outside_workspace")},
 	{"mv .git/config x", deny("protected_path")},
 	{"mv .git old-git", deny("protected_path")},
 	{"mv .git/lnk x", deny("protected_path")},
