@@ -30,7 +30,8 @@ import (
 // statement, so a "/" there is a regular expression (mawk reads a division
 // there, which is a syntax error). Where awks disagree the program is
 // refused: "/" after length, ++ or -- (mawk starts a regular expression,
-// gawk divides) and "/" inside a bracket expression (/[/]/).
+// gawk divides), after a word only some awks reserve (func, case, ...)
+// and "/" inside a bracket expression (/[/]/).
 //
 // Options: -F and -v only; -f (a program file read when awk runs) and -W
 // (mawk's extensions, which include -W exec) are refused. awk stops
@@ -89,6 +90,14 @@ var awkForbiddenWords = []struct{ word, reason string }{
 	{"extension", "extension() loads a shared library (gawk)"},
 	{"ARGV", "ARGV decides which files awk reads; changing it reads files vtexec did not check"},
 	{"ARGC", "ARGC decides which files awk reads"},
+}
+
+// awkDisputedWords are keywords in some awks and plain variables in
+// others (mawk has no func, switch, case or default; gawk has them all,
+// and BEGINFILE and ENDFILE): after one, whether "/" divides depends on
+// which awk runs, so it is refused.
+var awkDisputedWords = map[string]bool{
+	"func": true, "switch": true, "case": true, "default": true, "BEGINFILE": true, "ENDFILE": true, "nextfile": true,
 }
 
 // awkKeywords are followed by an operand, never by a division.
@@ -221,7 +230,7 @@ func awkTokens(s string) ([]awkToken, error) {
 			}
 			emit(s[i:end], true)
 			i = end
-		case ch == '/' && (prevWord == "++" || prevWord == "--" || prevWord == "length"):
+		case ch == '/' && (prevWord == "++" || prevWord == "--" || prevWord == "length" || awkDisputedWords[prevWord]):
 			return nil, fmt.Errorf("\"/\" after %s at byte %d: awks disagree whether it divides or starts a regular expression (add parentheses)", prevWord, i)
 		case ch == '/' && !operand:
 			end, err := awkRegexEnd(s, i)

@@ -66,13 +66,17 @@ func cpOperands(c *Call, a *Args) error {
 				return err
 			}
 		}
-		if a.Has("R") || a.Has("r") || a.Has("a") {
-			// "cp -r repo/. ." lands repo/.git on ./.git.
-			realSrc, _ := c.WS.Resolve(src, workspace.Read)
-			into := landing
-			if err := checkTreeWrites(c, src, realSrc, func(rel string) string { return filepath.Join(into, rel) }); err != nil {
-				return err
-			}
+		// What the copy creates: "cp -r repo/. ." lands repo/.git on
+		// ./.git, an entry landing on a link is written through it, and a
+		// copied link may lead elsewhere from its new place.
+		recursive := a.Has("R") || a.Has("r") || a.Has("a")
+		copiesLink := a.Has("P") || a.Has("d") || a.Has("a") || (recursive && !a.Has("H"))
+		entry, followed, err := locateEntry(c.WS, src)
+		if err != nil {
+			return pathFinding(c.Program(), src, err)
+		}
+		if err := checkTreeLanding(c, src, entry, landing, followed || !copiesLink, recursive); err != nil {
+			return err
 		}
 	}
 	return nil

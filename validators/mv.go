@@ -64,6 +64,15 @@ func mvOperands(c *Call, a *Args) error {
 				return err
 			}
 		}
+		// A moved link keeps its text: from its new place it may lead
+		// elsewhere; so may the links inside a moved directory.
+		entry, followed, err := locateEntry(c.WS, src)
+		if err != nil {
+			return pathFinding(c.Program(), src, err)
+		}
+		if err := checkTreeLanding(c, src, entry, landing, followed, true); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -17,9 +17,12 @@ func TestMv(t *testing.T) {
 		{args("mv", "--backup=numbered", "-S", ".bak", "a.txt", "b.txt"), ""},
 		{args("mv", "-n", "-u", "a.txt", "b.txt"), ""},
 		{args("mv", "--help"), ""},
-		// A symbolic link is moved, not its target.
-		{args("mv", "out", "etc-link"), ""},
-		{args("mv", "dangle", "dir"), ""},
+		// A symbolic link is moved, not its target, and keeps its text: from
+		// its new place it must still lead inside, and not into .git.
+		{args("mv", "tosub", "dir"), ""}, // dir/tosub -> dir/sub: dangling, inside
+		{args("mv", "self", "dir"), ""},
+		{args("mv", "out", "etc-link"), "outside_workspace"},
+		{args("mv", "dangle", "dir"), "outside_workspace"},
 		// Sources are taken away: protected and outside ones may not be.
 		{args("mv", ".git/config", "config"), "protected_path"},
 		{args("mv", ".git", "git-backup"), "protected_path"},

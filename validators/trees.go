@@ -1,9 +1,12 @@
 package validators
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // checkTreeWrites is for writes that reach every entry below a directory
@@ -41,6 +44,101 @@ func checkTreeWrites(c *Call, op, real string, landing func(rel string) string) 
 				stack = append(stack, p)
 			}
 		}
+	}
+	return nil
+}
+
+// checkTreeLanding checks a copy or move of the entry at src (absolute,
+// its parent resolved, the entry itself not followed) to landing.
+// followTop follows src if it is a symbolic link (cp without -P);
+// recursive takes a directory's entries too. For every entry it creates:
+//   - where something already is, the write goes there (cp writes
+//     through a link it finds): that place must be writable;
+//   - an entry named .git or .vtexec must be writable where it lands;
+//   - a symbolic link keeps its text, so from where it lands it must
+//     still lead to a writable place inside the workspace.
+func checkTreeLanding(c *Call, op, src, landing string, followTop, recursive bool) error {
+	type item struct{ path, land string }
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return nil // nothing there: the program fails
+	}
+	if fi.Mode()&os.ModeSymlink != 0 && followTop {
+		if fi, err = os.Stat(src); err != nil {
+			return nil
+		}
+	}
+	// Where the copy lands, as the kernel will find it (a link there is
+	// written through); the entries below land in that directory.
+	base, err := c.WS.Resolve(landing, workspace.Write)
+	if err != nil {
+		return pathFinding(c.Program(), landing, err)
+	}
+	seen := 0
+	stack := []item{{src, base}}
+	isLink := fi.Mode()&os.ModeSymlink != 0
+	isDir := fi.IsDir()
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen++; seen > rmTreeLimit {
+			return refuse(CodeBadUsage, "name its subdirectories one at a time",
+				"%s: %q holds more than %d entries, too many to check", c.Program(), op, rmTreeLimit)
+		}
+		if it.path != src {
+			e, err := os.Lstat(it.path)
+			if err != nil {
+				continue
+			}
+			isLink, isDir = e.Mode()&os.ModeSymlink != 0, e.IsDir()
+		}
+		name := filepath.Base(it.land)
+		_, exists := os.Lstat(it.land)
+		if exists == nil || strings.EqualFold(name, ".git") || strings.EqualFold(name, ".vtexec") {
+			if err := c.WritePath(it.land); err != nil {
+				return err
+			}
+		}
+		if isLink {
+			if err := checkLinkLanding(c, it.path, it.land); err != nil {
+				return err
+			}
+			continue
+		}
+		if !isDir || !recursive {
+			continue
+		}
+		entries, _ := os.ReadDir(it.path)
+		for _, e := range entries {
+			stack = append(stack, item{filepath.Join(it.path, e.Name()), filepath.Join(it.land, e.Name())})
+		}
+	}
+	return nil
+}
+
+// checkLinkLanding checks that the symbolic link at path, copied or moved
+// to land, leads from there to a writable place inside the workspace.
+func checkLinkLanding(c *Call, path, land string) error {
+	target, err := os.Readlink(path)
+	if err != nil {
+		return nil
+	}
+	dest := target
+	if !filepath.IsAbs(target) {
+		// The directory the link lands in is free of links: resolved
+		// where it exists, and made of new directories where it does
+		// not. So ".." in the target can be taken lexically from it.
+		dir, err := c.WS.Resolve(filepath.Dir(land), workspace.Read)
+		if err != nil {
+			return pathFinding(c.Program(), land, err)
+		}
+		dest = filepath.Join(dir, target)
+	}
+	if _, err := c.WS.Resolve(dest, workspace.Write); err != nil {
+		f := pathFinding(c.Program(), land, err)
+		f.Reason = fmt.Sprintf("%s: the symbolic link %s -> %s would lead from %s to %s: %s",
+			c.Program(), c.WS.Rel(path), target, c.WS.Rel(land), dest, err)
+		return f
 	}
 	return nil
 }
