@@ -46,13 +46,32 @@ func cpOperands(c *Call, a *Args) error {
 	real, _ := c.WS.Resolve(dest, workspace.Write)
 	fi, statErr := os.Stat(real)
 	destIsDir := statErr == nil && fi.IsDir() && !a.Has("T")
+	recursive := a.Has("R") || a.Has("r") || a.Has("a")
+	copiesLink := a.Has("P") || a.Has("d") || a.Has("a") || (recursive && !a.Has("H"))
+	if err := oneSourceIfLinks(c, ops, copiesLink, recursive); err != nil {
+		return err
+	}
 	for _, src := range ops {
 		if err := c.ReadPath(src, false); err != nil {
 			return err
 		}
-		landing := filepath.Join(dest, filepath.Base(src))
+		// Where the source lands, from the destination as the kernel
+		// finds it: a ".." in either is taken physically, never as text.
+		_, name := workspace.SplitLast(src)
+		name = strings.TrimRight(name, "/")
+		if name == ".." {
+			return refuse(CodeBadUsage, "name the directory itself, not through ..",
+				"%s: %q ends in \"..\": where cp puts it is not what the name says", c.Program(), src)
+		}
+		landing := filepath.Join(real, name)
 		if a.Has("parents") {
-			landing = filepath.Join(dest, src)
+			for _, part := range strings.Split(src, "/") {
+				if part == ".." {
+					return refuse(CodeBadUsage, "copy with --parents from paths without ..",
+						"%s --parents %q: cp recreates the path as written, \"..\" included, below the destination", c.Program(), src)
+				}
+			}
+			landing = filepath.Join(real, src)
 		}
 		if destIsDir || a.Has("parents") {
 			if err := c.WritePath(landing); err != nil {
@@ -69,8 +88,6 @@ func cpOperands(c *Call, a *Args) error {
 		// What the copy creates: "cp -r repo/. ." lands repo/.git on
 		// ./.git, an entry landing on a link is written through it, and a
 		// copied link may lead elsewhere from its new place.
-		recursive := a.Has("R") || a.Has("r") || a.Has("a")
-		copiesLink := a.Has("P") || a.Has("d") || a.Has("a") || (recursive && !a.Has("H"))
 		entry, followed, err := locateEntry(c.WS, src)
 		if err != nil {
 			return pathFinding(c.Program(), src, err)

@@ -48,13 +48,17 @@ func mvOperands(c *Call, a *Args) error {
 	real, _ := c.WS.Resolve(dest, workspace.Write)
 	fi, statErr := os.Stat(real)
 	intoDir := len(a.Values("t")) > 0 || (statErr == nil && fi.IsDir() && !a.Has("T"))
+	if err := oneSourceIfLinks(c, ops, true, true); err != nil {
+		return err
+	}
 	for _, src := range ops {
 		if _, err := checkEntry(c, src, "move"); err != nil {
 			return err
 		}
 		landing := dest
 		if intoDir {
-			landing = filepath.Join(dest, filepath.Base(src))
+			_, name := workspace.SplitLast(src)
+			landing = filepath.Join(real, strings.TrimRight(name, "/"))
 			if err := c.WritePath(landing); err != nil {
 				return err
 			}

@@ -228,7 +228,7 @@ func checkEntry(c *Call, op, verb string) (string, error) {
 	if follows {
 		return loc, c.WritePath(op)
 	}
-	parent := filepath.Dir(trimmed)
+	parent, _ := workspace.SplitLast(trimmed)
 	if _, err := c.WS.Resolve(parent, workspace.Write); err != nil {
 		var be *workspace.BoundaryError
 		if errors.As(err, &be) {
@@ -262,7 +262,8 @@ func locateEntry(ws *workspace.Workspace, op string) (string, bool, error) {
 		real, err := resolveOutsideToo(ws, op)
 		return real, true, err
 	}
-	parent, err := resolveOutsideToo(ws, filepath.Dir(trimmed))
+	dir, _ := workspace.SplitLast(trimmed)
+	parent, err := resolveOutsideToo(ws, dir)
 	if err != nil {
 		return "", false, err
 	}

@@ -145,11 +145,12 @@ func checkRenameTarget(c *Call, name string) error {
 	if err := c.WritePath(name); err != nil {
 		return err
 	}
-	dir, err := c.WS.Resolve(filepath.Dir(name), workspace.Write)
+	parent, last := workspace.SplitLast(name)
+	dir, err := c.WS.Resolve(parent, workspace.Write)
 	if err != nil {
 		return pathFinding(c.Program(), name, err)
 	}
-	fi, err := os.Lstat(filepath.Join(dir, filepath.Base(name)))
+	fi, err := os.Lstat(filepath.Join(dir, last))
 	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return refuse(CodeBadUsage, "name the file the link points to",
 			"sed -i %s: it is a symbolic link, which sed -i would replace with a regular file", name)

@@ -142,3 +142,57 @@ func checkLinkLanding(c *Call, path, land string) error {
 	}
 	return nil
 }
+
+// oneSourceIfLinks refuses a cp or mv of several sources when one of them
+// is, or (recursive) holds, a symbolic link that is copied or moved as a
+// link: each source is checked against the tree as it was before the
+// command, and a link an earlier source puts in place could redirect
+// where a later one is read from or lands.
+func oneSourceIfLinks(c *Call, ops []string, copiesLink, recursive bool) error {
+	if len(ops) < 2 || !copiesLink {
+		return nil
+	}
+	for _, src := range ops {
+		entry, _, err := locateEntry(c.WS, src)
+		if err != nil {
+			continue
+		}
+		if holdsLink(entry, recursive) {
+			return refuse(CodeBadUsage, "copy or move it on its own: "+c.Program()+" "+src+" DEST && ...",
+				"%s: %q is or holds a symbolic link, and other sources are given: a link the command puts in place could redirect the next source", c.Program(), src)
+		}
+	}
+	return nil
+}
+
+// holdsLink reports whether p is a symbolic link or, when recursive, a
+// directory with one below it (looking at rmTreeLimit entries at most,
+// and saying yes beyond that).
+func holdsLink(p string, recursive bool) bool {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return true
+	}
+	if !fi.IsDir() || !recursive {
+		return false
+	}
+	seen := 0
+	stack := []string{p}
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if seen++; seen > rmTreeLimit || e.Type()&os.ModeSymlink != 0 {
+				return true
+			}
+			if e.IsDir() {
+				stack = append(stack, filepath.Join(d, e.Name()))
+			}
+		}
+	}
+	return false
+}

@@ -232,14 +232,32 @@ func (w *Workspace) rootOf(real string) (string, bool) {
 	return "", false
 }
 
+// SplitLast splits p at its last "/" as text, without cleaning: the
+// directory keeps any ".." (which only resolution can take, from where a
+// link leads) and is "." for a bare name. Trailing slashes stay with the
+// name, so "dir/" gives ("." , "dir/").
+func SplitLast(p string) (dir, name string) {
+	trimmed := strings.TrimRight(p, "/")
+	i := strings.LastIndexByte(trimmed, '/')
+	switch {
+	case trimmed == "":
+		return "/", p
+	case i < 0:
+		return ".", p
+	case i == 0:
+		return "/", p[1:]
+	}
+	return trimmed[:i], p[i+1:]
+}
+
 // linkLocation returns where the last component of full sits (its parent
 // resolved, the name kept), when that component is a symlink.
 func linkLocation(full string) (string, bool) {
-	name := filepath.Base(full)
-	if name == "." || name == ".." || name == "/" {
+	dir, name := SplitLast(full)
+	if name == "." || name == ".." || name == "" || strings.HasSuffix(name, "/") {
 		return "", false
 	}
-	parent, err := walk(filepath.Dir(full))
+	parent, err := walk(dir)
 	if err != nil {
 		return "", false
 	}

@@ -907,3 +907,38 @@ func TestChdirPlanned(t *testing.T) {
 		assert.Equal(t, before, w.Cwd(), "%s: cwd moved", tc.path)
 	}
 }
+
+func TestSplitLast(t *testing.T) {
+	for _, tc := range []struct{ in, dir, name string }{
+		{"a", ".", "a"},
+		{"a/b", "a", "b"},
+		{"a/../b", "a/..", "b"},
+		{"x/y/..", "x/y", ".."},
+		{"/a", "/", "a"},
+		{"dir/", ".", "dir/"},
+		{"a/dir//", "a", "dir//"},
+		{"/", "/", "/"},
+		{"a//b", "a/", "b"},
+	} {
+		dir, name := SplitLast(tc.in)
+		assert.Equal(t, tc.dir, dir, tc.in)
+		assert.Equal(t, tc.name, name, tc.in)
+	}
+}
+
+// A write to a link reached through "link/..": the link's location is
+// where ".." leads from the link's target, not the text before it.
+// (sub/uplink -> .., the root, so sub/uplink/.. is above the root.)
+func TestWriteLinkLocationAfterDotDot(t *testing.T) {
+	tr := buildTree(t)
+	w, err := New(tr.root)
+	require.NoError(t, err)
+	// A link outside that points in: reached through sub/uplink/.., it
+	// leads inside, but a write could replace the link itself.
+	require.NoError(t, os.Symlink(tr.ws("a.txt"), tr.at("in_link")))
+	got, err := w.Resolve("sub/uplink/../in_link", Read)
+	require.NoError(t, err)
+	assert.Equal(t, tr.ws("a.txt"), got)
+	_, err = w.Resolve("sub/uplink/../in_link", Write)
+	assertCode(t, err, Outside)
+}
