@@ -183,3 +183,72 @@ func TestGitHistoricSubmodule(t *testing.T) {
 		assert.Empty(t, l.fired(), "%s ran the submodule's program", cmd)
 	}
 }
+
+// A promisor remote named with any true value ("promisor" alone, yes, 1).
+func TestGitPromisorSpelledOtherwise(t *testing.T) {
+	for _, spelling := range []string{"\tpromisor\n", "\tpromisor = yes\n", "\tpromisor = 1\n", "\tpromisor = On\n"} {
+		l := newGitLab(t)
+		l.appendConfig("[remote \"origin\"]\n\turl = " + l.ws + "\n\tuploadpack = " + l.script("promisor-spelled") + "\n" + spelling)
+		l.assertRefused("git_unsafe_config", "git cat-file -p 1111111111111111111111111111111111111111")
+	}
+}
+
+// A submodule that is not checked out lives in .git/modules; git reads it
+// in-process for --submodule=log and grep --recurse-submodules, and a
+// nested .git reached through a gitlink in history can point anywhere.
+func TestGitSubmodulesNotCheckedOut(t *testing.T) {
+	l := newGitLab(t)
+	l.assertRefused("forbidden_flag", "git diff HEAD~1 HEAD --submodule=log", "git log -p --submodule=log",
+		"git grep --recurse-submodules -h one HEAD", "git ls-files --recurse-submodules", "git submodule summary")
+	// A git directory under .git/modules whose objects come from outside.
+	mod := filepath.Join(l.ws, ".git", "modules", "sub")
+	cmd := exec.Command("git", "init", "-q", "--bare", mod)
+	require.NoError(t, cmd.Run())
+	require.NoError(t, os.MkdirAll(filepath.Join(mod, "objects", "info"), 0o755))
+	outside := filepath.Join(filepath.Dir(l.ws), "outside-objects")
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(mod, "objects", "info", "alternates"), []byte(outside+"\n"), 0o644))
+	l.assertRefused("outside_workspace", "git status")
+	require.NoError(t, os.Remove(filepath.Join(mod, "objects", "info", "alternates")))
+	require.NoError(t, os.WriteFile(filepath.Join(mod, "commondir"), []byte(filepath.Dir(l.ws)+"/elsewhere\n"), 0o644))
+	l.assertRefused("outside_workspace", "git status")
+}
+
+func TestGitConfigBlobFollowsIncludes(t *testing.T) {
+	l := newGitLab(t)
+	secret := l.outsideSecret()
+	l.write("cfg", "[include]\n\tpath = "+secret+"\n")
+	l.setup("add", "cfg")
+	l.setup("commit", "-qm", "cfg")
+	l.assertRefused("forbidden_flag", "git config --blob HEAD:cfg --list", "git config --blob=HEAD:cfg --get include.path")
+	res := l.run("git config --blob HEAD:cfg --no-includes --list", false)
+	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.NotContains(t, res.Stdout, "TOPSECRET")
+}
+
+// An index entry whose leading directory is now a link to outside: git
+// grep reads the file through it.
+func TestGitIndexPathThroughLinkedDirectory(t *testing.T) {
+	l := newGitLab(t)
+	secretDir := filepath.Dir(l.outsideSecret())
+	l.write("d/secret", "placeholder\n")
+	l.setup("add", "d/secret")
+	l.setup("commit", "-qm", "d")
+	require.NoError(t, os.RemoveAll(filepath.Join(l.ws, "d")))
+	require.NoError(t, os.Symlink(secretDir, filepath.Join(l.ws, "d")))
+	l.assertRefused("outside_workspace", "git grep -h TOP", "git status")
+}
+
+// git format-patch opens NNNN-subject.patch for writing, through a link
+// that is already there.
+func TestGitFormatPatchThroughPlantedLink(t *testing.T) {
+	l := newGitLab(t)
+	target := filepath.Join(filepath.Dir(l.ws), "outside", "pwned")
+	require.NoError(t, os.MkdirAll(filepath.Dir(target), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(l.ws, "out"), 0o755))
+	require.NoError(t, os.Symlink(target, filepath.Join(l.ws, "out", "0001-two.patch")))
+	require.NoError(t, os.Symlink(target, filepath.Join(l.ws, "0001-two.patch")))
+	l.assertRefused("outside_workspace", "git format-patch -1 -o out", "git format-patch -1")
+	_, err := os.Stat(target)
+	assert.True(t, os.IsNotExist(err), "format-patch wrote outside")
+}
