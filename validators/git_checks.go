@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"os"
 	"strings"
 
 	"github.com/vtexec/vtexec/workspace"
@@ -60,9 +61,23 @@ func gitSymbolicRefCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 // (checked as a flag) or to the current directory, which must be
 // writable.
 func gitFormatPatchCheck(g *gitCall, a *gitArgs) (gitClass, error) {
-	if !a.Has("stdout") && !a.Has("output-directory") {
-		if err := g.at().WritePath(g.dir); err != nil {
+	if !a.Has("stdout") {
+		dir := g.dir
+		if out := a.Values("output-directory"); len(out) > 0 {
+			dir = out[len(out)-1]
+		}
+		if err := g.at().WritePath(dir); err != nil {
 			return 0, err
+		}
+		// git opens NNNN-subject.patch (or NNNN) there for writing, and
+		// writes through a link that already has that name.
+		real, _ := g.ws.Resolve(dir, workspace.Write)
+		entries, _ := os.ReadDir(real)
+		for _, e := range entries {
+			if e.Type()&os.ModeSymlink != 0 && e.Name() != "" && e.Name()[0] >= '0' && e.Name()[0] <= '9' {
+				return 0, refuse(string(workspace.Outside), "remove the link, or use --stdout or another -o directory",
+					"git format-patch: %s holds the symbolic link %s, and patches named NNNN-... are written through a link of that name", g.ws.Rel(real), e.Name())
+			}
 		}
 	}
 	return gitRead, gitOperands(g, a)
@@ -249,6 +264,10 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 		write = len(ops) >= 2
 	}
 	files := a.Values("file")
+	if a.Has("blob") && !a.Has("no-includes") {
+		return 0, refuse(CodeForbiddenFlag, "add --no-includes",
+			"git config --blob follows include.path in the blob, which can name any file (~/.my.cnf) and print it as configuration")
+	}
 	if a.Has("includes") && (len(files) > 0 || a.Has("blob")) {
 		return 0, refuse(CodeForbiddenFlag, "drop --includes; vtexec inspects the repository's own includes itself",
 			"git config --includes follows include.path in the file, which can name any file (~/.my.cnf) and print it as configuration")
@@ -516,9 +535,10 @@ func gitSubmoduleCmds() map[string]*gitCmd {
 		"status": {check: gitPathsOnly, spec: gitSpec("", "pathspecs, confined", false, quiet, []Flag{
 			{Long: "cached"}, {Long: "recursive"},
 		})},
-		"summary": {spec: gitSpec("", "[COMMIT] [--] pathspecs", false, quiet, []Flag{
-			{Long: "cached"}, {Long: "files"}, {Short: "n", Long: "summary-limit", Arg: Number},
-		})},
+		"summary": {spec: &Spec{NoPermute: true}, check: func(g *gitCall, a *gitArgs) (gitClass, error) {
+			return 0, refuse(CodeForbiddenFlag, "run git log inside the checked-out submodule instead",
+				"git submodule summary runs git log in each submodule's repository, including ones not checked out, which vtexec does not inspect")
+		}},
 		"foreach": {spec: &Spec{NoPermute: true}, check: func(g *gitCall, a *gitArgs) (gitClass, error) {
 			return 0, refuse(CodeForbiddenFlag, "run the command in each submodule directory yourself",
 				"git submodule foreach runs a shell command in every submodule")

@@ -256,7 +256,7 @@ func gitReadCmds() map[string]*gitCmd {
 				{Short: "e", Long: "edit", Forbid: "opens the configuration in an editor; use git config NAME VALUE"},
 				{Short: "t", Long: "type", Arg: Text}, {Long: "bool"}, {Long: "int"}, {Long: "bool-or-int"},
 				{Long: "bool-or-str"}, {Long: "path"}, {Long: "expiry-date"}, {Short: "z", Long: "null"},
-				{Long: "name-only"}, {Long: "includes"}, {Long: "show-origin"}, {Long: "show-scope"},
+				{Long: "name-only"}, {Long: "includes"}, {Long: "no-includes"}, {Long: "show-origin"}, {Long: "show-scope"},
 				{Long: "default", Arg: Text},
 			})},
 		"remote":    gitDispatcher("remote", gitRemoteCmds(), "list", "list (-v), show -n and get-url read; show and update reach the remote; add, rename, remove, set-* ask"),
@@ -549,9 +549,13 @@ func (g *gitCall) run(cmd *gitCmd, args []string) (gitClass, error) {
 		if err := at.checkValue(u); err != nil {
 			return 0, err
 		}
-		if u.Flag.Long == "submodule" && u.Value == "diff" {
-			return 0, refuse(CodeForbiddenFlag, "use --submodule=log or --submodule=short",
-				"git %s --submodule=diff runs git inside each changed submodule, with that repository's configuration, which vtexec does not inspect for submodules only history knows", g.sub)
+		if u.Flag.Long == "submodule" && u.Value != "short" {
+			return 0, refuse(CodeForbiddenFlag, "leave --submodule out (or use --submodule=short); run git log inside the submodule instead",
+				"git %s --submodule=%s reads (or, for diff, runs git in) each changed submodule's repository, which vtexec inspects only when it is checked out", g.sub, u.Value)
+		}
+		if u.Flag.Long == "recurse-submodules" && (g.sub == "grep" || g.sub == "ls-files") {
+			return 0, refuse(CodeForbiddenFlag, "run the command inside each checked-out submodule instead",
+				"git %s --recurse-submodules reads submodule repositories, including ones only history knows, which vtexec does not inspect", g.sub)
 		}
 	}
 	if cmd.what != "" {

@@ -213,7 +213,7 @@ func (in *gitInspection) configuration(dir string, repoArgs []string) error {
 	for i := 0; i+2 < len(fields); i += 3 {
 		key, value, _ := strings.Cut(fields[i+2], "\n")
 		lower := strings.ToLower(key)
-		if lower == "extensions.partialclone" || strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".promisor") && value == "true" {
+		if lower == "extensions.partialclone" || strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".promisor") && !gitFalse(value) {
 			in.lazy = true
 		}
 	}
@@ -291,15 +291,25 @@ func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, e
 // whose directory has a .git): git status and diff run git there.
 func (in *gitInspection) submodules(repo *gitRepo, repoArgs []string, depth int) error {
 	var paths []string
+	dirs := map[string]bool{}
+	var through error
 	err := gitHelperStream(repo.topLevel, repoArgs, func(entry string) {
-		if rest, ok := strings.CutPrefix(entry, "160000 "); ok {
-			if _, path, ok := strings.Cut(rest, "\t"); ok {
-				paths = append(paths, path)
-			}
+		_, path, ok := strings.Cut(entry, "\t")
+		if !ok {
+			return
+		}
+		if strings.HasPrefix(entry, "160000 ") {
+			paths = append(paths, path)
+		}
+		if through == nil {
+			through = in.leadingDirs(repo.topLevel, path, dirs)
 		}
 	}, "ls-files", "--stage", "-z", "--full-name")
 	if err != nil {
 		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: %v", repo.topLevel, err)
+	}
+	if through != nil {
+		return through
 	}
 	for _, p := range paths {
 		sub := filepath.Join(repo.topLevel, p)
@@ -323,6 +333,32 @@ func (in *gitInspection) submodules(repo *gitRepo, repoArgs []string, depth int)
 		}
 		if err := in.repository(sub, nil, subRepo, depth+1); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// leadingDirs checks the directories leading to an index entry: git grep
+// (and others) open the working-tree file through them, so one that is
+// now a symbolic link must still lead inside. seen holds the directories
+// already checked.
+func (in *gitInspection) leadingDirs(top, path string, seen map[string]bool) error {
+	for i := strings.LastIndexByte(path, '/'); i > 0; i = strings.LastIndexByte(path[:i], '/') {
+		dir := path[:i]
+		if seen[dir] {
+			return nil // and so were the ones above it
+		}
+		seen[dir] = true
+		p := filepath.Join(top, dir)
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		if _, err := in.ws.Resolve(p, workspace.Read); err != nil {
+			target, _ := os.Readlink(p)
+			return &Finding{Code: string(workspace.Outside),
+				Reason: fmt.Sprintf("git: %s, a directory of files in the index, is now a symbolic link to %s, outside the workspace; git would read the files through it", in.ws.Rel(p), target),
+				Hint:   "remove the link (a person can), or run git outside vtexec"}
 		}
 	}
 	return nil
@@ -377,6 +413,16 @@ func gitConfigRisk(key, value string) (string, gitRisk) {
 		return "is a file git reads and writes cookies in, wherever it is", gitRiskNetwork
 	}
 	return "", gitRiskNone
+}
+
+// gitFalse reports whether git reads a boolean value as false; a key
+// with no value at all is true.
+func gitFalse(value string) bool {
+	switch strings.ToLower(strings.TrimSpace(value)) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
 }
 
 // gitPathKeys are configuration keys that name a file or directory git
@@ -463,12 +509,37 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 				case e.IsDir() && e.Name() == "hooks" && gitDirLike(d):
 					// Hooks never run (core.hooksPath is overridden).
 				case e.IsDir():
+					if gitDirLike(p) {
+						// A submodule's or worktree's git directory:
+						// git reads its objects and common directory.
+						if err := in.nestedGitDir(p); err != nil {
+							return err
+						}
+					}
 					stack = append(stack, p)
 				}
 			}
 		}
 	}
 	return in.alternates(filepath.Join(repo.commonDir, "objects"), 0)
+}
+
+// nestedGitDir checks a git directory found inside another (modules/NAME,
+// worktrees/NAME): its commondir file and its alternates must stay
+// inside the workspace.
+func (in *gitInspection) nestedGitDir(dir string) error {
+	if body, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(body))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		if _, err := in.ws.Resolve(common, workspace.Read); err != nil {
+			return &Finding{Code: string(workspace.Outside),
+				Reason: fmt.Sprintf("git: %s/commondir names %s, outside the workspace; git would use that repository", in.ws.Rel(dir), strings.TrimSpace(string(body))),
+				Hint:   "remove the nested git directory (a person can), or run git outside vtexec"}
+		}
+	}
+	return in.alternates(filepath.Join(dir, "objects"), 0)
 }
 
 // gitDirLike reports whether d looks like a git directory (it has HEAD):
