@@ -481,9 +481,13 @@ const gitDirLimit = 200000
 // whose contents git shows; both must stay inside the workspace. Hooks
 // are not looked at: they never run.
 func (in *gitInspection) gitDirContents(repo *gitRepo) error {
-	dirs := []string{repo.gitDir}
-	if repo.commonDir != repo.gitDir {
-		dirs = append(dirs, repo.commonDir)
+	var dirs []string
+	for _, d := range []string{repo.gitDir, repo.commonDir} {
+		// A linked worktree's git directories may lie outside (see
+		// placement); their history is what it reads.
+		if in.ws.Contains(d) && (len(dirs) == 0 || dirs[0] != d) {
+			dirs = append(dirs, d)
+		}
 	}
 	seen := 0
 	for _, root := range dirs {
@@ -520,6 +524,9 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 				}
 			}
 		}
+	}
+	if !in.ws.Contains(repo.commonDir) {
+		return nil
 	}
 	return in.alternates(filepath.Join(repo.commonDir, "objects"), 0)
 }
