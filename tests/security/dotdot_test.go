@@ -38,6 +38,19 @@ func TestWritersResolveDotDotPhysically(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "pol", ".vtexec", "policy.local.toml"), []byte("# x\n"), 0o644))
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "dd"), 0o755))
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".git", "refs"), 0o755))
+	// hl/d/f -> g/X and hl/d/g -> ../../T, with T/X -> outside: f leads
+	// outside through its sibling g, which the copy creates.
+	for name, target := range map[string]string{"hl/d/f": "g/X", "hl/d/g": "../../T", "T/X": "../../ws2/victim"} {
+		p := filepath.Join(ws, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.Symlink(target, p))
+	}
+	for name, body := range map[string]string{"hb/d/f": "PWNED\n", "bsrc/.gi": "x\n", "bout/bsrc/.gi": "gitdir: /tmp\n"} {
+		p := filepath.Join(ws, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "hout"), 0o755))
 
 	for cmd, code := range map[string]string{
 		"cp -r src/deep/.. dl":                                         "bad_usage",
@@ -52,6 +65,9 @@ func TestWritersResolveDotDotPhysically(t *testing.T) {
 		"cp --remove-destination file.txt nested/sub/y/../../current2": "outside_workspace",
 		"cp -P --parents pl pl/d/g dd":                                 "bad_usage",
 		"cp -P sub/l2 l2/secret nested/sub/w/..":                       "bad_usage",
+		"cp -rH hl/d hb/d hout":                                        "bad_usage",      // -H copies the links inside as links
+		"cp -r -b -S t bsrc bout":                                      "protected_path", // a backup deep in the tree named .git
+		"cp -r hl/d hout":                                              "outside_workspace",
 		"mv sub/l2 nested/sub/w/..":                                    "outside_workspace",
 	} {
 		t.Run(cmd, func(t *testing.T) {

@@ -249,6 +249,13 @@ func TestGitFormatPatchThroughPlantedLink(t *testing.T) {
 	require.NoError(t, os.Symlink(target, filepath.Join(l.ws, "out", "0001-two.patch")))
 	require.NoError(t, os.Symlink(target, filepath.Join(l.ws, "0001-two.patch")))
 	l.assertRefused("outside_workspace", "git format-patch -1 -o out", "git format-patch -1")
+	// With -v the names start with "v2-"; the configured directory counts.
+	require.NoError(t, os.MkdirAll(filepath.Join(l.ws, "pp"), 0o755))
+	require.NoError(t, os.Symlink(target, filepath.Join(l.ws, "pp", "v2-0001-two.patch")))
+	l.assertRefused("outside_workspace", "git format-patch -v2 -1 -o pp")
+	require.NoError(t, os.Remove(filepath.Join(l.ws, "0001-two.patch")))
+	l.setup("config", "format.outputDirectory", "pp")
+	l.assertRefused("outside_workspace", "git format-patch -1")
 	_, err := os.Stat(target)
 	assert.True(t, os.IsNotExist(err), "format-patch wrote outside")
 }
