@@ -48,7 +48,8 @@ func cpOperands(c *Call, a *Args) error {
 	destIsDir := statErr == nil && fi.IsDir() && !a.Has("T")
 	recursive := a.Has("R") || a.Has("r") || a.Has("a")
 	copiesLink := a.Has("P") || a.Has("d") || a.Has("a") || (recursive && !a.Has("H"))
-	if err := oneSourceIfLinks(c, ops, copiesLink, recursive); err != nil {
+	// With -H only the operands are followed; links inside are copied.
+	if err := oneSourceIfLinks(c, ops, copiesLink || recursive, recursive); err != nil {
 		return err
 	}
 	for _, src := range ops {
@@ -92,7 +93,11 @@ func cpOperands(c *Call, a *Args) error {
 		if err != nil {
 			return pathFinding(c.Program(), src, err)
 		}
-		if err := checkTreeLanding(c, src, entry, landing, followed || !copiesLink, recursive); err != nil {
+		backup := ""
+		if backups {
+			backup = suffix
+		}
+		if err := checkTreeLanding(c, src, entry, landing, followed || !copiesLink, recursive, backup); err != nil {
 			return err
 		}
 	}

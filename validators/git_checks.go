@@ -65,18 +65,26 @@ func gitFormatPatchCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 		dir := g.dir
 		if out := a.Values("output-directory"); len(out) > 0 {
 			dir = out[len(out)-1]
+		} else if conf, _, err := gitHelper(g.dir, g.repoArgs, "config", "--get", "format.outputDirectory"); err == nil {
+			if d := strings.TrimSpace(string(conf)); d != "" {
+				if g.at().WritePath(d) != nil {
+					return gitRead, gitOperands(g, a) // the inspection refuses the key
+				}
+				dir = d
+			}
 		}
 		if err := g.at().WritePath(dir); err != nil {
 			return 0, err
 		}
-		// git opens NNNN-subject.patch (or NNNN) there for writing, and
-		// writes through a link that already has that name.
+		// git opens each patch there for writing (NNNN-subject.patch,
+		// vN-NNNN-..., a cover letter, or any name --suffix and
+		// --numbered-files make), through a link that has that name.
 		real, _ := g.ws.Resolve(dir, workspace.Write)
 		entries, _ := os.ReadDir(real)
 		for _, e := range entries {
-			if e.Type()&os.ModeSymlink != 0 && e.Name() != "" && e.Name()[0] >= '0' && e.Name()[0] <= '9' {
+			if e.Type()&os.ModeSymlink != 0 {
 				return 0, refuse(string(workspace.Outside), "remove the link, or use --stdout or another -o directory",
-					"git format-patch: %s holds the symbolic link %s, and patches named NNNN-... are written through a link of that name", g.ws.Rel(real), e.Name())
+					"git format-patch: %s holds the symbolic link %s, and a patch written under that name would go where it points", g.ws.Rel(real), e.Name())
 			}
 		}
 	}

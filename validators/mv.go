@@ -74,7 +74,7 @@ func mvOperands(c *Call, a *Args) error {
 		if err != nil {
 			return pathFinding(c.Program(), src, err)
 		}
-		if err := checkTreeLanding(c, src, entry, landing, followed, true); err != nil {
+		if err := checkTreeLanding(c, src, entry, landing, followed, true, ""); err != nil {
 			return err
 		}
 	}

@@ -56,8 +56,10 @@ func checkTreeWrites(c *Call, op, real string, landing func(rel string) string) 
 //     through a link it finds): that place must be writable;
 //   - an entry named .git or .vtexec must be writable where it lands;
 //   - a symbolic link keeps its text, so from where it lands it must
-//     still lead to a writable place inside the workspace.
-func checkTreeLanding(c *Call, op, src, landing string, followTop, recursive bool) error {
+//     still lead to a writable place inside the workspace;
+//   - with backups (backup is the suffix), an entry replaced below the
+//     top is kept as NAME+suffix, which must be writable too.
+func checkTreeLanding(c *Call, op, src, landing string, followTop, recursive bool, backup string) error {
 	type item struct{ path, land string }
 	fi, err := os.Lstat(src)
 	if err != nil {
@@ -99,6 +101,11 @@ func checkTreeLanding(c *Call, op, src, landing string, followTop, recursive boo
 				return err
 			}
 		}
+		if exists == nil && backup != "" {
+			if err := c.WritePath(it.land + backup); err != nil {
+				return err
+			}
+		}
 		if isLink {
 			if err := checkLinkLanding(c, it.path, it.land); err != nil {
 				return err
@@ -117,11 +124,20 @@ func checkTreeLanding(c *Call, op, src, landing string, followTop, recursive boo
 }
 
 // checkLinkLanding checks that the symbolic link at path, copied or moved
-// to land, leads from there to a writable place inside the workspace.
+// to land, leads from there to a writable place inside the workspace, and
+// that it does so where it is now too: links copied with it (its
+// siblings) exist at the source but not yet at the landing, so a target
+// through one of them is judged where they are.
 func checkLinkLanding(c *Call, path, land string) error {
 	target, err := os.Readlink(path)
 	if err != nil {
 		return nil
+	}
+	if _, err := c.WS.Resolve(path, workspace.Write); err != nil {
+		f := pathFinding(c.Program(), path, err)
+		f.Reason = fmt.Sprintf("%s: the symbolic link %s -> %s leads to a place that may not be written: %s",
+			c.Program(), c.WS.Rel(path), target, err)
+		return f
 	}
 	dest := target
 	if !filepath.IsAbs(target) {
