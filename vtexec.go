@@ -64,6 +64,9 @@ type Decision struct {
 	Asks []Ask `json:"asks,omitempty"`
 	// NeverAlways is set when "always" cannot be chosen.
 	NeverAlways bool `json:"never_always,omitempty"`
+	// Note tells the person something about their answer, e.g. that an
+	// "always" rule waits for vtexec policy trust.
+	Note string `json:"note,omitempty"`
 }
 
 // Command is one simple command of a checked plan.

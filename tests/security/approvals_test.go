@@ -1,0 +1,150 @@
+package security
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+type answerWith vtexec.Answer
+
+func (a answerWith) Approve(context.Context, vtexec.Question) (vtexec.Answer, error) {
+	return vtexec.Answer(a), nil
+}
+
+func decide(t *testing.T, ws, cmd string) vtexec.Decision {
+	t.Helper()
+	d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+	require.NoError(t, err)
+	return d
+}
+
+// A hostile repository may ship .vtexec/policy.local.toml. Answering
+// "always" to something else appends to that file; the content the person
+// never vouched for must stay untrusted.
+func TestAlwaysDoesNotTrustWhatWasAlreadyThere(t *testing.T) {
+	ws := fixture(t)
+	local := filepath.Join(ws, ".vtexec", "policy.local.toml")
+	require.NoError(t, os.WriteFile(local, []byte("[[rule]]\nprogram = \"base64\"\ndecision = \"allow\"\n"), 0o644))
+	require.Equal(t, "ask", decide(t, ws, "base64 file.txt").Decision)
+
+	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "base32 file.txt", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerAlways)})
+	require.NoError(t, err)
+	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.NotEmpty(t, res.Decision.Note, "the person should learn that the rule waits for policy trust")
+
+	assert.Equal(t, "ask", decide(t, ws, "base64 file.txt").Decision, "the planted rule became trusted")
+}
+
+// vtexec's own configuration and state may lie inside the workspace (a
+// workspace at $HOME): commands may neither read nor write them.
+func TestOwnConfigAndStateArePrivate(t *testing.T) {
+	ws := fixture(t)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(ws, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(ws, ".local", "state"))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".config", "vtexec"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".config", "vtexec", "policy.toml"), []byte("# mine\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".local", "state", "vtexec"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".local", "state", "vtexec", "trusted.json"), []byte("{}\n"), 0o600))
+	for _, cmd := range []string{
+		`printf '[[rule]]\nprogram = "base64"\ndecision = "allow"\n' >> .config/vtexec/policy.toml`,
+		"cat .local/state/vtexec/trusted.json",
+		"ls .local/state/vtexec",
+		"cp file.txt .config/vtexec/policy.toml",
+		"rm -f .config/vtexec/policy.toml",
+	} {
+		d := decide(t, ws, cmd)
+		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, "protected_path", d.Code, "%s: %s", cmd, d.Reason)
+	}
+	assert.Equal(t, "allow", decide(t, ws, "cat file.txt").Decision)
+}
+
+// git subcommands that write take their pathspecs as writes: git rm or
+// git mv may not touch .vtexec, even once approved.
+func TestGitWritesDoNotReachVtexecFiles(t *testing.T) {
+	l := newGitLab(t)
+	l.write(".vtexec/policy.toml", "[[rule]]\nprogram = \"cat\"\ndecision = \"deny\"\n")
+	l.write("evil.toml", "# planted\n")
+	l.setup("add", "-A")
+	l.setup("commit", "-qm", "policy")
+	for _, cmd := range []string{"git rm -q .vtexec/policy.toml", "git mv evil.toml .vtexec/policy.local.toml",
+		"git checkout HEAD -- .vtexec/policy.toml", "git restore .vtexec", "git rm -r -q --cached .vtexec"} {
+		res := l.run(cmd, true)
+		assert.Equal(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "protected_path", res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
+	}
+	_, err := os.Stat(filepath.Join(l.ws, ".vtexec", "policy.toml"))
+	assert.NoError(t, err)
+}
+
+// Programs that run another program given as arguments are refused like
+// the shells they could run; an interpreter with a version in its name is
+// the interpreter.
+func TestRunnersOfOtherProgramsAndVersionedInterpreters(t *testing.T) {
+	ws := fixture(t)
+	for _, cmd := range []string{"ionice bash -c id", "taskset 1 bash -c id", "chrt 0 id", "setarch x86_64 bash", "flock x bash -c id"} {
+		if _, err := exec.LookPath(firstWord(cmd)); err != nil {
+			continue // not installed here: refused as not found anyway
+		}
+		d := decide(t, ws, cmd)
+		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, "forbidden_program", d.Code, "%s: %s", cmd, d.Reason)
+	}
+
+	stubs := t.TempDir()
+	for _, name := range []string{"python3.11", "perl5.36.0", "bash5.2"} {
+		require.NoError(t, os.WriteFile(filepath.Join(stubs, name), []byte("#!/bin/true\n"), 0o755))
+	}
+	wsp := mustWorkspace(t, ws)
+	checker := &execpolicy.Checker{TrustedPath: stubs + ":" + plan.TrustedPath}
+	for cmd, code := range map[string]string{
+		"python3.11 -c 'print(1)'": "inline_code",
+		"perl5.36.0 -e 1":          "inline_code",
+		"bash5.2 -c id":            "forbidden_program",
+	} {
+		v := checker.Check(cmd, wsp)
+		assert.Equal(t, code, v.Code, "%s: %s", cmd, v.Reason)
+		if code == "inline_code" {
+			assert.True(t, v.NeverAlways, cmd)
+		}
+	}
+}
+
+// Deny beats ask beats allow, whatever vtexec's own checks found.
+func TestAskRuleBeatsAllowRule(t *testing.T) {
+	l := newGitLab(t)
+	cfg := os.Getenv("XDG_CONFIG_HOME")
+	require.NoError(t, os.MkdirAll(filepath.Join(cfg, "vtexec"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(cfg, "vtexec", "policy.toml"), []byte(
+		"[[rule]]\nprogram = \"git\"\nsubcommand = [\"commit\"]\ndecision = \"ask\"\n\n"+
+			"[[rule]]\nprogram = \"git\"\nsubcommand = [\"commit\"]\ndecision = \"allow\"\n"), 0o644))
+	res := l.run("git commit -qam x", false)
+	assert.NotEqual(t, "allow", res.Decision.Decision, "%s %s", res.Decision.Rule, res.Decision.Reason)
+}
+
+func mustWorkspace(t *testing.T, root string) *workspace.Workspace {
+	t.Helper()
+	w, err := workspace.New(root)
+	require.NoError(t, err)
+	return w
+}
+
+func firstWord(s string) string {
+	for i, r := range s {
+		if r == ' ' {
+			return s[:i]
+		}
+	}
+	return s
+}
