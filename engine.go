@@ -26,6 +26,7 @@ type state struct {
 	store   cwdtrack.Store
 	decided *execpolicy.Decided
 	log     *audit.Log
+	note    string // for the person, set by recordAlways
 }
 
 // prepare loads everything a decision depends on and decides.
@@ -179,6 +180,7 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 		return d, fmt.Errorf("unknown answer %q", answer)
 	}
 	d.Decision, d.Code, d.Reason, d.Hint, d.Approval = "allow", "", "", "", string(answer)
+	d.Note = st.note
 	return d, nil
 }
 
@@ -232,12 +234,19 @@ func (st *state) recordAlways() error {
 	if err := ensureGitignore(filepath.Dir(local)); err != nil {
 		return err
 	}
+	ts := execpolicy.TrustStore{Path: st.files.TrustStore}
+	trusted := true
 	for _, p := range st.askingParts() {
-		if _, err := execpolicy.AppendRule(local, execpolicy.RuleFor(p, st.ws.Cwd()), "approved always "+time.Now().UTC().Format(time.RFC3339)+": "+DisplayArgv(p.Argv)); err != nil {
+		_, ok, err := ts.AppendTrustedRule(local, execpolicy.RuleFor(p, st.ws.Cwd()), "approved always "+time.Now().UTC().Format(time.RFC3339)+": "+DisplayArgv(p.Argv))
+		if err != nil {
 			return err
 		}
+		trusted = trusted && ok
 	}
-	return execpolicy.TrustStore{Path: st.files.TrustStore}.Trust(local)
+	if !trusted {
+		st.note = local + " holds rules you have not vouched for, so the new rule waits too: review the file, then run vtexec policy trust"
+	}
+	return nil
 }
 
 // ensureGitignore keeps policy.local.toml and lock files out of git.

@@ -22,19 +22,46 @@ import (
 // concurrent approvals all land. A file that does not parse is left alone
 // and reported.
 func AppendRule(path string, r PolicyRule, note string) (added bool, err error) {
+	added, _, err = appendRule(path, r, note, nil)
+	return added, err
+}
+
+// AppendTrustedRule appends r like AppendRule and vouches for the result,
+// but only if the file was vouched for (or empty) before: a rule a person
+// approves must not make trusted what someone else wrote into the file.
+// trusted reports whether the file is trusted afterwards.
+func (t TrustStore) AppendTrustedRule(path string, r PolicyRule, note string) (added, trusted bool, err error) {
+	return appendRule(path, r, note, &t)
+}
+
+func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, trusted bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, err
+		return false, false, err
 	}
 	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	defer unlock()
 
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return false, err
+		return false, false, err
 	}
+	if ts != nil {
+		if trusted, err = ts.trustedContent(path, old); err != nil {
+			return false, false, err
+		}
+	}
+	added, err = writeRule(path, old, r, note)
+	if err != nil || !trusted {
+		return added, trusted, err
+	}
+	return added, true, ts.Trust(path)
+}
+
+// writeRule appends r to old and writes path, unless r is already there.
+func writeRule(path string, old []byte, r PolicyRule, note string) (bool, error) {
 	existing := &Policy{}
 	if err := existing.add(Layer{Path: path, Trusted: true}, old); err != nil {
 		return false, err
@@ -123,6 +150,20 @@ func (t TrustStore) Trusted(file string) (bool, error) {
 		return false, err
 	}
 	return m[file] == sum, nil
+}
+
+// trustedContent reports whether content, the content of file, is empty
+// or was vouched for.
+func (t TrustStore) trustedContent(file string, content []byte) (bool, error) {
+	if len(bytes.TrimSpace(content)) == 0 {
+		return true, nil
+	}
+	m, err := t.load()
+	if err != nil {
+		return false, err
+	}
+	sum := sha256.Sum256(content)
+	return m[file] == hex.EncodeToString(sum[:]), nil
 }
 
 // Trust vouches for the file's current content.

@@ -231,3 +231,30 @@ func TestRunSessionTracksCwdAcrossCalls(t *testing.T) {
 	require.Len(t, lines, 2)
 	assert.Contains(t, lines[1], `cwd="`+real+`"`)
 }
+
+// Without --timeout and --max-output, the policy's [limits] apply.
+func TestRunUsesPolicyLimits(t *testing.T) {
+	ws := cliWorkspace(t)
+	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "vtexec")
+	require.NoError(t, os.MkdirAll(cfg, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(cfg, "policy.toml"), []byte("[limits]\ntimeout = \"300ms\"\nmax_output = \"1KiB\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "big.txt"), bytes.Repeat([]byte("0123456789\n"), 5000), 0o644))
+	var res struct {
+		Stdout    string `json:"stdout"`
+		Truncated bool   `json:"truncated"`
+		TimedOut  bool   `json:"timed_out"`
+	}
+	_, out, _ := cli(t, "", "run", "--workspace", ws, "--json", "--", "cat big.txt")
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.True(t, res.Truncated)
+	assert.Less(t, len(res.Stdout), 2048)
+
+	_, out, _ = cli(t, "", "run", "--workspace", ws, "--json", "--", "tail -f README.md")
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.True(t, res.TimedOut)
+
+	// A flag still wins.
+	_, out, _ = cli(t, "", "run", "--workspace", ws, "--json", "--max-output", "64KiB", "--", "cat big.txt")
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.False(t, res.Truncated)
+}

@@ -80,19 +80,23 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 		prog = found
 	}
 	r := execpolicy.PolicyRule{Program: prog, Subcommand: words[1:], Decision: execpolicy.RuleAllow}
-	added, err := execpolicy.AppendRule(target, r, "added by vtexec policy allow")
+	var added, trusted bool
+	if *scope == "user" {
+		added, err = execpolicy.AppendRule(target, r, "added by vtexec policy allow")
+		trusted = true
+	} else {
+		added, trusted, err = execpolicy.TrustStore{Path: files.TrustStore}.AppendTrustedRule(target, r, "added by vtexec policy allow")
+	}
 	if err != nil {
 		return 0, err
-	}
-	if *scope != "user" {
-		if err := (execpolicy.TrustStore{Path: files.TrustStore}).Trust(target); err != nil {
-			return 0, err
-		}
 	}
 	if added {
 		fmt.Fprintf(stdout, "added %q to %s\n", r.String(), target)
 	} else {
 		fmt.Fprintf(stdout, "%q is already in %s\n", r.String(), target)
+	}
+	if !trusted {
+		fmt.Fprintf(stdout, "%s holds rules you have not vouched for, so this one waits too: review the file, then run vtexec policy trust\n", target)
 	}
 	return 0, nil
 }

@@ -15,8 +15,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlags("run")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	cwd := fs.String("cwd", "", "directory the command starts in")
-	timeout := fs.Duration("timeout", vtexec.DefaultTimeout, "kill the command after this long")
-	maxOut := fs.String("max-output", "64KiB", "bytes of each stream to keep (head and tail)")
+	timeout := fs.Duration("timeout", 0, "kill the command after this long (default: the policy's [limits], else 30s)")
+	maxOut := fs.String("max-output", "", "bytes of each stream to keep, head and tail (default: the policy's [limits], else 64KiB)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	session := fs.String("session", "", "keep cwd and session approvals under this id")
 	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
@@ -24,12 +24,15 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
-	if *timeout <= 0 {
+	if *timeout < 0 {
 		return 0, &usageError{"--timeout must be positive"}
 	}
-	limit, err := execpolicy.ParseSize(*maxOut)
-	if err != nil {
-		return 0, &usageError{"--max-output: " + err.Error()}
+	var limit int
+	if *maxOut != "" {
+		var err error
+		if limit, err = execpolicy.ParseSize(*maxOut); err != nil {
+			return 0, &usageError{"--max-output: " + err.Error()}
+		}
 	}
 	req, err := commandRequest(fs.Args())
 	if err != nil {
@@ -47,6 +50,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return 0, err
 		}
 		return res.ExitCode, nil
+	}
+	if res.Decision.Note != "" {
+		fmt.Fprintf(stderr, "vtexec: note: %s\n", res.Decision.Note)
 	}
 	if !res.Decision.Allowed() {
 		d := res.Decision
