@@ -42,6 +42,9 @@ func prepare(req Request) (*state, error) {
 	if st.files, err = PolicyFilesFor(st.ws.Root()); err != nil {
 		return nil, badRequest("set XDG_CONFIG_HOME and XDG_STATE_HOME", "%v", err)
 	}
+	if err := st.ownFilesOutside(); err != nil {
+		return nil, err
+	}
 	if st.pol, err = LoadPolicy(st.files); err != nil {
 		return nil, err
 	}
@@ -280,6 +283,30 @@ func (st *state) marker(exit int) string {
 		return ""
 	}
 	return cwdtrack.Marker(st.sess.Token, cwdtrack.Mark{Cwd: st.ws.Cwd(), ExitCode: exit})
+}
+
+// ownFilesOutside refuses a workspace that holds vtexec's configuration
+// or state directory: commands could rewrite the user's policy or read the
+// trust store and session secrets, directly or through any recursive tool.
+func (st *state) ownFilesOutside() error {
+	for _, d := range []struct{ env, dir string }{
+		{"XDG_CONFIG_HOME", filepath.Dir(st.files.User)},
+		{"XDG_STATE_HOME", filepath.Dir(st.files.TrustStore)},
+	} {
+		if _, err := st.ws.Resolve(d.dir, workspace.Read); err == nil {
+			return badRequest("set "+d.env+" to a directory outside the workspace, or use a narrower workspace",
+				"vtexec's own directory %s lies inside the workspace, where commands could read or rewrite it", d.dir)
+		}
+	}
+	if a := st.req.AuditLog; a != "" && a != "off" {
+		if abs, err := filepath.Abs(a); err == nil {
+			if _, err := st.ws.Resolve(abs, workspace.Read); err == nil {
+				return badRequest("pass --audit with a path outside the workspace",
+					"the audit log %s lies inside the workspace, where commands could rewrite it", a)
+			}
+		}
+	}
+	return nil
 }
 
 func (st *state) openAudit() error {

@@ -47,27 +47,25 @@ func TestAlwaysDoesNotTrustWhatWasAlreadyThere(t *testing.T) {
 }
 
 // vtexec's own configuration and state may lie inside the workspace (a
-// workspace at $HOME): commands may neither read nor write them.
-func TestOwnConfigAndStateArePrivate(t *testing.T) {
-	ws := fixture(t)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(ws, ".config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(ws, ".local", "state"))
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".config", "vtexec"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".config", "vtexec", "policy.toml"), []byte("# mine\n"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".local", "state", "vtexec"), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".local", "state", "vtexec", "trusted.json"), []byte("{}\n"), 0o600))
-	for _, cmd := range []string{
-		`printf '[[rule]]\nprogram = "base64"\ndecision = "allow"\n' >> .config/vtexec/policy.toml`,
-		"cat .local/state/vtexec/trusted.json",
-		"ls .local/state/vtexec",
-		"cp file.txt .config/vtexec/policy.toml",
-		"rm -f .config/vtexec/policy.toml",
-	} {
-		d := decide(t, ws, cmd)
-		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
-		assert.Equal(t, "protected_path", d.Code, "%s: %s", cmd, d.Reason)
+// workspace at $HOME). Commands there could rewrite the user's policy or
+// read the trust store and session secrets, and recursive tools reach
+// them through any parent directory: vtexec refuses to work there.
+func TestOwnConfigAndStateInsideWorkspaceRefused(t *testing.T) {
+	for _, env := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
+		ws := fixture(t)
+		t.Setenv(env, filepath.Join(ws, ".local"))
+		for _, cmd := range []string{"cat file.txt", "grep -r token .local"} {
+			_, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+			var re *vtexec.RequestError
+			require.ErrorAs(t, err, &re, "%s with %s inside", cmd, env)
+			assert.Equal(t, "bad_request", re.Code)
+			assert.Contains(t, re.Hint, env)
+		}
 	}
-	assert.Equal(t, "allow", decide(t, ws, "cat file.txt").Decision)
+	ws := fixture(t)
+	_, err := vtexec.Check(context.Background(), vtexec.Request{Command: "ls", Workspace: ws, AuditLog: filepath.Join(ws, "audit.jsonl")})
+	var re *vtexec.RequestError
+	require.ErrorAs(t, err, &re, "an audit log inside the workspace")
 }
 
 // git subcommands that write take their pathspecs as writes: git rm or
