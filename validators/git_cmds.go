@@ -1,6 +1,8 @@
 package validators
 
 import (
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -561,11 +563,57 @@ func (g *gitCall) run(cmd *gitCmd, args []string) (gitClass, error) {
 	if cmd.what != "" {
 		g.what = cmd.what
 	}
+	var class gitClass
 	if cmd.check == nil {
-		return cmd.class, gitOperands(g, a)
+		class, err = cmd.class, gitOperands(g, a)
+	} else {
+		class, err = cmd.check(g, a)
+		class = max(class, cmd.class)
 	}
-	class, err := cmd.check(g, a)
-	return max(class, cmd.class), err
+	if err != nil || class != gitWrite {
+		return class, err
+	}
+	return class, gitWritablePaths(g, a)
+}
+
+// gitPathWrites are the writing subcommands whose operands are all paths.
+var gitPathWrites = map[string]bool{"add": true, "mv": true, "rm": true, "restore": true, "clean": true}
+
+// gitWritablePaths checks, for a subcommand that writes, the paths it
+// writes as writes: pathspecs after "--", operands of subcommands that
+// take only paths, and operands that name an existing file. A person's
+// approval of git rm must not reach .git or .vtexec.
+func gitWritablePaths(g *gitCall, a *gitArgs) error {
+	paths := append([]string{}, a.paths...)
+	ops := a.revs
+	if !a.dashdash && len(a.revs) == 0 {
+		ops = a.Operands
+	}
+	for _, op := range ops {
+		if _, err := os.Lstat(filepath.Join(g.dir, op)); err == nil || gitPathWrites[g.sub] {
+			paths = append(paths, op)
+		}
+	}
+	for _, spec := range paths {
+		path, top := gitPathspecPath(spec)
+		if path == "" {
+			continue
+		}
+		base := g.dir
+		if top {
+			base = g.topLevel()
+		}
+		if !filepath.IsAbs(path) {
+			path = base + "/" + path
+		}
+		if err := g.at().WritePath(path); err != nil {
+			if f, ok := err.(*Finding); ok {
+				f.Reason = strings.Replace(f.Reason, path, spec, 1)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 func gitNames(subs map[string]*gitCmd) string {
