@@ -36,8 +36,9 @@ func (d *Decided) DecidingRule() *PolicyRule {
 
 // Apply decides v under the policy and the session's approvals (rules
 // with decision allow). Per part: a deny rule denies; a validator's deny
-// stays; an ask rule makes an allowed part ask; an allow rule lifts an
-// ask, except for parts that may never be approved always, which only a
+// stays; an ask rule asks, whatever allow rule matches too, unless a
+// session approval answers it; an allow rule lifts a validator's ask,
+// except for parts that may never be approved always, which only a
 // session approval lifts. The result is the strictest part.
 func (pol *Policy) Apply(v *Verdict, session []PolicyRule) *Decided {
 	out := &Decided{Verdict: &Verdict{Plan: v.Plan}, Rules: make([]*PolicyRule, len(v.Parts))}
@@ -75,10 +76,14 @@ func (pol *Policy) Apply(v *Verdict, session []PolicyRule) *Decided {
 			p = ruledPart(p, Deny, CodePolicyDeny, deny, "this command is denied by policy; use another command or change the rule")
 			out.Rules[i] = deny
 		case p.Decision == Deny:
-		case ask != nil && p.Decision == Allow:
+		case ask != nil && sess == nil:
+			// An ask rule holds whatever allow rule matches too; only a
+			// person's answer for this session lifts it, so "always"
+			// is not offered.
 			p = ruledPart(p, Ask, CodePolicyAsk, ask, "a person must approve it, as the policy asks")
+			p.NeverAlways = true
 			out.Rules[i] = ask
-		case p.Decision == Ask && sess != nil:
+		case p.Decision == Ask && sess != nil, ask != nil:
 			p = Part{Argv: p.Argv, Program: p.Program, Decision: Allow}
 			out.Rules[i] = sess
 		case p.Decision == Ask && allow != nil && !p.NeverAlways:

@@ -241,7 +241,11 @@ func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
 }
 
 func forbiddenProgram(name string) *Verdict {
-	if f, ok := forbiddenPrograms[name]; ok {
+	f, ok := forbiddenPrograms[name]
+	if !ok {
+		f, ok = forbiddenPrograms[canonicalProgram(name)]
+	}
+	if ok {
 		return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
 	}
 	return nil

@@ -148,3 +148,12 @@ func TestPartsOnePerCommandAndWrappedCommand(t *testing.T) {
 	require.Equal(t, Ask, v.Decision)
 	assert.True(t, v.NeverAlways, "a wrapper's unseen arguments are never approvable always")
 }
+
+func TestCanonicalProgram(t *testing.T) {
+	for in, want := range map[string]string{
+		"python3.11": "python", "perl5.36.0": "perl", "bash5.2": "bash", "gcc-12": "gcc", "node18": "node",
+		"python": "python", "sha256sum": "sha256sum", "x86_64": "x86_64", "7z": "7z", "b2": "b2",
+	} {
+		assert.Equal(t, want, canonicalProgram(in), in)
+	}
+}

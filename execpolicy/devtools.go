@@ -56,8 +56,9 @@ var DevToolRules = []DevToolRule{
 func devToolVerdict(name string, argv []string, ws *workspace.Workspace) *Verdict {
 	sub := firstOperand(argv[1:])
 	var worst *Verdict
+	canon := canonicalProgram(name)
 	for _, r := range DevToolRules {
-		if r.Program != name || (len(r.Subs) > 0 && !contains(r.Subs, sub)) {
+		if (r.Program != name && r.Program != canon) || (len(r.Subs) > 0 && !contains(r.Subs, sub)) {
 			continue
 		}
 		for i, arg := range argv[1:] {

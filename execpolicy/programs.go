@@ -2,6 +2,7 @@ package execpolicy
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/vtexec/vtexec/plan"
@@ -43,6 +44,23 @@ func init() {
 		"controls containers or clusters beyond the workspace", "ask the user to run it")
 	forbid("kill pkill killall", "signals processes outside the command", "long commands end at the timeout")
 	forbid("crontab at batch", "schedules commands to run later, outside vtexec", "run the command now")
+	forbid("ionice chrt taskset setarch linux32 linux64 flock sg newgrp script prlimit systemd-run watch "+
+		"strace ltrace gdb valgrind expect parallel faketime fakeroot firejail bwrap proot setsid numactl cpulimit",
+		"runs another program given in its arguments, which vtexec would not see",
+		"run the program directly; timeout, nice, nohup, stdbuf and env are understood")
+}
+
+// versionSuffix is a version at the end of a program name: python3.11,
+// perl5.36.0, gcc-12, node18.
+var versionSuffix = regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`)
+
+// canonicalProgram is name without a version suffix, so that rules about
+// python, perl or bash also hold for python3.11, perl5.36.0 and bash5.2.
+func canonicalProgram(name string) string {
+	if m := versionSuffix.FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
+		return m[1]
+	}
+	return name
 }
 
 // shellBuiltins have no meaning without a shell, or change shell state
