@@ -119,6 +119,8 @@ func DisplayWord(w string) string {
 			b.WriteRune(r)
 		case r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
@@ -143,8 +145,20 @@ func DisplayText(s string) string {
 
 // isVisible: printable and not a format character (bidi overrides,
 // zero-width joiners and the like are format characters).
+// isVisible reports whether a terminal shows r as a mark of its own:
+// not a control or format character, a combining mark (variation
+// selectors, the grapheme joiner), a space other than " ", a private or
+// surrogate code point, or one of the blank-looking fillers.
 func isVisible(r rune) bool {
-	return unicode.IsPrint(r) && !unicode.Is(unicode.Cf, r)
+	switch {
+	case r < 0x80:
+		return unicode.IsPrint(r)
+	case unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Zs, unicode.Co, unicode.Cs):
+		return false
+	case r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0 || r == 0x2800:
+		return false
+	}
+	return unicode.IsPrint(r)
 }
 
 // ruleWords turns "allow /usr/bin/make test" into "make test" for a hint.

@@ -211,6 +211,15 @@ func TestDisplayEscapes(t *testing.T) {
 		"":                   "''",
 		"ünïcode":            "'ünïcode'",
 		"--flag=value/x.txt": "--flag=value/x.txt",
+		// Invisible or blank-looking: variation selectors, a combining
+		// grapheme joiner, Hangul and braille blanks, a no-break space.
+		"setup.py\ufe0f": `$'setup.py\ufe0f'`,
+		"a\U000e0100b":   `$'a\U000e0100b'`,
+		"a\u034fb":       `$'a\u034fb'`,
+		"a\u3164b":       `$'a\u3164b'`,
+		"a\u115fb":       `$'a\u115fb'`,
+		"a\u2800b":       `$'a\u2800b'`,
+		"a\u00a0b":       `$'a\u00a0b'`,
 	}
 	for in, want := range cases {
 		assert.Equal(t, want, DisplayWord(in), "%q", in)
