@@ -144,7 +144,14 @@ var unknownProgramPathCases = []tableCase{
 	{"base64 sibling", deny("outside_workspace")},
 	{"tar -cf out.tar --files-from=/etc/passwd", deny("outside_workspace")},
 	{"tar -cf /dev/null src", ask},
-	{"base64 /nonexistent/path", ask},
+	// A path that does not exist yet is where an approved program may
+	// write (go build -o /outside/x): outside is refused too.
+	{"base64 /nonexistent/path", deny("outside_workspace")},
+	{"tar -cf /tmp/out.tar src", deny("outside_workspace")},
+	{"tar -cf ../out.tar src", deny("outside_workspace")},
+	{"tar --file=../../x.tar -c src", deny("outside_workspace")},
+	{"tar -cf new/out.tar src", ask},
+	{"base64 -w 0 README.md", ask},
 }
 
 func TestUnknownProgramOutsidePaths(t *testing.T) {
