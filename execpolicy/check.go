@@ -383,6 +383,15 @@ func pathVerdict(program, arg string, err error) *Verdict {
 	return deny(string(workspace.Invalid), "use a path inside the workspace", "%s: %q: %v", program, arg, err)
 }
 
+func hasDotDot(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return true
+		}
+	}
+	return false
+}
+
 // unwrapCommand turns "command [-p] CMD ARG..." into "CMD ARG...": with no
 // shell functions or aliases to bypass, that is all command does. The
 // plan shows the unwrapped argv. "command -v" and "-V" are refused.
@@ -402,7 +411,8 @@ func unwrapCommand(argv []string) ([]string, *Verdict) {
 
 // outsidePathArg refuses, for a program vtexec has no validator for, an
 // argument (or a --flag=value's value) that names an existing path which
-// resolves outside the workspace. Which arguments such a program opens is
+// resolves outside the workspace, or an absolute or ".." path that would
+// lie outside once created. Which arguments such a program opens is
 // unknown, so a person would be asked to approve reading ~/.ssh, or a
 // link to it, without seeing it; refusing is clearer. /dev/null is
 // harmless and allowed.
@@ -418,10 +428,16 @@ func outsidePathArg(name string, args []string, ws *workspace.Workspace) *Verdic
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(ws.Cwd(), p)
 		}
-		if _, err := os.Lstat(p); err != nil {
+		// An existing path, or one that is absolute or climbs with "..":
+		// a path to be created there is where the program would write.
+		if _, err := os.Lstat(p); err != nil && !filepath.IsAbs(a) && !hasDotDot(a) {
 			continue
 		}
 		if _, err := ws.Resolve(a, workspace.Read); err != nil {
+			var be *workspace.BoundaryError
+			if errors.As(err, &be) && be.Code == workspace.Invalid {
+				continue // not a usable path: an argument of another kind
+			}
 			v := pathVerdict(name, a, err)
 			v.Hint = "name files inside the workspace; " + name + " is not on the allowlist, so a path outside it is refused rather than asked about"
 			return v

@@ -65,6 +65,11 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	if target == "" {
 		return 0, &usageError{"--scope is local, project or user"}
 	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") {
+			return 0, &usageError{"a rule names a program and its subcommand words (go test, npm run build); " + w + " is a flag, and a rule with it would approve any later arguments"}
+		}
+	}
 	cat := execpolicy.Commands()
 	for _, f := range cat.Forbidden {
 		if f.Program == words[0] {
