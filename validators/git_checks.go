@@ -2,6 +2,7 @@ package validators
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/vtexec/vtexec/workspace"
@@ -45,6 +46,16 @@ func gitGrepCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 		if err := gitRevOrPath(g, op); err != nil {
 			return 0, err
 		}
+		// In the working tree git enters only checked-out submodules,
+		// which the inspection covers; in a revision, any it knows.
+		if _, err := os.Lstat(filepath.Join(g.dir, op)); err != nil && a.Has("recurse-submodules") {
+			return 0, refuse(CodeForbiddenFlag, "grep the working tree (no revision), or run git grep inside the submodule",
+				"git grep --recurse-submodules %s reads the submodules of a revision, including ones not checked out, which vtexec does not inspect", op)
+		}
+	}
+	if a.Has("recurse-submodules") && a.Has("cached") {
+		return 0, refuse(CodeForbiddenFlag, "grep the working tree (no --cached), or run git grep inside the submodule",
+			"git grep --cached --recurse-submodules reads submodule repositories vtexec does not inspect")
 	}
 	return gitRead, gitPathspecs(g, a.paths)
 }

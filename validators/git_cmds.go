@@ -555,7 +555,7 @@ func (g *gitCall) run(cmd *gitCmd, args []string) (gitClass, error) {
 			return 0, refuse(CodeForbiddenFlag, "leave --submodule out (or use --submodule=short); run git log inside the submodule instead",
 				"git %s --submodule=%s reads (or, for diff, runs git in) each changed submodule's repository, which vtexec inspects only when it is checked out", g.sub, u.Value)
 		}
-		if u.Flag.Long == "recurse-submodules" && (g.sub == "grep" || g.sub == "ls-files") {
+		if u.Flag.Long == "recurse-submodules" && g.sub == "ls-files" {
 			return 0, refuse(CodeForbiddenFlag, "run the command inside each checked-out submodule instead",
 				"git %s --recurse-submodules reads submodule repositories, including ones only history knows, which vtexec does not inspect", g.sub)
 		}

@@ -199,7 +199,11 @@ func TestGitPromisorSpelledOtherwise(t *testing.T) {
 func TestGitSubmodulesNotCheckedOut(t *testing.T) {
 	l := newGitLab(t)
 	l.assertRefused("forbidden_flag", "git diff HEAD~1 HEAD --submodule=log", "git log -p --submodule=log",
-		"git grep --recurse-submodules -h one HEAD", "git ls-files --recurse-submodules", "git submodule summary")
+		"git grep --recurse-submodules -h one HEAD", "git grep --recurse-submodules --cached one",
+		"git ls-files --recurse-submodules", "git submodule summary")
+	// The working tree: only checked-out submodules, which are inspected.
+	res := l.run("git grep --recurse-submodules -h one", false)
+	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
 	// A git directory under .git/modules whose objects come from outside.
 	mod := filepath.Join(l.ws, ".git", "modules", "sub")
 	cmd := exec.Command("git", "init", "-q", "--bare", mod)
