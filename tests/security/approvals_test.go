@@ -146,3 +146,19 @@ func firstWord(s string) string {
 	}
 	return s
 }
+
+// A deny rule about a git subcommand holds whatever global options come
+// before it.
+func TestPolicyRulesSeeGitSubcommandPastGlobalOptions(t *testing.T) {
+	l := newGitLab(t)
+	cfg := os.Getenv("XDG_CONFIG_HOME")
+	require.NoError(t, os.MkdirAll(filepath.Join(cfg, "vtexec"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(cfg, "vtexec", "policy.toml"), []byte(
+		"[[rule]]\nprogram = \"git\"\nsubcommand = [\"log\"]\ndecision = \"deny\"\n"), 0o644))
+	for _, cmd := range []string{"git log", "git -C . log", "git -P log", "git --no-pager log", "git --git-dir=.git log -1"} {
+		res := l.run(cmd, true)
+		assert.Equal(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "policy_deny", res.Decision.Code, cmd)
+	}
+	assert.Equal(t, "allow", l.run("git -C . status", false).Decision.Decision)
+}
