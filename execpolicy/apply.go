@@ -121,7 +121,7 @@ func RuleFor(p Part, dir string) PolicyRule {
 	if r.Program == "" && len(p.Argv) > 0 {
 		r.Program = filepath.Base(p.Argv[0])
 	}
-	for _, a := range p.Argv[1:] {
+	for _, a := range subcommandArgs(p.Argv) {
 		if len(r.Subcommand) == 2 || !isSubcommandWord(a, dir) {
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/validators"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -99,9 +100,19 @@ func (r PolicyRule) Matches(p Part) bool {
 	case r.Argv != nil:
 		return equalWords(args, r.Argv)
 	case len(r.Subcommand) > 0:
+		args = subcommandArgs(p.Argv)
 		return len(args) >= len(r.Subcommand) && equalWords(args[:len(r.Subcommand)], r.Subcommand)
 	}
 	return true
+}
+
+// subcommandArgs returns the arguments from where subcommand words begin:
+// after git's global options, else after the program name.
+func subcommandArgs(argv []string) []string {
+	if filepath.Base(argv[0]) == "git" {
+		return validators.GitSubcommandArgs(argv[1:])
+	}
+	return argv[1:]
 }
 
 func equalWords(a, b []string) bool {

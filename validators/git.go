@@ -232,6 +232,36 @@ func (g *gitCall) globals(args []string) ([]string, error) {
 	return nil, g.resolveRepoOpts()
 }
 
+// GitSubcommandArgs returns git's arguments from the subcommand on,
+// skipping the global options before it (-C DIR, --git-dir=DIR, -P, ...),
+// so that policy rules about git push also hold for git -C . push. An
+// option vtexec does not know ends the skipping (the validator refuses
+// it anyway).
+func GitSubcommandArgs(args []string) []string {
+	gitGlobalSpec.index()
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			return args[i:]
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		var f *Flag
+		if strings.HasPrefix(arg, "--") {
+			f = gitGlobalSpec.long[name]
+		} else if len(arg) == 2 {
+			f = gitGlobalSpec.short[arg[1:]]
+			hasValue = false
+		}
+		if f == nil {
+			return args[i:]
+		}
+		if f.Arg != NoArg && !hasValue && !f.Optional {
+			i++
+		}
+	}
+	return nil
+}
+
 // global applies one global option.
 func (g *gitCall) global(f *Flag, as, value string) error {
 	switch f.Name() {
