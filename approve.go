@@ -39,11 +39,14 @@ type Question struct {
 
 // Ask is one part of a command that needs a person.
 type Ask struct {
-	Argv        []string `json:"argv"`
-	Display     string   `json:"display"` // Argv escaped for a terminal
-	Reason      string   `json:"reason"`
-	Rule        string   `json:"rule"` // what "session" or "always" records
-	NeverAlways bool     `json:"never_always,omitempty"`
+	Argv    []string `json:"argv"`
+	Display string   `json:"display"` // Argv escaped for a terminal
+	Reason  string   `json:"reason"`
+	Rule    string   `json:"rule"` // what "session" or "always" records
+	// Exact: the rule approves exactly these arguments; otherwise the
+	// program and subcommand words, with any further arguments.
+	Exact       bool `json:"exact,omitempty"`
+	NeverAlways bool `json:"never_always,omitempty"`
 }
 
 // Text renders the question for a terminal. Every word is escaped, so
@@ -53,14 +56,22 @@ func (q Question) Text() string {
 	fmt.Fprintf(&b, "vtexec: approve this command?\n")
 	fmt.Fprintf(&b, "  in %s\n", DisplayWord(q.Cwd))
 	for _, c := range q.Commands {
-		fmt.Fprintf(&b, "  $ %s\n", DisplayArgv(c.Argv))
+		line := DisplayArgv(c.Argv)
+		for _, r := range c.Redirects {
+			line += " " + DisplayText(r)
+		}
+		fmt.Fprintf(&b, "  $ %s\n", line)
 	}
 	for _, a := range q.Asks {
 		fmt.Fprintf(&b, "  asks: %s\n    because %s\n", a.Display, DisplayText(a.Reason))
+		scope := "with any further arguments"
+		if a.Exact {
+			scope = "exactly these arguments"
+		}
 		if !a.NeverAlways {
-			fmt.Fprintf(&b, "    session/always would record: %s\n", DisplayText(a.Rule))
+			fmt.Fprintf(&b, "    session/always would record: %s (%s)\n", DisplayText(a.Rule), scope)
 		} else {
-			fmt.Fprintf(&b, "    session would record: %s (never always)\n", DisplayText(a.Rule))
+			fmt.Fprintf(&b, "    session would record: %s (%s; never always)\n", DisplayText(a.Rule), scope)
 		}
 	}
 	if q.NeverAlways {

@@ -42,9 +42,6 @@ func prepare(req Request) (*state, error) {
 	if st.files, err = PolicyFilesFor(st.ws.Root()); err != nil {
 		return nil, badRequest("set XDG_CONFIG_HOME and XDG_STATE_HOME", "%v", err)
 	}
-	if err := st.ownFilesOutside(); err != nil {
-		return nil, err
-	}
 	if st.pol, err = LoadPolicy(st.files); err != nil {
 		return nil, err
 	}
@@ -52,6 +49,10 @@ func prepare(req Request) (*state, error) {
 		if err := st.ws.AddRoot(r.Path, r.Access == "read-write"); err != nil {
 			return nil, &RequestError{Code: "bad_policy", Reason: fmt.Sprintf("%s: %v", r.File, err), Hint: "fix or remove the [[root]]"}
 		}
+	}
+	// After the roots: a root may not cover vtexec's own files either.
+	if err := st.ownFilesOutside(); err != nil {
+		return nil, err
 	}
 	if err := st.openSession(); err != nil {
 		return nil, err
@@ -133,7 +134,7 @@ func (st *state) decision() Decision {
 		Commands: []Command{}, NeverAlways: v.NeverAlways}
 	if v.Plan != nil {
 		for _, c := range v.Plan.Commands() {
-			d.Commands = append(d.Commands, Command{Argv: c.Argv, Program: c.Program, Builtin: c.Builtin})
+			d.Commands = append(d.Commands, Command{Argv: c.Argv, Program: c.Program, Builtin: c.Builtin, Redirects: redirectWords(c.Redirects, st.ws)})
 		}
 	}
 	if r := v.DecidingRule(); r != nil {
@@ -142,8 +143,9 @@ func (st *state) decision() Decision {
 	if v.Decision == execpolicy.Ask {
 		for _, p := range v.Parts {
 			if p.Decision == execpolicy.Ask {
+				r := execpolicy.RuleFor(p, st.ws.Cwd())
 				d.Asks = append(d.Asks, Ask{Argv: p.Argv, Display: DisplayArgv(p.Argv), Reason: p.Reason,
-					Rule: execpolicy.RuleFor(p, st.ws.Cwd()).String(), NeverAlways: p.NeverAlways})
+					Rule: r.String(), Exact: r.Argv != nil, NeverAlways: p.NeverAlways})
 			}
 		}
 	}
@@ -192,14 +194,16 @@ func needsApproval(d Decision) Decision {
 	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason
 	hints := []string{}
 	for _, a := range d.Asks {
-		if !a.NeverAlways {
+		if !a.NeverAlways && !a.Exact {
 			hints = append(hints, "vtexec policy allow -- "+ruleWords(a.Rule))
 		}
 	}
 	if len(hints) > 0 {
 		d.Hint = "run it in a terminal to be asked, or approve it ahead: " + joinHints(hints)
-	} else {
+	} else if d.NeverAlways {
 		d.Hint = "run it in a terminal to be asked; this command cannot be approved always"
+	} else {
+		d.Hint = "run it in a terminal to be asked; an approval covers exactly these arguments"
 	}
 	return d
 }
@@ -289,6 +293,13 @@ func (st *state) marker(exit int) string {
 // or state directory: commands could rewrite the user's policy or read the
 // trust store and session secrets, directly or through any recursive tool.
 func (st *state) ownFilesOutside() error {
+	// The project's policy files are protected by the name .vtexec; a
+	// .vtexec that is a link would make them writable under another.
+	dot := filepath.Dir(st.files.Project)
+	if fi, err := os.Lstat(dot); err == nil && !fi.IsDir() {
+		return badRequest("make .vtexec a plain directory (a person can replace the link with the directory it points to)",
+			"%s is not a plain directory (a symbolic link or a file), so its policy files would be writable under another name", dot)
+	}
 	for _, d := range []struct{ env, dir string }{
 		{"XDG_CONFIG_HOME", filepath.Dir(st.files.User)},
 		{"XDG_STATE_HOME", filepath.Dir(st.files.TrustStore)},
@@ -359,4 +370,31 @@ func (st *state) recheck(asked bool) func(int, []plan.Cmd) error {
 		}
 		return nil
 	}
+}
+
+// redirectWords renders a command's redirects for a person: "< in.txt",
+// "> out.txt", "2>&1", paths relative to the workspace root.
+func redirectWords(rs []plan.Redirect, ws *workspace.Workspace) []string {
+	var out []string
+	for _, r := range rs {
+		fd := ""
+		if (r.Kind == plan.Read && r.Fd != 0) || (r.Kind != plan.Read && r.Fd != 1) {
+			fd = fmt.Sprint(r.Fd)
+		}
+		path := r.Path
+		if ws.Contains(path) {
+			path = ws.Rel(path)
+		}
+		switch r.Kind {
+		case plan.Read:
+			out = append(out, fd+"< "+path)
+		case plan.Write:
+			out = append(out, fd+"> "+path)
+		case plan.Append:
+			out = append(out, fd+">> "+path)
+		case plan.Dup:
+			out = append(out, fmt.Sprintf("%d>&%d", r.Fd, r.DupFd))
+		}
+	}
+	return out
 }

@@ -71,9 +71,10 @@ type Decision struct {
 
 // Command is one simple command of a checked plan.
 type Command struct {
-	Argv    []string `json:"argv"`
-	Program string   `json:"program,omitempty"`
-	Builtin string   `json:"builtin,omitempty"`
+	Argv      []string `json:"argv"`
+	Program   string   `json:"program,omitempty"`
+	Builtin   string   `json:"builtin,omitempty"`
+	Redirects []string `json:"redirects,omitempty"` // "< in.txt", "> out.txt", "2>&1"
 }
 
 // Allowed reports whether the decision lets the command run.

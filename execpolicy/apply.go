@@ -109,20 +109,38 @@ func ruledPart(p Part, d Decision, code string, r *PolicyRule, hint string) Part
 	if r.Reason != "" {
 		reason += ": " + r.Reason
 	}
-	return Part{Argv: p.Argv, Program: p.Program, Decision: d, Code: code, Reason: reason, Hint: hint, NeverAlways: p.NeverAlways}
+	return Part{Argv: p.Argv, Program: p.Program, Decision: d, Code: code, Reason: reason, Hint: hint, NeverAlways: p.NeverAlways, Dir: p.Dir}
 }
 
-// RuleFor is the rule an approval of part records: the resolved program
-// and its subcommand words (leading arguments that are neither flags nor
-// paths, at most two), or with no such word, the exact arguments. dir is
-// where the command runs, to tell a path from a word.
+// subcommandPrograms take a subcommand (or, for make and just, a target)
+// as their first words. Only for them does an approval record subcommand
+// words; any other program's approval is for its exact arguments, since
+// its words are files or data (rm build, python3 tool.py).
+var subcommandPrograms = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`go cargo rustup npm npx pnpm yarn bun deno node-gyp make gmake just task
+		pip uv poetry pipenv pdm hatch conda tox nox pre-commit mvn gradle dotnet mix rake bundle composer
+		cmake ctest git gh terraform swift flutter dart`) {
+		subcommandPrograms[n] = true
+	}
+}
+
+// RuleFor is the rule an approval of part records: for a program with
+// subcommands, the resolved program and its subcommand words (leading
+// arguments that are neither flags nor paths, at most two); otherwise,
+// or with no such word, the exact arguments. dir is where the command
+// runs (the part's own, when it has one), to tell a path from a word.
 func RuleFor(p Part, dir string) PolicyRule {
 	r := PolicyRule{Program: p.Program, Decision: RuleAllow}
 	if r.Program == "" && len(p.Argv) > 0 {
 		r.Program = filepath.Base(p.Argv[0])
 	}
+	if p.Dir != "" {
+		dir = p.Dir
+	}
 	for _, a := range subcommandArgs(p.Argv) {
-		if len(r.Subcommand) == 2 || !isSubcommandWord(a, dir) {
+		if len(r.Subcommand) == 2 || !subcommandPrograms[canonicalProgram(filepath.Base(p.Argv[0]))] || !isSubcommandWord(a, dir) {
 			break
 		}
 		r.Subcommand = append(r.Subcommand, a)

@@ -64,8 +64,8 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	var parts []Part
 	for _, st := range steps {
 		var pipe plan.Pipeline
-		for _, stmt := range st.stmts {
-			cmd, cmdParts := c.command(stmt, cwd, len(st.stmts) > 1)
+		for j, stmt := range st.stmts {
+			cmd, cmdParts := c.command(stmt, cwd, len(st.stmts) > 1, j > 0)
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
@@ -160,7 +160,7 @@ func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) 
 // command expands and checks one simple command. The returned Cmd is
 // filled in as far as checking got, so a refused plan can still be shown;
 // the parts hold the decision on it (and on what a wrapper runs).
-func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bool) (plan.Cmd, []Part) {
+func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, piped bool) (plan.Cmd, []Part) {
 	cmd := plan.Cmd{Dir: ws.Cwd()}
 	refused := func(v *Verdict) (plan.Cmd, []Part) { return cmd, []Part{partOf(cmd.Argv, cmd.Program, v)} }
 	call, _ := s.Cmd.(*syntax.CallExpr)
@@ -196,7 +196,8 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bo
 	cmd.Program = prog
 	var parts []Part
 	c.validate(filepath.Base(argv[0]), argv, prog, ws, 0, &parts)
-	for _, p := range parts {
+	for i, p := range parts {
+		parts[i].Dir = ws.Cwd()
 		if p.Decision == Ask {
 			cmd.Asks = append(cmd.Asks, p.Code)
 		}
@@ -206,7 +207,51 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline bo
 			parts = append(parts, partOf(argv, prog, v))
 		}
 	}
+	if piped || readsStdin(redirs) {
+		programOnStdin(parts)
+	}
 	return cmd, parts
+}
+
+// readsStdin reports whether a redirect feeds standard input from a file.
+func readsStdin(rs []plan.Redirect) bool {
+	for _, r := range rs {
+		if r.Fd == 0 && r.Kind == plan.Read && r.Path != "/dev/null" {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinInterpreters run what they read on standard input as a program
+// (or, for editors and database shells, as commands that include "run
+// this shell command").
+var stdinInterpreters = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
+		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`) {
+		stdinInterpreters[n] = true
+	}
+}
+
+// programOnStdin marks the ask of an interpreter whose standard input is
+// a pipe or a file: it runs that as code, which no one sees in the
+// question, so it is inline code, never approved always.
+func programOnStdin(parts []Part) {
+	for i, p := range parts {
+		if len(p.Argv) == 0 || p.Decision != Ask {
+			continue
+		}
+		for _, n := range programNames(filepath.Base(p.Argv[0]), p.Program) {
+			if stdinInterpreters[n] {
+				parts[i].Code, parts[i].NeverAlways = CodeInlineCode, true
+				parts[i].Reason = n + " reads its program from standard input, which is a pipe or a file here"
+				parts[i].Hint = "run a script file instead (" + n + " script), so the person sees what runs"
+				break
+			}
+		}
+	}
 }
 
 // treeRearrangers move or copy whole entries, symbolic links included, so
@@ -241,12 +286,16 @@ func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
 }
 
 func forbiddenProgram(name string) *Verdict {
-	f, ok := forbiddenPrograms[name]
-	if !ok {
-		f, ok = forbiddenPrograms[canonicalProgram(name)]
-	}
-	if ok {
-		return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
+	return forbiddenAs(name, "")
+}
+
+// forbiddenAs refuses name if any of its names (see programNames) is a
+// forbidden program; prog is the file it runs, if known.
+func forbiddenAs(name, prog string) *Verdict {
+	for _, n := range programNames(name, prog) {
+		if f, ok := forbiddenPrograms[n]; ok {
+			return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
+		}
 	}
 	return nil
 }
@@ -266,7 +315,13 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 	}
 	val, ok := validators.Lookup(name)
 	if !ok {
-		if v := devToolVerdict(name, argv, ws); v != nil {
+		// An unlisted program is also what the file it runs is: a link
+		// named tool pointing at bash is bash.
+		if v := forbiddenAs(name, prog); v != nil {
+			add(v)
+			return
+		}
+		if v := devToolVerdict(name, prog, argv, ws); v != nil {
 			add(v)
 			return
 		}

@@ -53,12 +53,12 @@ var DevToolRules = []DevToolRule{
 
 // devToolVerdict applies DevToolRules to a command not on the allowlist.
 // nil means no rule matched; the command then asks as usual.
-func devToolVerdict(name string, argv []string, ws *workspace.Workspace) *Verdict {
+func devToolVerdict(name, prog string, argv []string, ws *workspace.Workspace) *Verdict {
 	sub := firstOperand(argv[1:])
 	var worst *Verdict
-	canon := canonicalProgram(name)
+	names := programNames(name, prog)
 	for _, r := range DevToolRules {
-		if (r.Program != name && r.Program != canon) || (len(r.Subs) > 0 && !contains(r.Subs, sub)) {
+		if !contains(names, r.Program) || (len(r.Subs) > 0 && !contains(r.Subs, sub)) {
 			continue
 		}
 		for i, arg := range argv[1:] {

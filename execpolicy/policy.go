@@ -88,11 +88,15 @@ func (r PolicyRule) Matches(p Part) bool {
 	if len(p.Argv) == 0 {
 		return false
 	}
+	// An allow rule names exactly one program; a deny or ask rule also
+	// holds for its other names (python3.11 for python3).
+	strict := r.Decision != RuleAllow
 	if strings.Contains(r.Program, "/") {
-		if p.Program != r.Program {
+		if p.Program != r.Program && !(strict && sameProgramFile(p.Program, r.Program)) {
 			return false
 		}
-	} else if filepath.Base(p.Argv[0]) != r.Program {
+	} else if base := filepath.Base(p.Argv[0]); base != r.Program &&
+		!(strict && canonicalProgram(base) == canonicalProgram(r.Program)) {
 		return false
 	}
 	args := p.Argv[1:]
@@ -113,6 +117,20 @@ func subcommandArgs(argv []string) []string {
 		return validators.GitSubcommandArgs(argv[1:])
 	}
 	return argv[1:]
+}
+
+// sameProgramFile reports whether two program paths run the same file,
+// or name versions of the same program in one directory.
+func sameProgramFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 == nil && err2 == nil && ra == rb {
+		return true
+	}
+	return filepath.Dir(a) == filepath.Dir(b) && canonicalProgram(filepath.Base(a)) == canonicalProgram(filepath.Base(b))
 }
 
 func equalWords(a, b []string) bool {

@@ -76,6 +76,11 @@ func writeRule(path string, old []byte, r PolicyRule, note string) (bool, error)
 	if err != nil {
 		return false, err
 	}
+	if r.Argv != nil && len(r.Argv) == 0 {
+		// "no arguments" must be written out: without the key the rule
+		// would allow the program with any arguments.
+		block = append(bytes.TrimRight(ruleBlock(block), "\n"), []byte("\nargv = []\n")...)
+	}
 	var buf bytes.Buffer
 	buf.Write(old)
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {

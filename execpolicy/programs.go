@@ -51,16 +51,51 @@ func init() {
 }
 
 // versionSuffix is a version at the end of a program name: python3.11,
-// perl5.36.0, gcc-12, node18.
-var versionSuffix = regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`)
+// perl5.36.0, gcc-12, node18; platformSuffix a GNU triplet after it
+// (perl5.36-x86_64-linux-gnu).
+var (
+	versionSuffix  = regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`)
+	platformSuffix = regexp.MustCompile(`-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$`)
+)
 
-// canonicalProgram is name without a version suffix, so that rules about
-// python, perl or bash also hold for python3.11, perl5.36.0 and bash5.2.
+// programAliases are other names of a program.
+var programAliases = map[string]string{"nodejs": "node", "python": "python", "pypy3": "pypy"}
+
+// canonicalProgram is name without a platform or version suffix, so that
+// rules about python, perl or bash also hold for python3.11,
+// perl5.36-x86_64-linux-gnu and bash5.2.
 func canonicalProgram(name string) string {
+	name = platformSuffix.ReplaceAllString(name, "")
 	if m := versionSuffix.FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
-		return m[1]
+		name = m[1]
+	}
+	if a, ok := programAliases[name]; ok {
+		return a
 	}
 	return name
+}
+
+// programNames are the names a program goes by: as typed, without its
+// version, and those of the file it runs (prog, links followed), so that
+// a link named after something harmless still counts as what it runs.
+func programNames(name, prog string) []string {
+	names := []string{name}
+	add := func(n string) {
+		for _, m := range names {
+			if m == n {
+				return
+			}
+		}
+		names = append(names, n)
+	}
+	add(canonicalProgram(name))
+	if prog != "" {
+		if real, err := filepath.EvalSymlinks(prog); err == nil {
+			add(filepath.Base(real))
+			add(canonicalProgram(filepath.Base(real)))
+		}
+	}
+	return names
 }
 
 // shellBuiltins have no meaning without a shell, or change shell state

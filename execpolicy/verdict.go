@@ -73,6 +73,8 @@ type Part struct {
 	Reason      string
 	Hint        string
 	NeverAlways bool
+	// Dir is the directory the command runs in, when known.
+	Dir string
 }
 
 func partOf(argv []string, program string, v *Verdict) Part {

@@ -50,12 +50,16 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("policy allow")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	scope := fs.String("scope", "local", "local (.vtexec/policy.local.toml), project (.vtexec/policy.toml) or user")
+	anyArgs := fs.Bool("any-arguments", false, "allow every use of PROGRAM (no subcommand words given)")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
 	words := fs.Args()
 	if len(words) == 0 {
 		return 0, &usageError{"name the program: vtexec policy allow -- PROGRAM [SUBCOMMAND...]"}
+	}
+	if len(words) == 1 && !*anyArgs {
+		return 0, &usageError{"name the subcommand words too (vtexec policy allow -- make test), or add --any-arguments to allow every use of " + words[0]}
 	}
 	_, files, err := policyFiles(*wsDir)
 	if err != nil {
