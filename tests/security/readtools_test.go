@@ -6,6 +6,14 @@ import "testing"
 // are confined, and every flag that writes a file, reads one, follows
 // links or runs a program is confined or refused.
 var readtoolsCases = []tableCase{
+	// A short option's value written with "=" (-f=PATH): GNU tools take
+	// "=PATH" as the name, ripgrep's parser drops the "=".
+	{"rg -e '(' -f=/etc/shadow src", deny("bad_usage")},
+	{"rg -f=../ws2/secret.txt src", deny("bad_usage")},
+	{"sort -o=out.txt file.txt", deny("bad_usage")},
+	{"cut -d= -f1 file.txt", allow},
+	// tree --info reads .info files, following links.
+	{"tree --info src", deny("forbidden_flag")},
 	// Everyday use stays allowed.
 	{"tree", allow},
 	{"tree -L 2 src", allow},

@@ -136,6 +136,21 @@ func TestDevToolsAskAndRefuseInjection(t *testing.T) {
 
 // A program without a validator asks, unless an argument names an
 // existing file outside the workspace: then it is refused, not asked.
+// timeout puts itself in a new process group unless it is the first
+// command of a pipeline (already a group leader) or runs --foreground: a
+// timeout vtexec kills must not leave it running elsewhere.
+var timeoutGroupCases = []tableCase{
+	{"timeout 5 cat file.txt", allow},
+	{"timeout 5 cat file.txt | wc -l", allow},
+	{"true | timeout 1000 tail -f file.txt", deny("bad_usage")},
+	{"timeout 1000 timeout 1000 tail -f file.txt", deny("bad_usage")},
+	{"nice timeout 1000 tail -f file.txt", deny("bad_usage")},
+	{"true | timeout --foreground 1000 tail -f file.txt", allow},
+	{"timeout --foreground 9 timeout --foreground 9 cat file.txt", allow},
+}
+
+func TestTimeoutStaysInTheGroup(t *testing.T) { checkTable(t, timeoutGroupCases) }
+
 var unknownProgramPathCases = []tableCase{
 	{"base64 README.md", ask},
 	{"base64 /etc/passwd", deny("outside_workspace")},
