@@ -210,7 +210,34 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 	if piped || readsStdin(redirs) {
 		programOnStdin(parts)
 	}
+	if v := timeoutLeavesGroup(parts, piped); v != nil {
+		parts = append(parts, partOf(argv, prog, v))
+	}
 	return cmd, parts
+}
+
+// timeoutLeavesGroup refuses a GNU timeout that would put itself in a new
+// process group: it does unless --foreground, and only the first command
+// of a pipeline leads the group already. The run's own timeout kills the
+// pipeline's group, which such a timeout, and what it runs, would leave.
+func timeoutLeavesGroup(parts []Part, piped bool) *Verdict {
+	for i, p := range parts {
+		if len(p.Argv) == 0 || filepath.Base(p.Argv[0]) != "timeout" || (i == 0 && !piped) {
+			continue
+		}
+		foreground := false
+		for _, a := range p.Argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+			foreground = foreground || a == "--foreground"
+		}
+		if !foreground {
+			return deny(CodeBadUsage, "put timeout first in the pipeline, add --foreground, or leave it out (vtexec has a timeout of its own)",
+				"timeout inside a pipeline or under another wrapper starts a process group of its own, which vtexec's timeout would not kill")
+		}
+	}
+	return nil
 }
 
 // readsStdin reports whether a redirect feeds standard input from a file.

@@ -1,6 +1,10 @@
 package validators
 
-import "github.com/vtexec/vtexec/workspace"
+import (
+	"strings"
+
+	"github.com/vtexec/vtexec/workspace"
+)
 
 // Call is one command to check: its argv (argv[0] the program name as
 // typed) and the workspace whose current directory is the command's.
@@ -38,9 +42,16 @@ func (c *Call) checkValue(u FlagUse) error {
 		if !isNumber(u.Value) {
 			return refuse(CodeBadUsage, "give a number, e.g. "+u.As+" 10", "%s %s: %q is not a number", c.Program(), u.As, u.Value)
 		}
-	case ReadPath:
-		return c.ReadPath(u.Value, true)
-	case WritePath:
+	case ReadPath, WritePath:
+		// "-f=PATH": GNU getopt names the file "=PATH", other parsers
+		// (ripgrep's) drop the "=": refused rather than guessed.
+		if !strings.HasPrefix(u.As, "--") && strings.HasPrefix(u.Value, "=") {
+			return refuse(CodeBadUsage, "write "+u.As+" PATH, without =",
+				"%s %s%s: whether the = belongs to the path depends on the program's option parser", c.Program(), u.As, u.Value)
+		}
+		if u.Flag.Arg == ReadPath {
+			return c.ReadPath(u.Value, true)
+		}
 		return c.WritePath(u.Value)
 	}
 	return nil

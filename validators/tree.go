@@ -30,7 +30,8 @@ var treeSpec = &Spec{
 		{Short: "P", Arg: Text}, {Short: "I", Arg: Text},
 		{Long: "gitignore"}, {Long: "gitfile", Arg: ReadPath},
 		{Long: "ignore-case"}, {Long: "matchdirs"}, {Long: "metafirst"}, {Long: "prune"},
-		{Long: "info"}, {Long: "infofile", Arg: ReadPath}, {Long: "noreport"},
+		{Long: "info", Forbid: "reads a .info file in every directory, following symbolic links, and prints its comments"},
+		{Long: "infofile", Arg: ReadPath}, {Long: "noreport"},
 		{Long: "charset", Arg: Text}, {Long: "filelimit", Arg: Number},
 		{Short: "o", Arg: WritePath},
 		// Files.

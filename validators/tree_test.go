@@ -19,7 +19,8 @@ func TestTree(t *testing.T) {
 		{args("tree", "-J", "--noreport", "--si", "--du", "--inodes", "--device", "--metafirst"), ""},
 		{args("tree", "-X", "--filesfirst", "--sort=size", "--sort", "mtime"), ""},
 		{args("tree", "--charset=ascii", "--charset", "utf-8", "--timefmt", "%F", "--filelimit", "50"), ""},
-		{args("tree", "--gitignore", "--info", "."), ""},
+		{args("tree", "--gitignore", "."), ""},
+		{args("tree", "--info", "."), CodeForbiddenFlag},
 		{args("tree", "--gitfile", "a.txt", "--infofile=b.txt"), ""},
 		{args("tree", "-H", ".", "-T", "title", "--nolinks", "--hintro", "a.txt", "--houtro=b.txt", "-o", "out.html"), ""},
 		{args("tree", "-H", "-o"), ""}, // -o is the base HREF
@@ -91,5 +92,5 @@ func TestTreeCatalogue(t *testing.T) {
 	for _, r := range e.Refused {
 		refused = append(refused, r.Flag)
 	}
-	assert.ElementsMatch(t, []string{"-l", "-R"}, refused)
+	assert.ElementsMatch(t, []string{"-l", "-R", "--info"}, refused)
 }

@@ -1,13 +1,17 @@
 package security
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
@@ -171,4 +175,39 @@ var unknownProgramPathCases = []tableCase{
 
 func TestUnknownProgramOutsidePaths(t *testing.T) {
 	checkTable(t, unknownProgramPathCases)
+}
+
+// No process of a timed-out command survives, timeout and TERM-ignoring
+// children included.
+func TestTimedOutPipelineLeavesNoProcess(t *testing.T) {
+	ws := fixture(t)
+	marker := "survivor-" + filepath.Base(ws) + ".txt"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, marker), []byte("x\n"), 0o644))
+	for _, cmd := range []string{
+		"timeout 1000 env --ignore-signal=TERM tail -f " + marker,
+		"true | timeout --foreground 1000 env --ignore-signal=TERM tail -f " + marker,
+	} {
+		res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Timeout: 500 * time.Millisecond})
+		require.NoError(t, err)
+		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.True(t, res.TimedOut, cmd)
+		deadline := time.Now().Add(3 * time.Second)
+		for procsWith(marker) > 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		assert.Zero(t, procsWith(marker), "%s left a process running", cmd)
+	}
+}
+
+// procsWith counts processes whose command line mentions s.
+func procsWith(s string) int {
+	n := 0
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), s) {
+			n++
+		}
+	}
+	return n
 }
