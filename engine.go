@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/vtexec/vtexec/audit"
@@ -304,20 +305,38 @@ func (st *state) ownFilesOutside() error {
 		{"XDG_CONFIG_HOME", filepath.Dir(st.files.User)},
 		{"XDG_STATE_HOME", filepath.Dir(st.files.TrustStore)},
 	} {
-		if _, err := st.ws.Resolve(d.dir, workspace.Read); err == nil {
+		if st.holds(d.dir) {
 			return badRequest("set "+d.env+" to a directory outside the workspace, or use a narrower workspace",
 				"vtexec's own directory %s lies inside the workspace, where commands could read or rewrite it", d.dir)
 		}
 	}
 	if a := st.req.AuditLog; a != "" && a != "off" {
-		if abs, err := filepath.Abs(a); err == nil {
-			if _, err := st.ws.Resolve(abs, workspace.Read); err == nil {
-				return badRequest("pass --audit with a path outside the workspace",
-					"the audit log %s lies inside the workspace, where commands could rewrite it", a)
-			}
+		if abs, err := filepath.Abs(a); err == nil && st.holds(abs) {
+			return badRequest("pass --audit with a path outside the workspace",
+				"the audit log %s lies inside the workspace, where commands could rewrite it", a)
 		}
 	}
 	return nil
+}
+
+// realPaths caches the real paths of vtexec's own directories, which are
+// the user's: no command vtexec allows can change what they resolve to
+// (it would have to write where they lie, which this check keeps out of
+// every workspace), so one resolution per process serves every request
+// (a check --jsonl stream makes thousands).
+var realPaths sync.Map
+
+// holds reports whether the workspace (or an extra root) holds p.
+func (st *state) holds(p string) bool {
+	real, ok := realPaths.Load(p)
+	if !ok {
+		r, err := workspace.Real(p)
+		if err != nil {
+			return false
+		}
+		real, _ = realPaths.LoadOrStore(p, r)
+	}
+	return st.ws.Holds(real.(string))
 }
 
 func (st *state) openAudit() error {

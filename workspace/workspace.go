@@ -184,7 +184,7 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	if !filepath.IsAbs(full) {
 		full = w.cwd + "/" + full
 	}
-	real, err := walk(full)
+	real, err := w.walkFull(full)
 	if err != nil {
 		var we *walkError
 		if errors.As(err, &we) {
@@ -216,6 +216,22 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 		}
 	}
 	return real, nil
+}
+
+// Real returns the real path of an absolute path, following every symbolic
+// link; the part that does not exist yet is taken as written (without
+// ".."). It knows nothing of roots.
+func Real(path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("%q is not absolute", path)
+	}
+	return walk(path)
+}
+
+// Holds reports whether the real path lies in the root or an extra root.
+func (w *Workspace) Holds(real string) bool {
+	root, _ := w.rootOf(real)
+	return root != ""
 }
 
 // rootOf returns the root (the workspace's or an extra one) that holds
@@ -329,8 +345,22 @@ func (e *walkError) Error() string { return e.reason }
 // /dev/fd and /dev/stdin, which link there) are refused: their meaning
 // depends on which process opens them.
 func walk(full string) (string, error) {
-	pending := splitPath(full)
-	resolved := "/"
+	return walkFrom("/", splitPath(full))
+}
+
+// walkFull is walk for a path given to Resolve: one below the root is
+// walked from the root, which New resolved once, so its own components
+// are not read again on every call.
+func (w *Workspace) walkFull(full string) (string, error) {
+	if rest, ok := strings.CutPrefix(full, w.root+"/"); ok && w.root != "/" {
+		return walkFrom(w.root, splitPath(rest))
+	}
+	return walk(full)
+}
+
+// walkFrom resolves the components pending from resolved, a real
+// directory.
+func walkFrom(resolved string, pending []string) (string, error) {
 	hops := 0
 	for len(pending) > 0 {
 		name := pending[0]
