@@ -489,40 +489,33 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 			dirs = append(dirs, d)
 		}
 	}
-	seen := 0
 	for _, root := range dirs {
-		stack := []string{root}
-		for len(stack) > 0 {
-			d := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			entries, _ := os.ReadDir(d)
-			for _, e := range entries {
-				if seen++; seen > gitDirLimit {
-					return refuse(CodeGitConfig, "pack the repository (git gc) or run git outside vtexec",
-						"git: the git directory %s holds more than %d entries, too many to inspect", in.ws.Rel(root), gitDirLimit)
+		err := walkTree(root, gitDirLimit, func(p string, e fs.DirEntry) (bool, error) {
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				if _, err := in.ws.Resolve(p, workspace.Read); err != nil {
+					target, _ := os.Readlink(p)
+					return false, &Finding{Code: string(workspace.Outside),
+						Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(p), target),
+						Hint:   "remove the link (a person can), or run git outside vtexec"}
 				}
-				p := filepath.Join(d, e.Name())
-				switch {
-				case e.Type()&fs.ModeSymlink != 0:
-					if _, err := in.ws.Resolve(p, workspace.Read); err != nil {
-						target, _ := os.Readlink(p)
-						return &Finding{Code: string(workspace.Outside),
-							Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(p), target),
-							Hint:   "remove the link (a person can), or run git outside vtexec"}
-					}
-				case e.IsDir() && e.Name() == "hooks" && gitDirLike(d):
-					// Hooks never run (core.hooksPath is overridden).
-				case e.IsDir():
-					if gitDirLike(p) {
-						// A submodule's or worktree's git directory:
-						// git reads its objects and common directory.
-						if err := in.nestedGitDir(p); err != nil {
-							return err
-						}
-					}
-					stack = append(stack, p)
+			case e.IsDir() && e.Name() == "hooks" && gitDirLike(filepath.Dir(p)):
+				return false, nil // hooks never run (core.hooksPath is overridden)
+			case e.IsDir() && gitDirLike(p):
+				// A submodule's or worktree's git directory: git reads
+				// its objects and common directory.
+				if err := in.nestedGitDir(p); err != nil {
+					return false, err
 				}
 			}
+			return true, nil
+		})
+		if errors.Is(err, errTreeTooLarge) {
+			return refuse(CodeGitConfig, "pack the repository (git gc) or run git outside vtexec",
+				"git: the git directory %s holds more than %d entries, too many to inspect", in.ws.Rel(root), gitDirLimit)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if !in.ws.Contains(repo.commonDir) {

@@ -1,7 +1,9 @@
 package validators
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,28 +21,49 @@ func checkTreeWrites(c *Call, op, real string, landing func(rel string) string) 
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return nil
 	}
+	err := walkTree(real, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
+		if strings.EqualFold(e.Name(), ".git") || strings.EqualFold(e.Name(), ".vtexec") {
+			rel, err := filepath.Rel(real, p)
+			if err != nil {
+				return false, err
+			}
+			if err := c.WritePath(landing(rel)); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+	if errors.Is(err, errTreeTooLarge) {
+		return refuse(CodeBadUsage, "name its subdirectories one at a time",
+			"%s: %q holds more than %d entries, too many to check for .git and .vtexec", c.Program(), op, rmTreeLimit)
+	}
+	return err
+}
+
+// errTreeTooLarge is what walkTree returns past its limit of entries.
+var errTreeTooLarge = errors.New("too many entries to walk")
+
+// walkTree visits every entry below dir, without following symbolic
+// links; visit says whether to go into a directory entry. It stops at the
+// first error visit returns, or with errTreeTooLarge after limit entries.
+// Directories it cannot read are skipped.
+func walkTree(dir string, limit int, visit func(path string, e fs.DirEntry) (descend bool, err error)) error {
 	seen := 0
-	stack := []string{real}
+	stack := []string{dir}
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {
-			if seen++; seen > rmTreeLimit {
-				return refuse(CodeBadUsage, "name its subdirectories one at a time",
-					"%s: %q holds more than %d entries, too many to check for .git and .vtexec", c.Program(), op, rmTreeLimit)
+			if seen++; seen > limit {
+				return errTreeTooLarge
 			}
 			p := filepath.Join(d, e.Name())
-			if strings.EqualFold(e.Name(), ".git") || strings.EqualFold(e.Name(), ".vtexec") {
-				rel, err := filepath.Rel(real, p)
-				if err != nil {
-					return err
-				}
-				if err := c.WritePath(landing(rel)); err != nil {
-					return err
-				}
+			descend, err := visit(p, e)
+			if err != nil {
+				return err
 			}
-			if e.IsDir() {
+			if descend && e.IsDir() {
 				stack = append(stack, p)
 			}
 		}
@@ -195,20 +218,12 @@ func holdsLink(p string, recursive bool) bool {
 	if !fi.IsDir() || !recursive {
 		return false
 	}
-	seen := 0
-	stack := []string{p}
-	for len(stack) > 0 {
-		d := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		entries, _ := os.ReadDir(d)
-		for _, e := range entries {
-			if seen++; seen > rmTreeLimit || e.Type()&os.ModeSymlink != 0 {
-				return true
-			}
-			if e.IsDir() {
-				stack = append(stack, filepath.Join(d, e.Name()))
-			}
+	found := errors.New("found")
+	err = walkTree(p, rmTreeLimit, func(_ string, e fs.DirEntry) (bool, error) {
+		if e.Type()&os.ModeSymlink != 0 {
+			return false, found
 		}
-	}
-	return false
+		return true, nil
+	})
+	return err != nil // a link, or too many entries to be sure
 }
