@@ -124,6 +124,8 @@ var texttoolsCases = []tableCase{
 	{`awk 'BEGIN { f = "out"; func = 1; y = func / 1; print "x" > f; z = 1 / 1 }'`, deny("bad_usage")},
 	{"awk 'BEGIN { x = \"a#\"; switch (x) { case /#/: print \"x\" > \"f\"\n} }'", deny("bad_usage")},
 	{"awk 'BEGIN { default = 2; print default / 2 }'", deny("bad_usage")},
+	// gawk's SYMTAB reaches any variable by a computed name, ARGV too.
+	{`awk 'BEGIN { SYMTAB["AR" "GV"][1] = "/etc/shadow"; SYMTAB["AR" "GC"] = 2 } { print }' file.txt`, deny("forbidden_flag")},
 }
 
 func TestTextTools(t *testing.T) { checkTable(t, texttoolsCases) }
