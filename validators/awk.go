@@ -13,7 +13,7 @@ import (
 // extension()) or call functions by name (@f()). None of that has a
 // sandbox in mawk, so the program is scanned here and any of it refused:
 //
-//   - the words system, getline, extension, ARGV and ARGC, and the
+//   - the words system, getline, extension, ARGV, ARGC and SYMTAB, and the
 //     character @, are refused wherever they appear, even inside a string
 //     or a regular expression, so no misreading of the program can hide
 //     them;
@@ -90,6 +90,7 @@ var awkForbiddenWords = []struct{ word, reason string }{
 	{"extension", "extension() loads a shared library (gawk)"},
 	{"ARGV", "ARGV decides which files awk reads; changing it reads files vtexec did not check"},
 	{"ARGC", "ARGC decides which files awk reads"},
+	{"SYMTAB", "SYMTAB reaches any variable by a computed name, ARGV included (gawk)"},
 }
 
 // awkDisputedWords are keywords in some awks and plain variables in
