@@ -31,9 +31,8 @@ func gitSetup(t *testing.T, dir string, args ...string) {
 // that the user's git configuration plays no part.
 func gitHermetic(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	_, err := exec.LookPath("git")
+	require.NoError(t, err, "git is needed (a clone has it; .ci/run installs it)")
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	return home
