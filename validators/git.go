@@ -198,16 +198,7 @@ func (g *gitCall) globals(args []string) ([]string, error) {
 		if !strings.HasPrefix(arg, "-") {
 			return args[i:], g.resolveRepoOpts()
 		}
-		// Each global option stands alone: no clusters, and -C, -c take
-		// the next word.
-		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		var f *Flag
-		if strings.HasPrefix(arg, "--") {
-			f = gitGlobalSpec.long[name]
-		} else if len(arg) == 2 {
-			f = gitGlobalSpec.short[arg[1:]]
-			hasValue = false
-		}
+		f, value, attached, last := gitGlobalOption(args, i)
 		if f == nil {
 			return nil, refuse(CodeUnknownFlag, "allowed git options before the subcommand: "+gitGlobalSpec.allowedList(),
 				"git: unknown option %s", arg)
@@ -215,21 +206,39 @@ func (g *gitCall) globals(args []string) ([]string, error) {
 		if f.Forbid != "" {
 			return nil, gitGlobalSpec.forbidden(f, arg)
 		}
-		if f.Arg != NoArg && !hasValue && !f.Optional {
-			if i+1 >= len(args) {
-				return nil, refuse(CodeBadUsage, "give "+arg+" its value", "git: %s needs a value", arg)
-			}
-			i++
-			value = args[i]
+		if f.Arg != NoArg && !attached && !f.Optional && last == i {
+			return nil, refuse(CodeBadUsage, "give "+arg+" its value", "git: %s needs a value", arg)
 		}
-		if f.Arg == NoArg && hasValue {
+		if f.Arg == NoArg && attached {
 			return nil, refuse(CodeBadUsage, "drop the =value", "git: %s takes no value", arg)
 		}
 		if err := g.global(f, arg, value); err != nil {
 			return nil, err
 		}
+		i = last
 	}
 	return nil, g.resolveRepoOpts()
+}
+
+// gitGlobalOption reads the global option at args[i]. Each stands alone:
+// no clusters, "--name=value" attaches a value, and one that takes a
+// value and has none attached (-C, -c) takes the next word. It returns
+// the flag (nil if unknown), its value, whether the value was attached,
+// and the index of the last word the option used.
+func gitGlobalOption(args []string, i int) (f *Flag, value string, attached bool, last int) {
+	gitGlobalSpec.index()
+	arg := args[i]
+	name, value, attached := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	if strings.HasPrefix(arg, "--") {
+		f = gitGlobalSpec.long[name]
+	} else if len(arg) == 2 {
+		f, value, attached = gitGlobalSpec.short[arg[1:]], "", false
+	}
+	last = i
+	if f != nil && f.Arg != NoArg && !attached && !f.Optional && i+1 < len(args) {
+		last, value = i+1, args[i+1]
+	}
+	return f, value, attached, last
 }
 
 // GitSubcommandArgs returns git's arguments from the subcommand on,
@@ -238,26 +247,15 @@ func (g *gitCall) globals(args []string) ([]string, error) {
 // option vtexec does not know ends the skipping (the validator refuses
 // it anyway).
 func GitSubcommandArgs(args []string) []string {
-	gitGlobalSpec.index()
 	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		if !strings.HasPrefix(arg, "-") || arg == "-" {
+		if !strings.HasPrefix(args[i], "-") || args[i] == "-" {
 			return args[i:]
 		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		var f *Flag
-		if strings.HasPrefix(arg, "--") {
-			f = gitGlobalSpec.long[name]
-		} else if len(arg) == 2 {
-			f = gitGlobalSpec.short[arg[1:]]
-			hasValue = false
-		}
+		f, _, _, last := gitGlobalOption(args, i)
 		if f == nil {
 			return args[i:]
 		}
-		if f.Arg != NoArg && !hasValue && !f.Optional {
-			i++
-		}
+		i = last
 	}
 	return nil
 }
