@@ -1,7 +1,6 @@
 package validators
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -32,39 +31,25 @@ func init() { registerSpec(cpSpec) }
 // the destination is a directory, the entry each source lands on is checked
 // too, so "cp -r sub/.git ." cannot create a protected path.
 func cpOperands(c *Call, a *Args) error {
-	ops, dest, err := sourcesAndDest(c, a, "copy")
+	t, err := readTransfer(c, a, "copy")
 	if err != nil {
 		return err
 	}
-	suffix, backups, err := backupSuffix(a)
-	if err != nil {
-		return err
-	}
-	if err := c.WritePath(dest); err != nil {
-		return err
-	}
-	real, _ := c.WS.Resolve(dest, workspace.Write)
-	fi, statErr := os.Stat(real)
-	destIsDir := statErr == nil && fi.IsDir() && !a.Has("T")
 	recursive := a.Has("R") || a.Has("r") || a.Has("a")
 	copiesLink := a.Has("P") || a.Has("d") || a.Has("a") || (recursive && !a.Has("H"))
 	// With -H only the operands are followed; links inside are copied.
-	if err := oneSourceIfLinks(c, ops, copiesLink || recursive, recursive); err != nil {
+	if err := oneSourceIfLinks(c, t.sources, copiesLink || recursive, recursive); err != nil {
 		return err
 	}
-	for _, src := range ops {
+	for _, src := range t.sources {
 		if err := c.ReadPath(src, false); err != nil {
 			return err
 		}
-		// Where the source lands, from the destination as the kernel
-		// finds it: a ".." in either is taken physically, never as text.
-		_, name := workspace.SplitLast(src)
-		name = strings.TrimRight(name, "/")
-		if name == ".." {
+		if _, name := workspace.SplitLast(src); strings.TrimRight(name, "/") == ".." {
 			return refuse(CodeBadUsage, "name the directory itself, not through ..",
 				"%s: %q ends in \"..\": where cp puts it is not what the name says", c.Program(), src)
 		}
-		landing := filepath.Join(real, name)
+		landing := t.landing(src)
 		if a.Has("parents") {
 			for _, part := range strings.Split(src, "/") {
 				if part == ".." {
@@ -72,19 +57,17 @@ func cpOperands(c *Call, a *Args) error {
 						"%s --parents %q: cp recreates the path as written, \"..\" included, below the destination", c.Program(), src)
 				}
 			}
-			landing = filepath.Join(real, src)
+			landing = filepath.Join(t.real, src)
 		}
-		if destIsDir || a.Has("parents") {
+		if t.intoDir || a.Has("parents") {
 			if err := c.WritePath(landing); err != nil {
 				return err
 			}
 		} else {
-			landing = dest
+			landing = t.dest
 		}
-		if backups {
-			if err := c.WritePath(strings.TrimRight(landing, "/") + suffix); err != nil {
-				return err
-			}
+		if err := t.checkBackup(c, landing); err != nil {
+			return err
 		}
 		// What the copy creates: "cp -r repo/. ." lands repo/.git on
 		// ./.git, an entry landing on a link is written through it, and a
@@ -94,8 +77,8 @@ func cpOperands(c *Call, a *Args) error {
 			return pathFinding(c.Program(), src, err)
 		}
 		backup := ""
-		if backups {
-			backup = suffix
+		if t.backups {
+			backup = t.suffix
 		}
 		if err := checkTreeLanding(c, src, entry, landing, followed || !copiesLink, recursive, backup); err != nil {
 			return err

@@ -34,39 +34,26 @@ func mvOperands(c *Call, a *Args) error {
 	if helpOrVersion(a) {
 		return nil
 	}
-	ops, dest, err := sourcesAndDest(c, a, "move")
+	t, err := readTransfer(c, a, "move")
 	if err != nil {
 		return err
 	}
-	suffix, backups, err := backupSuffix(a)
-	if err != nil {
+	if err := oneSourceIfLinks(c, t.sources, true, true); err != nil {
 		return err
 	}
-	if err := c.WritePath(dest); err != nil {
-		return err
-	}
-	real, _ := c.WS.Resolve(dest, workspace.Write)
-	fi, statErr := os.Stat(real)
-	intoDir := len(a.Values("t")) > 0 || (statErr == nil && fi.IsDir() && !a.Has("T"))
-	if err := oneSourceIfLinks(c, ops, true, true); err != nil {
-		return err
-	}
-	for _, src := range ops {
+	for _, src := range t.sources {
 		if _, err := checkEntry(c, src, "move"); err != nil {
 			return err
 		}
-		landing := dest
-		if intoDir {
-			_, name := workspace.SplitLast(src)
-			landing = filepath.Join(real, strings.TrimRight(name, "/"))
+		landing := t.dest
+		if t.intoDir {
+			landing = t.landing(src)
 			if err := c.WritePath(landing); err != nil {
 				return err
 			}
 		}
-		if backups {
-			if err := c.WritePath(strings.TrimRight(landing, "/") + suffix); err != nil {
-				return err
-			}
+		if err := t.checkBackup(c, landing); err != nil {
+			return err
 		}
 		// A moved link keeps its text: from its new place it may lead
 		// elsewhere; so may the links inside a moved directory.
@@ -79,6 +66,53 @@ func mvOperands(c *Call, a *Args) error {
 		}
 	}
 	return nil
+}
+
+// transfer is what cp and mv share: the sources, the destination as given
+// and as the kernel finds it, whether sources go into it, and backups.
+type transfer struct {
+	sources []string
+	dest    string
+	real    string // dest resolved for writing
+	intoDir bool   // -t DIR, or an existing directory without -T
+	suffix  string // the backup suffix, when backups are made
+	backups bool
+}
+
+// readTransfer reads cp's or mv's operands and checks the destination
+// as a write.
+func readTransfer(c *Call, a *Args, verb string) (*transfer, error) {
+	ops, dest, err := sourcesAndDest(c, a, verb)
+	if err != nil {
+		return nil, err
+	}
+	suffix, backups, err := backupSuffix(a)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.WritePath(dest); err != nil {
+		return nil, err
+	}
+	real, _ := c.WS.Resolve(dest, workspace.Write)
+	fi, statErr := os.Stat(real)
+	intoDir := len(a.Values("t")) > 0 || (statErr == nil && fi.IsDir() && !a.Has("T"))
+	return &transfer{sources: ops, dest: dest, real: real, intoDir: intoDir, suffix: suffix, backups: backups}, nil
+}
+
+// landing is where src lands inside the destination directory: its last
+// name below the destination as the kernel finds it, so a ".." in either
+// is taken physically, never as text.
+func (t *transfer) landing(src string) string {
+	_, name := workspace.SplitLast(src)
+	return filepath.Join(t.real, strings.TrimRight(name, "/"))
+}
+
+// checkBackup checks the backup a replaced landing is kept as.
+func (t *transfer) checkBackup(c *Call, landing string) error {
+	if !t.backups {
+		return nil
+	}
+	return c.WritePath(strings.TrimRight(landing, "/") + t.suffix)
 }
 
 // sourcesAndDest splits cp/mv operands: -t DIR names the destination,
