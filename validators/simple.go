@@ -57,6 +57,27 @@ func init() {
 		{Short: "Z", Long: "context"}, {Long: "zero"}, {Short: "1"},
 		{Long: "help"}, {Long: "version"},
 	}})
+	registerSpec(&Spec{Name: "tac", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
+		{Short: "b", Long: "before"}, {Short: "r", Long: "regex"},
+		{Short: "s", Long: "separator", Arg: Text}, {Long: "help"}, {Long: "version"},
+	}})
+	registerSpec(&Spec{Name: "numfmt", Doc: "numbers to format: text, never opened", Operands: Texts, Flags: []Flag{
+		{Long: "debug"}, {Short: "d", Long: "delimiter", Arg: Text}, {Long: "field", Arg: Text},
+		{Long: "format", Arg: Text}, {Long: "from", Arg: Text}, {Long: "from-unit", Arg: Number},
+		{Long: "grouping"}, {Long: "header", Arg: Text, Optional: true}, {Long: "invalid", Arg: Text},
+		{Long: "padding", Arg: Number}, {Long: "round", Arg: Text}, {Long: "suffix", Arg: Text},
+		{Long: "unit-separator", Arg: Text}, {Long: "to", Arg: Text}, {Long: "to-unit", Arg: Number},
+		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
+	}})
+	// The checksum programs read their operands; --check reads a list of
+	// file names from a file, names vtexec never sees, so it is refused.
+	for _, name := range []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum"} {
+		registerSpec(&Spec{Name: name, Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
+			{Short: "b", Long: "binary"}, {Short: "t", Long: "text"}, {Long: "tag"},
+			{Short: "z", Long: "zero"}, {Long: "help"}, {Long: "version"},
+			{Short: "c", Long: "check", Forbid: "reads the names of the files to check from a file, so vtexec cannot confine them: hash the files by name and compare"},
+		}})
+	}
 	registerSpec(&Spec{Name: "pwd", Doc: "none", Flags: []Flag{
 		{Short: "L", Long: "logical"}, {Short: "P", Long: "physical"}, {Long: "help"}, {Long: "version"},
 	}})

@@ -132,6 +132,14 @@ func TestSimplePrograms(t *testing.T) {
 		{args("which", "-a", "ls", "cat"), ""},
 		{args("printenv", "HOME", "PATH"), ""},
 		{args("echo", "-e", "--anything", "/etc/passwd"), ""},
+		{args("tac", "-s", ",", "a.txt"), ""},
+		{args("tac", "../x"), "outside_workspace"},
+		{args("numfmt", "--to=iec", "1048576", "/etc/passwd"), ""},
+		{args("numfmt", "--header=1", "--field", "2"), ""},
+		{args("sha256sum", "a.txt", "src/c.go"), ""},
+		{args("sha256sum", "--tag", "out/passwd"), "outside_workspace"},
+		{args("md5sum", "-c", "a.txt"), CodeForbiddenFlag},
+		{args("sha1sum", "--check", "a.txt"), CodeForbiddenFlag},
 	})
 }
 

@@ -14,7 +14,15 @@ var readtoolsCases = []tableCase{
 	{"cut -d= -f1 file.txt", allow},
 	// tree --info reads .info files, following links.
 	{"tree --info src", deny("forbidden_flag")},
+	// Checksum programs: --check reads file names from a file.
+	{"sha256sum -c file.txt", deny("forbidden_flag")},
+	{"md5sum -bc file.txt", deny("forbidden_flag")},
+	{"sha256sum ../ws2/secret.txt", deny("outside_workspace")},
+	{"tac inner/../../ws2/secret.txt", deny("outside_workspace")},
 	// Everyday use stays allowed.
+	{"sha256sum README.md src/a.txt", allow},
+	{"tac file.txt | head -n 3", allow},
+	{"numfmt --to=iec 1048576", allow},
 	{"tree", allow},
 	{"tree -L 2 src", allow},
 	{"tree -a -I '.git|node_modules' --dirsfirst", allow},
