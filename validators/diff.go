@@ -1,11 +1,5 @@
 package validators
 
-import (
-	"os"
-
-	"github.com/vtexec/vtexec/workspace"
-)
-
 // diff (GNU diffutils 3.8) compares files and directory trees and writes
 // nothing but its output: no flag writes a file. The operands, --from-file,
 // --to-file and --exclude-from are read, so they are confined. Everything
@@ -16,10 +10,9 @@ import (
 //
 //   - Comparing directories (DIR DIR, FILE DIR, -r) opens the entries
 //     inside them with stat, which follows symbolic links, so a link in
-//     the tree leads diff out of the workspace. --no-dereference makes
-//     diff compare such links as links; it is required whenever diff
-//     compares a directory: with -r, and when an operand is a directory
-//     when the command is checked.
+//     the tree could lead diff out of the workspace. Unless
+//     --no-dereference makes diff compare links as links, every link in
+//     the directories compared must lead inside the workspace.
 //   - -l/--paginate runs /usr/bin/pr on the output: refused.
 
 const diffNoDeref = "add --no-dereference: diff then compares symbolic links as links instead of reading what they point to"
@@ -72,8 +65,8 @@ var diffSpec = &Spec{Name: "diff", Doc: "FILE1 FILE2 (or directories, with --no-
 func init() { registerSpec(diffSpec) }
 
 // diffOperands checks the files compared and, unless --no-dereference is
-// given, that diff will not walk a directory, where it follows symbolic
-// links.
+// given, every symbolic link in the directories compared, which diff
+// follows.
 func diffOperands(c *Call, a *Args) error {
 	if err := ReadPaths(c, a); err != nil {
 		return err
@@ -81,25 +74,8 @@ func diffOperands(c *Call, a *Args) error {
 	if a.Has("no-dereference") {
 		return nil
 	}
-	if a.Has("r") {
-		return refuse(CodeForbiddenFlag, diffNoDeref,
-			"diff -r follows symbolic links inside the trees it compares, which can lead out of the workspace")
-	}
 	// --from-file and --to-file may name directories too; their values were
 	// checked as reads when the flags were parsed.
 	compared := append(append(append([]string(nil), a.Operands...), a.Values("from-file")...), a.Values("to-file")...)
-	for _, p := range compared {
-		if p == "-" {
-			continue
-		}
-		real, err := c.WS.Resolve(p, workspace.Read)
-		if err != nil {
-			return pathFinding(c.Program(), p, err)
-		}
-		if fi, err := os.Stat(real); err == nil && fi.IsDir() {
-			return refuse(CodeBadUsage, diffNoDeref,
-				"diff: %s is a directory, and diff follows the symbolic links it finds in one, which can lead out of the workspace", p)
-		}
-	}
-	return nil
+	return checkFollowedTrees(c, "diff comparing directories", diffNoDeref, compared)
 }

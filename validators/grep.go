@@ -2,9 +2,10 @@ package validators
 
 // grep (GNU grep 3.8). Everything but the pattern is a file to read: the
 // operands, -f and --exclude-from. -r does not follow symbolic links below
-// the operands (and the operands are resolved), -R does, so it is refused.
+// the operands (and the operands are resolved); -R does, so with -R every
+// link in the trees searched must lead inside the workspace.
 
-var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and directories to search, confined", Operands: searchOperands(), Flags: []Flag{
+var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and directories to search, confined; with -R, every symbolic link in them too", Operands: searchOperands(), Flags: []Flag{
 	// Pattern syntax and matching.
 	{Short: "E", Long: "extended-regexp"}, {Short: "F", Long: "fixed-strings"}, {Long: "fixed-regexp"},
 	{Short: "G", Long: "basic-regexp"}, {Short: "P", Long: "perl-regexp"},
@@ -23,7 +24,7 @@ var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and d
 	{Long: "binary-files", Arg: Text}, {Short: "a", Long: "text"}, {Short: "I"},
 	{Short: "d", Long: "directories", Arg: Text}, {Short: "D", Long: "devices", Arg: Text},
 	{Short: "r", Long: "recursive"},
-	{Short: "R", Long: "dereference-recursive", Forbid: symlinkEscape},
+	{Short: "R", Long: "dereference-recursive"},
 	{Long: "include", Arg: Text}, {Long: "exclude", Arg: Text},
 	{Long: "exclude-from", Arg: ReadPath}, {Long: "exclude-dir", Arg: Text},
 	{Short: "L", Long: "files-without-match"}, {Short: "l", Long: "files-with-matches"},
@@ -44,6 +45,10 @@ func init() { registerSpec(grepSpec) }
 // operand is the pattern, unless a Pattern flag (-e, -f) supplied it or one
 // of the named flags (rg --files) means there is none; every other operand
 // is a file or directory to read, "-" being standard input.
+//
+// A search that follows symbolic links while it walks (grep -R, rg -L)
+// has every link in its trees checked too; with no operand it searches
+// the current directory.
 func searchOperands(noPattern ...string) func(c *Call, a *Args) error {
 	return func(c *Call, a *Args) error {
 		ops := a.Operands
@@ -55,8 +60,31 @@ func searchOperands(noPattern ...string) func(c *Call, a *Args) error {
 				return err
 			}
 		}
-		return nil
+		follow := followingFlag(a)
+		if follow == "" {
+			return nil
+		}
+		if len(ops) == 0 {
+			ops = []string{"."}
+		}
+		return checkFollowedTrees(c, c.Program()+" "+follow, followHint[c.Program()], ops)
 	}
+}
+
+// followingFlag is how a search was told to follow symbolic links while
+// it walks (grep -R, rg -L/--follow), or "".
+func followingFlag(a *Args) string {
+	for _, u := range a.Flags {
+		if u.Flag.Long == "dereference-recursive" || u.Flag.Long == "follow" {
+			return u.As
+		}
+	}
+	return ""
+}
+
+var followHint = map[string]string{
+	"grep": "use grep -r, which does not follow symbolic links below the paths it is given, or name the link's target if it is inside the workspace",
+	"rg":   "drop -L: rg then does not follow symbolic links, or name the link's target if it is inside the workspace",
 }
 
 // patternGiven reports whether a flag supplied the pattern or script, or a

@@ -33,10 +33,12 @@ func TestGrep(t *testing.T) {
 		{splitArgv("grep TODO src/a.txt -n"), ""}, // GNU grep permutes
 		{splitArgv("grep --help"), ""},
 
-		// -R follows symbolic links out of the workspace.
-		{splitArgv("grep -R x ."), CodeForbiddenFlag},
-		{splitArgv("grep -nR x"), CodeForbiddenFlag},
-		{splitArgv("grep --dereference-recursive x ."), CodeForbiddenFlag},
+		// -R follows symbolic links: "out" at the root leads to /etc.
+		{splitArgv("grep -R x ."), codeOutside},
+		{splitArgv("grep -R x"), codeOutside},
+		{splitArgv("grep -Rn x src"), ""},
+		{splitArgv("grep -nR x"), codeOutside},
+		{splitArgv("grep --dereference-recursive x ."), codeOutside},
 		// Abbreviations and unknown flags.
 		{splitArgv("grep --colo TODO file.txt"), CodeUnknownFlag},
 		{splitArgv("grep --recurs TODO"), CodeUnknownFlag},

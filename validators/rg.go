@@ -3,15 +3,16 @@ package validators
 // rg (ripgrep 14). Like grep, everything but the pattern is read: the
 // operands, -f and --ignore-file. -r/--replace only changes what rg prints;
 // rg never writes files. Refused: the flags that run programs (--pre and
-// its --pre-glob, -z which runs decompressors, --hostname-bin) and -L,
-// which follows symbolic links out of the workspace.
+// its --pre-glob, -z which runs decompressors, --hostname-bin). With -L,
+// which follows symbolic links, every link in the trees searched must lead
+// inside the workspace.
 //
 // rg also reads a config file named by RIPGREP_CONFIG_PATH; vtexec's fixed
 // environment must not set it.
 
 const rgRunsPrograms = "runs a program on the files rg searches"
 
-var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined", Operands: searchOperands("files", "type-list"), Flags: []Flag{
+var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined; with -L, every symbolic link in them too", Operands: searchOperands("files", "type-list"), Flags: []Flag{
 	// Input.
 	{Short: "e", Long: "regexp", Arg: Text, Pattern: true},
 	{Short: "f", Long: "file", Arg: ReadPath, Pattern: true},
@@ -36,7 +37,7 @@ var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) 
 	{Short: "a", Long: "text"}, {Long: "no-text"}, {Long: "binary"}, {Long: "no-binary"},
 	{Short: "j", Long: "threads", Arg: Number},
 	// Filtering.
-	{Short: "L", Long: "follow", Forbid: symlinkEscape}, {Long: "no-follow"},
+	{Short: "L", Long: "follow"}, {Long: "no-follow"},
 	{Short: "g", Long: "glob", Arg: Text}, {Long: "iglob", Arg: Text},
 	{Long: "glob-case-insensitive"}, {Long: "no-glob-case-insensitive"},
 	{Short: ".", Long: "hidden"}, {Long: "no-hidden"},

@@ -126,9 +126,9 @@ func TestRg(t *testing.T) {
 		{splitArgv("rg -nzi x"), CodeForbiddenFlag},
 		{splitArgv("rg --hostname-bin id x"), CodeForbiddenFlag},
 		// Symbolic links out.
-		{splitArgv("rg -L x"), CodeForbiddenFlag},
-		{splitArgv("rg --follow x"), CodeForbiddenFlag},
-		{splitArgv("rg -iL x"), CodeForbiddenFlag},
+		{splitArgv("rg -L x"), codeOutside},
+		{splitArgv("rg --follow x"), codeOutside},
+		{splitArgv("rg -iL x"), codeOutside},
 		// Abbreviations and unknown flags.
 		{splitArgv("rg --pr cat x"), CodeUnknownFlag},
 		{splitArgv("rg --hidd x"), CodeUnknownFlag},

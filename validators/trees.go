@@ -227,3 +227,65 @@ func holdsLink(p string, recursive bool) bool {
 	})
 	return err != nil // a link, or too many entries to be sure
 }
+
+// checkFollowedTrees is for reads that follow symbolic links while they
+// walk directories (grep -R, rg -L, diff on directories): below each of
+// ops (resolved; "-" is standard input) every symbolic link must lead to
+// a readable place inside the workspace, and a link to a directory is
+// walked in turn. what names the command that follows the links ("grep
+// -R"), for the messages; alternative is the hint. A tree too large to
+// walk is refused.
+func checkFollowedTrees(c *Call, what, alternative string, ops []string) error {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, op := range ops {
+		if op == "-" {
+			continue
+		}
+		real, err := c.WS.Resolve(op, workspace.Read)
+		if err != nil {
+			return pathFinding(c.Program(), op, err)
+		}
+		if !seen[real] {
+			seen[real] = true
+			dirs = append(dirs, real)
+		}
+	}
+	entries := 0
+	for len(dirs) > 0 {
+		dir := dirs[len(dirs)-1]
+		dirs = dirs[:len(dirs)-1]
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		err := walkTree(dir, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
+			if entries++; entries > rmTreeLimit {
+				return false, errTreeTooLarge
+			}
+			if e.Type()&fs.ModeSymlink == 0 {
+				return true, nil
+			}
+			target, err := c.WS.Resolve(p, workspace.Read)
+			if err != nil {
+				f := pathFinding(c.Program(), p, err)
+				dest, _ := os.Readlink(p)
+				f.Reason = fmt.Sprintf("%s follows the symbolic link %s -> %s: %s", what, c.WS.Rel(p), dest, err)
+				f.Hint = alternative
+				return false, f
+			}
+			if fi, err := os.Stat(target); err == nil && fi.IsDir() && !seen[target] {
+				seen[target] = true
+				dirs = append(dirs, target)
+			}
+			return false, nil
+		})
+		if errors.Is(err, errTreeTooLarge) {
+			return refuse(CodeBadUsage, alternative,
+				"%s: more than %d entries to check for symbolic links leading out of the workspace", what, rmTreeLimit)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
