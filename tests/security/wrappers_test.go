@@ -41,7 +41,14 @@ var wrapperCases = []tableCase{
 	{"command cat /etc/shadow", deny("outside_workspace")},
 	{"env", allow},
 	{"env ls", allow},
-	{"env -i cat README.md", allow},
+	// The environment vtexec sets holds git's neutralised configuration:
+	// env may not remove any of it.
+	{"env -i cat README.md", deny("forbidden_flag")},
+	{"env -u GIT_CONFIG_COUNT git status", deny("forbidden_flag")},
+	{"env --unset=GIT_CONFIG_COUNT git log", deny("forbidden_flag")},
+	{"env -0iu X git status", deny("forbidden_flag")},
+	{"env --ignore-environment git status", deny("forbidden_flag")},
+	{"timeout 5 env -i git diff", deny("forbidden_flag")},
 	{"env FOO=1 ls", deny("forbidden_flag")},
 	{"env LD_PRELOAD=/tmp/x.so ls", deny("forbidden_flag")},
 	{"env -C / ls", deny("forbidden_flag")},
