@@ -87,8 +87,8 @@ func init() {
 	registerWrapper(&wrapperSpec{Spec: Spec{Name: "env", NoPermute: true,
 		Doc: "[COMMAND [ARG]...]: no NAME=VALUE; COMMAND is checked as if it stood alone; alone, prints the (scrubbed) environment",
 		Flags: []Flag{
-			{Short: "i", Long: "ignore-environment"}, {Short: "0", Long: "null"},
-			{Short: "u", Long: "unset", Arg: Text},
+			{Short: "i", Long: "ignore-environment", Forbid: envFixed}, {Short: "0", Long: "null"},
+			{Short: "u", Long: "unset", Arg: Text, Forbid: envFixed},
 			{Short: "C", Long: "chdir", Arg: Text, Forbid: "runs the command in another directory than the one its paths were checked against"},
 			{Short: "S", Long: "split-string", Arg: Text, Forbid: "splits a string into a command with a quoting language of its own; write the words directly"},
 			{Long: "block-signal", Arg: Text, Optional: true}, {Long: "default-signal", Arg: Text, Optional: true},
@@ -118,6 +118,10 @@ func needsCommand(c *Call, _ *Args, inner []string) error {
 	}
 	return nil
 }
+
+// envFixed is why env may not remove variables: vtexec's environment
+// carries safety settings (git's neutralised configuration, the pager).
+const envFixed = "removes variables from the environment vtexec fixed, which carries git's neutralised configuration; run the command without env"
 
 // envCheck refuses NAME=VALUE: the environment is fixed by vtexec.
 func envCheck(c *Call, _ *Args, inner []string) error {
