@@ -188,3 +188,25 @@ func TestWritetoolsNestedRepo(t *testing.T) {
 		assert.Equal(t, want.code, d.Code, "%s: %s", cmd, d.Reason)
 	}
 }
+
+// A link that leads inside from where it is may be moved or copied onto
+// an existing link: it then sits where that link sat, not where that
+// link pointed, and from there it must still lead inside.
+func TestLinkReplacingALinkIsJudgedWhereItLands(t *testing.T) {
+	ws := fixture(t)
+	// From src/deep, S leads to src/ws2/secret.txt (inside); from the
+	// root, to the real ../ws2/secret.txt.
+	require.NoError(t, os.Symlink("../ws2/secret.txt", filepath.Join(ws, "src", "deep", "S")))
+	require.NoError(t, os.Symlink("src/deep/nested.txt", filepath.Join(ws, "top.lnk")))
+	for _, cmd := range []string{
+		"mv -f src/deep/S top.lnk",
+		"mv -T src/deep/S top.lnk",
+		"cp -Pf src/deep/S top.lnk",
+		"cp -P --remove-destination src/deep/S top.lnk",
+	} {
+		d := decide(t, ws, cmd)
+		assert.Equal(t, "deny", d.Decision, cmd)
+		assert.Equal(t, "outside_workspace", d.Code, "%s: %s", cmd, d.Reason)
+	}
+	assert.Equal(t, "allow", decide(t, ws, "mv src/deep/S src/deep/S2").Decision)
+}
