@@ -133,6 +133,13 @@ func checkTreeLanding(c *Call, op, src, landing string, followTop, recursive boo
 			if err := checkLinkLanding(c, it.path, it.land); err != nil {
 				return err
 			}
+			// A link already at the landing is replaced where it sits
+			// (mv, cp -P -f), not written through: judge it there too.
+			if it.path == src && base != landing {
+				if err := checkLinkLanding(c, it.path, landing); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		if !isDir || !recursive {
