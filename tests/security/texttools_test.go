@@ -126,6 +126,9 @@ var texttoolsCases = []tableCase{
 	{`awk 'BEGIN { f = "out"; func = 1; y = func / 1; print "x" > f; z = 1 / 1 }'`, deny("bad_usage")},
 	{"awk 'BEGIN { x = \"a#\"; switch (x) { case /#/: print \"x\" > \"f\"\n} }'", deny("bad_usage")},
 	{"awk 'BEGIN { default = 2; print default / 2 }'", deny("bad_usage")},
+	// gawk continues a statement after a newline that follows ? or :.
+	{"awk 'BEGIN { print 1 ?\n\"a\" : \"b\" > \"/tmp/q\" }'", deny("bad_usage")},
+	{"awk 'BEGIN { print 1 ? \"a\" :\n\"b\" > \"/tmp/q\" }'", deny("bad_usage")},
 	// gawk's SYMTAB reaches any variable by a computed name, ARGV too.
 	{`awk 'BEGIN { SYMTAB["AR" "GV"][1] = "/etc/shadow"; SYMTAB["AR" "GC"] = 2 } { print }' file.txt`, deny("forbidden_flag")},
 }
