@@ -163,8 +163,14 @@ func checkAwkProgram(program, text string) error {
 	return nil
 }
 
+// awkContinues reports whether a newline after prev continues the
+// statement (gawk also continues after ? and :).
 func awkContinues(prev string) bool {
-	return prev == "," || prev == "&&" || prev == "||" || prev == "{" || prev == "do" || prev == "else"
+	switch prev {
+	case ",", "&&", "||", "{", "do", "else", "?", ":":
+		return true
+	}
+	return false
 }
 
 func awkEndsStatement(tok string) bool { return tok == ";" || tok == "}" || tok == "\n" }
