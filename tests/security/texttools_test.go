@@ -127,8 +127,8 @@ var texttoolsCases = []tableCase{
 	{"awk 'BEGIN { x = \"a#\"; switch (x) { case /#/: print \"x\" > \"f\"\n} }'", deny("bad_usage")},
 	{"awk 'BEGIN { default = 2; print default / 2 }'", deny("bad_usage")},
 	// gawk continues a statement after a newline that follows ? or :.
-	{"awk 'BEGIN { print 1 ?\n\"a\" : \"b\" > \"/tmp/q\" }'", deny("bad_usage")},
-	{"awk 'BEGIN { print 1 ? \"a\" :\n\"b\" > \"/tmp/q\" }'", deny("bad_usage")},
+	{"awk 'BEGIN { print 1 ?\n\"a\" : \"b\" > \"/tmp/q\" }'", deny("forbidden_flag")},
+	{"awk 'BEGIN { print 1 ? \"a\" :\n\"b\" > \"/tmp/q\" }'", deny("forbidden_flag")},
 	// gawk's SYMTAB reaches any variable by a computed name, ARGV too.
 	{`awk 'BEGIN { SYMTAB["AR" "GV"][1] = "/etc/shadow"; SYMTAB["AR" "GC"] = 2 } { print }' file.txt`, deny("forbidden_flag")},
 }
