@@ -263,3 +263,35 @@ func TestGitFormatPatchThroughPlantedLink(t *testing.T) {
 	_, err := os.Stat(target)
 	assert.True(t, os.IsNotExist(err), "format-patch wrote outside")
 }
+
+// submodule.recurse in the repository's config turns on what
+// --recurse-submodules does: git grep of a revision then enters a gitlink
+// whose .git file points outside the workspace.
+func TestGitSubmoduleRecurseFromConfig(t *testing.T) {
+	l := newGitLab(t)
+	outside := filepath.Join(filepath.Dir(l.ws), "outside-repo")
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	gitIn := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = outside
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+		return strings.TrimSpace(string(out))
+	}
+	gitIn("init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "psecret.txt"), []byte("TOPSECRET-SUB\n"), 0o644))
+	gitIn("add", "-A")
+	gitIn("commit", "-qm", "p")
+	commit := gitIn("rev-parse", "HEAD")
+	l.write(".gitmodules", "[submodule \"sub\"]\n\tpath = sub\n\turl = ./x\n")
+	l.setup("add", ".gitmodules")
+	l.setup("update-index", "--add", "--cacheinfo", "160000,"+commit+",sub")
+	l.setup("commit", "-qm", "gitlink")
+	l.setup("rm", "-q", "--cached", "sub")
+	l.write("sub/.git", "gitdir: "+filepath.Join(outside, ".git")+"\n")
+	l.setup("config", "submodule.recurse", "true")
+	l.setup("config", "submodule.sub.url", "./x")
+
+	res := l.run("git grep -e . HEAD -- sub", false)
+	assert.NotContains(t, res.Stdout+res.Stderr, "TOPSECRET", "%s: %s", res.Decision.Decision, res.Decision.Reason)
+}
