@@ -70,6 +70,9 @@ var gitConfig = [][2]string{
 	// validator does not inspect (it refuses --submodule=diff itself).
 	{"diff.submodule", "short"},
 	{"status.submoduleSummary", "false"},
+	// submodule.recurse would make grep, ls-files and checkout enter
+	// submodules without --recurse-submodules, which the validator checks.
+	{"submodule.recurse", "false"},
 }
 
 // gitConfigEnv returns the GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and

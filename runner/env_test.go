@@ -20,7 +20,7 @@ import (
 
 // gitEnv is what Env always adds for git, sorted.
 var gitEnv = []string{
-	"GIT_CONFIG_COUNT=8",
+	"GIT_CONFIG_COUNT=9",
 	"GIT_CONFIG_KEY_0=core.fsmonitor",
 	"GIT_CONFIG_KEY_1=core.hooksPath",
 	"GIT_CONFIG_KEY_2=core.askPass",
@@ -29,6 +29,7 @@ var gitEnv = []string{
 	"GIT_CONFIG_KEY_5=log.showSignature",
 	"GIT_CONFIG_KEY_6=diff.submodule",
 	"GIT_CONFIG_KEY_7=status.submoduleSummary",
+	"GIT_CONFIG_KEY_8=submodule.recurse",
 	"GIT_CONFIG_NOSYSTEM=1",
 	"GIT_CONFIG_VALUE_0=false",
 	"GIT_CONFIG_VALUE_1=/dev/null",
@@ -38,6 +39,7 @@ var gitEnv = []string{
 	"GIT_CONFIG_VALUE_5=false",
 	"GIT_CONFIG_VALUE_6=short",
 	"GIT_CONFIG_VALUE_7=false",
+	"GIT_CONFIG_VALUE_8=false",
 	"GIT_EDITOR=true",
 	"GIT_PAGER=cat",
 	"GIT_PROXY_COMMAND=",
