@@ -139,17 +139,22 @@ func TestGitConfigKeysNamingFiles(t *testing.T) {
 // A submodule that only history knows (not in the index) is not
 // inspected; git diff --submodule=diff would run git there, with that
 // repository's configuration.
+// gitAt runs git directly in dir, for setting up repositories beside the
+// workspace, and returns its trimmed output.
+func gitAt(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return strings.TrimSpace(string(out))
+}
+
 func TestGitHistoricSubmodule(t *testing.T) {
 	l := newGitLab(t)
+	gitIn := func(dir string, args ...string) string { return gitAt(t, dir, args...) }
 	sub := filepath.Join(l.ws, "s")
 	require.NoError(t, os.MkdirAll(sub, 0o755))
-	gitIn := func(dir string, args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-		return strings.TrimSpace(string(out))
-	}
 	gitIn(sub, "init", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(sub, "f.txt"), []byte("1\n"), 0o644))
 	gitIn(sub, "add", "-A")
@@ -271,13 +276,7 @@ func TestGitSubmoduleRecurseFromConfig(t *testing.T) {
 	l := newGitLab(t)
 	outside := filepath.Join(filepath.Dir(l.ws), "outside-repo")
 	require.NoError(t, os.MkdirAll(outside, 0o755))
-	gitIn := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = outside
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-		return strings.TrimSpace(string(out))
-	}
+	gitIn := func(args ...string) string { return gitAt(t, outside, args...) }
 	gitIn("init", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "psecret.txt"), []byte("TOPSECRET-SUB\n"), 0o644))
 	gitIn("add", "-A")
