@@ -18,6 +18,7 @@ import (
 
 // state is one request on its way through check, ask and run.
 type state struct {
+	engine  *Engine
 	req     Request
 	src     string
 	ws      *workspace.Workspace
@@ -31,8 +32,8 @@ type state struct {
 }
 
 // prepare loads everything a decision depends on and decides.
-func prepare(req Request) (*state, error) {
-	st := &state{req: req}
+func (e *Engine) prepare(req Request) (*state, error) {
+	st := &state{engine: e, req: req}
 	var err error
 	if st.src, err = source(req); err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func prepare(req Request) (*state, error) {
 	if err := st.openAudit(); err != nil {
 		return nil, err
 	}
-	verdict := execpolicy.Check(st.src, st.ws)
+	verdict := e.checker.Check(st.src, st.ws)
 	st.decided = st.pol.Apply(verdict, st.sessionRules())
 	return st, nil
 }
@@ -377,7 +378,7 @@ func (st *state) audit(r audit.Record) {
 // the step is checked again against the tree as it is then. The first
 // step was checked a moment ago, unless a person was asked in between.
 func (st *state) recheck(asked bool) func(int, []plan.Cmd) error {
-	var c execpolicy.Checker
+	c := st.engine.checker
 	return func(step int, cmds []plan.Cmd) error {
 		if step == 0 && !asked {
 			return nil

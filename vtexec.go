@@ -133,9 +133,41 @@ func badRequest(hint, format string, args ...any) *RequestError {
 	return &RequestError{Code: "bad_request", Reason: fmt.Sprintf(format, args...), Hint: hint}
 }
 
+// Engine is the one orchestrator: parse, check, decide, ask, run, audit.
+// A face (the CLI, a JSON-lines stream, an MCP server, a harness hook)
+// holds one Engine for its lifetime and sends every request through it.
+// An Engine is safe for concurrent use. The zero value is not; use
+// NewEngine.
+type Engine struct {
+	checker execpolicy.Checker
+}
+
+// Config sets up an Engine. The zero Config is what the CLI uses.
+type Config struct {
+	// TrustedPath replaces the directories programs are looked up in.
+	// It exists for tests, which put stand-ins for programs a machine
+	// may lack in front of the system's directories; no face sets it
+	// from a flag, the environment or a policy file.
+	TrustedPath string
+}
+
+// NewEngine returns an Engine set up by cfg.
+func NewEngine(cfg Config) *Engine {
+	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}}
+}
+
+// defaultEngine serves the package-level Check and Run.
+var defaultEngine = NewEngine(Config{})
+
+// Check decides on req with the default Engine.
+func Check(ctx context.Context, req Request) (Decision, error) { return defaultEngine.Check(ctx, req) }
+
+// Run runs req with the default Engine.
+func Run(ctx context.Context, req Request) (Result, error) { return defaultEngine.Run(ctx, req) }
+
 // Check decides on req without running anything and without asking.
-func Check(ctx context.Context, req Request) (Decision, error) {
-	st, err := prepare(req)
+func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
+	st, err := e.prepare(req)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -147,8 +179,8 @@ func Check(ctx context.Context, req Request) (Decision, error) {
 // Run checks req, asks req.Approver if the decision is ask, and runs the
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.
-func Run(ctx context.Context, req Request) (Result, error) {
-	st, err := prepare(req)
+func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
+	st, err := e.prepare(req)
 	if err != nil {
 		return Result{}, err
 	}
