@@ -12,6 +12,8 @@ require (
 )
 
 require (
+	github.com/landlock-lsm/go-landlock v0.11.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )

@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vtexec/vtexec/audit"
+	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/runner"
@@ -44,6 +45,9 @@ type Request struct {
 	// AuditLog is the audit file; "" means the default in the state
 	// directory, "off" disables auditing.
 	AuditLog string
+	// Confinement is "required", "best-effort" or "off" (Run only); ""
+	// means the policy's, else required where the kernel has Landlock.
+	Confinement string
 }
 
 // Decision is the verdict on a request, shaped for JSON.
@@ -93,6 +97,8 @@ type Result struct {
 	// Stopped is set when a later part of the command was refused just
 	// before it would have run (see Stop); the parts before it ran.
 	Stopped *Stop `json:"stopped,omitempty"`
+	// Confinement is what the kernel box applied to the command.
+	Confinement *confine.Report `json:"confinement,omitempty"`
 	// Marker is the session's cwd marker line (cwdtrack), set when the
 	// request named a session; plain-text faces print it last.
 	Marker string `json:"-"`
@@ -196,13 +202,21 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if !d.Allowed() {
 		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused)}, nil
 	}
+	bx, err := st.openBox()
+	if err != nil {
+		return Result{}, err
+	}
+	defer bx.close()
+	report := bx.Report()
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
 		Recheck:   st.recheck(asked),
+		Launcher:  runner.Boxed{Box: bx.Box},
+		Environ:   bx.environ(),
 	})
 	if err != nil {
-		return Result{Decision: d, Cwd: st.ws.Cwd()}, err
+		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}
 	var stopped *Stop
 	errors.As(res.Stopped, &stopped)
@@ -217,16 +231,17 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	st.audit(audit.Record{Kind: audit.KindExecution, Decision: d.Decision, Code: stopCode, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
 		BytesOut: res.StdoutBytes + res.StderrBytes, Truncated: res.Truncated, TimedOut: res.TimedOut})
 	return Result{
-		Decision:   d,
-		ExitCode:   res.ExitCode,
-		Stdout:     res.Stdout,
-		Stderr:     res.Stderr,
-		Truncated:  res.Truncated,
-		TimedOut:   res.TimedOut,
-		DurationMs: res.Duration.Milliseconds(),
-		Cwd:        res.Cwd,
-		Stopped:    stopped,
-		Marker:     st.marker(res.ExitCode),
+		Decision:    d,
+		ExitCode:    res.ExitCode,
+		Stdout:      res.Stdout,
+		Stderr:      res.Stderr,
+		Truncated:   res.Truncated,
+		TimedOut:    res.TimedOut,
+		DurationMs:  res.Duration.Milliseconds(),
+		Cwd:         res.Cwd,
+		Stopped:     stopped,
+		Confinement: &report,
+		Marker:      st.marker(res.ExitCode),
 	}, nil
 }
 

@@ -156,13 +156,35 @@ type PolicyRoot struct {
 type policyLimits struct {
 	Timeout   string `toml:"timeout"`
 	MaxOutput string `toml:"max_output"`
+	FileSize  string `toml:"file_size"`
+	OpenFiles uint64 `toml:"open_files"`
+	Processes uint64 `toml:"processes"`
+	CPUTime   string `toml:"cpu_time"`
 }
 
 type policyFile struct {
-	Rule   []PolicyRule `toml:"rule"`
-	Root   []PolicyRoot `toml:"root"`
-	Limits policyLimits `toml:"limits"`
+	// Confinement is "required", "best-effort" or "off".
+	Confinement string       `toml:"confinement"`
+	Rule        []PolicyRule `toml:"rule"`
+	Root        []PolicyRoot `toml:"root"`
+	Limits      policyLimits `toml:"limits"`
 }
+
+// ProcessLimits bound every process a command starts. The zero value
+// of a field means the default in DefaultProcessLimits.
+type ProcessLimits struct {
+	FileSize  uint64 // bytes
+	OpenFiles uint64
+	Processes uint64
+	CPUTime   uint64 // seconds
+}
+
+// DefaultProcessLimits apply where no policy sets a limit: generous for
+// builds and tests, finite against a runaway.
+var DefaultProcessLimits = ProcessLimits{FileSize: 8 << 30, OpenFiles: 4096, Processes: 2048, CPUTime: 3600}
+
+// confinementStrength orders confinement modes, strictest last.
+var confinementStrength = map[string]int{"off": 0, "best-effort": 1, "required": 2}
 
 // Policy is every layer loaded, in order.
 type Policy struct {
@@ -170,6 +192,10 @@ type Policy struct {
 	Roots     []PolicyRoot
 	Timeout   time.Duration // 0: not set
 	MaxOutput int           // 0: not set
+	// Confinement is the mode the policy asks for; "" means the default.
+	Confinement string
+	// Limits are the process limits, defaults filled in.
+	Limits ProcessLimits
 	Files     []string      // the files that existed and were loaded
 	// Ignored are allow rules and roots from untrusted files, kept so
 	// that policy list can show them.
@@ -202,7 +228,7 @@ type Layer struct {
 // problem in a file that exists fails the whole load, naming file and
 // line: vtexec never runs on a policy it could not read.
 func LoadPolicy(layers ...Layer) (*Policy, error) {
-	pol := &Policy{}
+	pol := &Policy{Limits: DefaultProcessLimits}
 	for _, l := range layers {
 		data, err := os.ReadFile(l.Path)
 		if errors.Is(err, os.ErrNotExist) {
@@ -250,6 +276,15 @@ func (pol *Policy) add(l Layer, data []byte) error {
 			pol.Roots = append(pol.Roots, root)
 		}
 	}
+	if c := pf.Confinement; c != "" {
+		if _, ok := confinementStrength[c]; !ok {
+			return &PolicyError{File: l.Path, Problem: fmt.Sprintf("confinement %q: use required, best-effort or off", c)}
+		}
+		// An untrusted file may only ask for more.
+		if l.Trusted || confinementStrength[c] > confinementStrength[orDefault(pol.Confinement, "best-effort")] {
+			pol.Confinement = c
+		}
+	}
 	return pol.addLimits(l, pf.Limits, data)
 }
 
@@ -273,6 +308,33 @@ func (pol *Policy) addLimits(l Layer, lim policyLimits, data []byte) error {
 			pol.MaxOutput = n
 		}
 	}
+	return pol.addProcessLimits(l, lim, line)
+}
+
+// addProcessLimits reads the process limits of [limits]; an untrusted
+// file may only lower them.
+func (pol *Policy) addProcessLimits(l Layer, lim policyLimits, line int) error {
+	set := func(cur *uint64, v uint64) {
+		if v > 0 && (l.Trusted || v < *cur) {
+			*cur = v
+		}
+	}
+	if lim.FileSize != "" {
+		n, err := ParseSize(lim.FileSize)
+		if err != nil {
+			return &PolicyError{File: l.Path, Line: line, Problem: "limits.file_size: " + err.Error()}
+		}
+		set(&pol.Limits.FileSize, uint64(n))
+	}
+	if lim.CPUTime != "" {
+		d, err := time.ParseDuration(lim.CPUTime)
+		if err != nil || d < time.Second {
+			return &PolicyError{File: l.Path, Line: line, Problem: fmt.Sprintf("limits.cpu_time %q is not a duration of a second or more, like 10m", lim.CPUTime)}
+		}
+		set(&pol.Limits.CPUTime, uint64(d/time.Second))
+	}
+	set(&pol.Limits.OpenFiles, lim.OpenFiles)
+	set(&pol.Limits.Processes, lim.Processes)
 	return nil
 }
 

@@ -3,20 +3,26 @@ package runner
 import (
 	"os/exec"
 
+	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/plan"
 )
 
-// Launcher builds the *exec.Cmd for one checked command. It is the seam where
-// a confinement wrapper (a re-exec helper that applies Landlock before
-// execve) will be slotted in later without touching callers.
+// Launcher builds and starts the processes of one run: the seam where the
+// kernel box is slotted in.
 //
-// Command must return a command that, once started, executes c.Program with
-// exactly c.Argv in c.Dir with exactly env, or nil if it cannot. It must not
-// start the command. The runner then sets Stdin, Stdout and Stderr, and sets
-// Setpgid and Pgid in SysProcAttr (allocating it if nil, keeping any other
-// fields the Launcher set); a Launcher must not rely on those fields.
+// Command must return a command that, once started, executes c.Program
+// with exactly c.Argv in c.Dir with exactly env, or nil if it cannot. The
+// runner then sets Stdin, Stdout and Stderr.
+//
+// Start starts cmd as a process of the pipeline led by leader, or, with
+// a nil leader, as the first process of a new pipeline. The runner starts
+// a pipeline's commands from its last to its first, so the leader is the
+// last command. Every process of a pipeline must be reachable by a
+// signal to the leader's process group, and must not outlive the leader
+// by more than that signal.
 type Launcher interface {
 	Command(c plan.Cmd, env []string) *exec.Cmd
+	Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error)
 }
 
 // Direct is the Launcher that executes the program itself, unconfined.
@@ -26,4 +32,21 @@ type Direct struct{}
 // env}. Args[0] is c.Argv[0] exactly as typed; nothing is looked up on PATH.
 func (Direct) Command(c plan.Cmd, env []string) *exec.Cmd {
 	return &exec.Cmd{Path: c.Program, Args: c.Argv, Dir: c.Dir, Env: env}
+}
+
+// Start starts cmd in the leader's process group (a new one without a
+// leader).
+func (Direct) Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
+	return confine.StartDirect(cmd, leader)
+}
+
+// Boxed is the Launcher that starts every program in a kernel box.
+type Boxed struct{ Box *confine.Box }
+
+// Command is Direct's.
+func (Boxed) Command(c plan.Cmd, env []string) *exec.Cmd { return Direct{}.Command(c, env) }
+
+// Start starts cmd in the box.
+func (b Boxed) Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
+	return b.Box.Start(cmd, leader)
 }

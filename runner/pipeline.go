@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -29,9 +30,10 @@ type pipeline struct {
 	links    []link     // links[i] joins command i to command i+1
 	parent   []*os.File // ends the parent closes once every command started
 	readEnds []*os.File // read by the capture goroutines, closed after draining
-	procs    []*exec.Cmd
+	procs    []confine.Process
 	status   []int
-	pgid     int // process group of the pipeline; 0 until a process started
+	leader   confine.Process // the first process started; nil until then
+	pgid     int             // process group of the pipeline; 0 until a process started
 }
 
 // link is the pipe between two commands of a pipeline.
@@ -45,14 +47,21 @@ func (r *run) pipeline(ctx context.Context, cmds []plan.Cmd) (int, bool, error) 
 	if len(cmds) == 0 {
 		return 0, false, nil
 	}
-	pl := &pipeline{r: r, cmds: cmds, procs: make([]*exec.Cmd, len(cmds)), status: make([]int, len(cmds))}
+	pl := &pipeline{r: r, cmds: cmds, procs: make([]confine.Process, len(cmds)), status: make([]int, len(cmds))}
 	if err := pl.open(); err != nil {
 		closeFiles(pl.parent)
 		closeFiles(pl.readEnds)
 		return 0, false, fmt.Errorf("runner: %w", err)
 	}
 	readersDone := pl.startReaders()
-	for i := range cmds {
+	// Last command first: it leads the pipeline (in a box, it is the
+	// init of the pipeline's PID namespace), so the commands upstream of
+	// it see a closed pipe, not a dead namespace, when it ends first.
+	for i := len(cmds) - 1; i >= 0; i-- {
+		if ctx.Err() != nil {
+			pl.status[i] = timeoutStatus
+			continue
+		}
 		pl.start(i)
 	}
 	closeFiles(pl.parent)
@@ -156,28 +165,22 @@ func (pl *pipeline) start(i int) {
 		pl.status[i] = 126
 		return
 	}
-	pl.prepare(cmd, fds)
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = fds[0], fds[1], fds[2]
+	proc, err := pl.r.opts.Launcher.Start(cmd, pl.leader)
+	switch {
+	case errors.Is(err, confine.ErrPipelineEnded):
+		// As in bash, it would have died writing to a closed pipe.
+		pl.status[i] = 128 + int(syscall.SIGPIPE)
+		return
+	case err != nil:
 		pl.report(err)
 		pl.status[i] = startStatus(err)
 		return
 	}
-	if pl.pgid == 0 {
-		pl.pgid = cmd.Process.Pid
+	if pl.leader == nil {
+		pl.leader, pl.pgid = proc, proc.Pid()
 	}
-	pl.procs[i] = cmd
-}
-
-// prepare sets the command's stdio and puts it in the pipeline's process
-// group: a new group led by it if it is the first process started, else
-// the group of the first.
-func (pl *pipeline) prepare(cmd *exec.Cmd, fds [3]*os.File) {
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = fds[0], fds[1], fds[2]
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
-	cmd.SysProcAttr.Pgid = pl.pgid
+	pl.procs[i] = proc
 }
 
 // report writes one line from vtexec itself to the captured stderr,
@@ -202,9 +205,9 @@ func (pl *pipeline) wait(ctx context.Context) bool {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i, cmd := range pl.procs {
-			if cmd != nil {
-				pl.status[i] = exitStatus(cmd.Wait())
+		for i, proc := range pl.procs {
+			if proc != nil {
+				pl.status[i] = exitStatus(proc.Wait())
 			}
 		}
 	}()
@@ -236,9 +239,9 @@ func (pl *pipeline) signal(sig syscall.Signal) {
 	if pl.pgid != 0 {
 		_ = syscall.Kill(-pl.pgid, sig)
 	}
-	for _, cmd := range pl.procs {
-		if cmd != nil {
-			_ = cmd.Process.Signal(sig)
+	for _, proc := range pl.procs {
+		if proc != nil {
+			_ = proc.Signal(sig)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"github.com/vtexec/vtexec/confine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,6 +193,10 @@ func (l *recordingLauncher) Command(c plan.Cmd, env []string) *exec.Cmd {
 	return Direct{}.Command(c, env)
 }
 
+func (l *recordingLauncher) Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
+	return Direct{}.Start(cmd, leader)
+}
+
 func TestLauncherIsUsed(t *testing.T) {
 	ws := newWS(t)
 	dir := ws.Root()
@@ -200,7 +205,9 @@ func TestLauncherIsUsed(t *testing.T) {
 	res := runPlan(t, p, ws, Options{Launcher: l, Environ: []string{"HOME=/h"}})
 	assert.Equal(t, "a\n", res.Stdout)
 	require.Len(t, l.cmds, 2)
-	assert.Equal(t, []string{"echo", "a"}, l.cmds[0].Argv)
+	// The last command of a pipeline starts first: it leads it.
+	assert.Equal(t, []string{"cat"}, l.cmds[0].Argv)
+	assert.Equal(t, []string{"echo", "a"}, l.cmds[1].Argv)
 	assert.Equal(t, Env([]string{"HOME=/h"}), l.envs[1])
 }
 

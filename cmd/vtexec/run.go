@@ -21,6 +21,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	session := fs.String("session", "", "keep cwd and session approvals under this id")
 	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
 	askTimeout := fs.Duration("ask-timeout", 2*time.Minute, "how long to wait for a person's answer")
+	confinement := fs.String("confinement", "", "kernel confinement: required, best-effort or off (default: the policy's, else required where the kernel has Landlock)")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -39,7 +40,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	req.Workspace, req.Cwd, req.Timeout, req.MaxOutput = *wsDir, *cwd, *timeout, limit
-	req.Session, req.AuditLog = *session, *auditLog
+	req.Session, req.AuditLog, req.Confinement = *session, *auditLog, *confinement
 	req.Approver = terminalApprover(stdin, *askTimeout)
 	res, err := vtexec.Run(ctx, req)
 	if err != nil {

@@ -1,0 +1,205 @@
+package vtexec
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/vtexec/vtexec/confine"
+	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/fsutil"
+	"github.com/vtexec/vtexec/plan"
+)
+
+// CodeConfinementUnavailable is the code of a run refused because the
+// confinement it requires cannot be applied here.
+const CodeConfinementUnavailable = "confinement_unavailable"
+
+// box is the kernel box of one run and the private directories its
+// programs get as HOME and TMPDIR.
+type box struct {
+	*confine.Box
+	home, tmp string
+	cleanup   func()
+}
+
+// openBox prepares the box a request's programs run in: read-write on the
+// workspace, the read-write roots and a private HOME and TMPDIR;
+// read-only on the read-only roots; nothing of the user's home.
+func (st *state) openBox() (*box, error) {
+	mode, err := confine.ParseMode(pick(st.req.Confinement, st.pol.Confinement))
+	if err != nil {
+		return nil, &RequestError{Code: "bad_request", Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
+	}
+	b := &box{cleanup: func() {}}
+	if mode == confine.ModeOff {
+		b.Box, _ = confine.Open(confine.Spec{}, mode)
+		return b, nil
+	}
+	if err := b.makeDirs(st.req.Session); err != nil {
+		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
+			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
+	}
+	if hasGit(st.decided.Plan) {
+		writeGitIdentity(b.home)
+	}
+	lim := st.pol.Limits
+	spec := confine.Spec{
+		ReadWrite: []string{st.ws.Root(), b.home, b.tmp},
+		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
+	}
+	for _, r := range st.pol.Roots {
+		if r.Access == "read-write" {
+			spec.ReadWrite = append(spec.ReadWrite, r.Path)
+		} else {
+			spec.ReadOnly = append(spec.ReadOnly, r.Path)
+		}
+	}
+	cb, err := confine.Open(spec, mode)
+	if err != nil {
+		b.cleanup()
+		if errors.Is(err, confine.ErrUnsupported) {
+			return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(),
+				Hint: `run on a Linux kernel with Landlock (5.13 or later), or set confinement = "best-effort" in the policy (or --confinement best-effort) to run with what this kernel offers`}
+		}
+		return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that the workspace and the policy's roots exist"}
+	}
+	b.Box = cb
+	return b, nil
+}
+
+// environ is vtexec's environment with HOME and TMPDIR pointing into the
+// box; the runner keeps only the variables it allows from it.
+func (b *box) environ() []string {
+	env := os.Environ()
+	if b.home == "" {
+		return env
+	}
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "TMPDIR=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "HOME="+b.home, "TMPDIR="+b.tmp)
+}
+
+func (b *box) close() {
+	if b == nil {
+		return
+	}
+	if b.Box != nil {
+		b.Box.Close()
+	}
+	b.cleanup()
+}
+
+// makeDirs creates the private HOME and TMPDIR: per session, kept for
+// the session's later calls; otherwise for this run only.
+func (b *box) makeDirs(session string) error {
+	base, err := privateBase()
+	if err != nil {
+		return err
+	}
+	name := "session-" + session
+	if session == "" {
+		var r [8]byte
+		rand.Read(r[:])
+		name = "run-" + hex.EncodeToString(r[:])
+		b.cleanup = func() { os.RemoveAll(filepath.Join(base, name)) }
+	}
+	dir := filepath.Join(base, name)
+	b.home, b.tmp = filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
+	for _, d := range []string{dir, b.home, b.tmp} {
+		if err := ownDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// privateBase is $TMPDIR/vtexec-UID, a directory only this user owns.
+func privateBase() (string, error) {
+	base := filepath.Join(os.TempDir(), "vtexec-"+strconv.Itoa(os.Geteuid()))
+	return base, ownDir(base)
+}
+
+// ownDir makes dir (mode 0700) or accepts it only as a real directory
+// of this user's that no one else can write.
+func ownDir(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Geteuid() || fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s is not a private directory of this user", dir)
+	}
+	return nil
+}
+
+func hasGit(p *plan.Plan) bool {
+	if p == nil {
+		return false
+	}
+	for _, c := range p.Commands() {
+		for _, a := range c.Argv {
+			if filepath.Base(a) == "git" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	gitIdentityOnce sync.Once
+	gitIdentity     []byte
+)
+
+// writeGitIdentity gives the private HOME a git configuration with the
+// user's name and email, and nothing else of the user's configuration.
+func writeGitIdentity(home string) {
+	gitIdentityOnce.Do(func() {
+		prog, ok := execpolicy.LookPath("git")
+		if !ok {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, prog, "config", "--global", "--get-regexp", `^user\.(name|email)$`)
+		cmd.Env = []string{"PATH=" + plan.TrustedPath, "HOME=" + os.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1"}
+		out, err := cmd.Output()
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		b.WriteString("[user]\n")
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			key, value, ok := strings.Cut(line, " ")
+			if !ok || strings.ContainsAny(value, "\n\"\\") {
+				continue
+			}
+			fmt.Fprintf(&b, "\t%s = \"%s\"\n", strings.TrimPrefix(key, "user."), value)
+		}
+		gitIdentity = b.Bytes()
+	})
+	if gitIdentity != nil {
+		// A replace, never a write through whatever a command left there.
+		fsutil.WriteAtomic(filepath.Join(home, ".gitconfig"), gitIdentity, 0o600)
+	}
+}

@@ -1,0 +1,377 @@
+//go:build linux
+
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// DefaultMode is ModeRequired where the kernel has Landlock, else
+// ModeBestEffort.
+func DefaultMode() Mode {
+	if landlockABI() > 0 {
+		return ModeRequired
+	}
+	return ModeBestEffort
+}
+
+// Box starts the programs of one request, confined. It is safe for
+// concurrent use.
+type Box struct {
+	mode   Mode
+	spec   Spec
+	rules  *ruleset // nil: no Landlock
+	netns  int      // the shared network namespace, or -1
+	root   bool     // namespaces and capabilities as root
+	userns bool     // unprivileged: a user namespace per process instead
+	report Report
+}
+
+// Open prepares a box for spec. In ModeRequired it fails with
+// ErrUnsupported when the kernel cannot confine.
+func Open(spec Spec, mode Mode) (*Box, error) {
+	if mode == "" {
+		mode = DefaultMode()
+	}
+	b := &Box{mode: mode, spec: spec, netns: -1, report: Report{Mode: mode, Filesystem: "unconfined", Network: "unconfined"}}
+	if mode == ModeOff {
+		return b, nil
+	}
+	b.root = os.Geteuid() == 0
+	b.userns = !b.root && userNamespacesAllowed()
+	var missing []string
+	abi := landlockABI()
+	if abi == 0 {
+		missing = append(missing, "landlock: the kernel does not support it")
+	} else {
+		rs, err := newRuleset(spec, abi, b.userns)
+		if err != nil {
+			return nil, err
+		}
+		b.rules = rs
+		b.report.Landlock, b.report.Filesystem = abi, "confined"
+		b.report.Scoped = abi >= 6
+		if abi < 6 {
+			missing = append(missing, fmt.Sprintf("scoped signals and abstract sockets: Landlock ABI %d has none (6 needed)", abi))
+		}
+	}
+	switch {
+	case spec.Network:
+		b.report.Network = "allowed"
+	case b.root:
+		fd, err := sharedNetns()
+		if err == nil {
+			b.netns, b.report.Network = fd, "denied"
+		} else {
+			missing = append(missing, "network namespace: "+err.Error())
+		}
+	case b.userns:
+		b.report.Network = "denied"
+	}
+	if b.report.Network == "unconfined" && abi >= 4 {
+		b.report.Network = "tcp-denied"
+		missing = append(missing, "network: only TCP is denied (Landlock); UDP and other sockets are not cut without a network namespace")
+	} else if b.report.Network == "unconfined" {
+		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
+	}
+	b.report.PIDNamespace = b.root || b.userns
+	if !b.report.PIDNamespace {
+		missing = append(missing, "pid namespace: needs root or unprivileged user namespaces")
+	}
+	if b.root {
+		b.report.Capabilities = "dropped"
+	} else {
+		b.report.Capabilities = "none"
+	}
+	if l := spec.Limits; l != (Limits{}) {
+		b.report.Limits = &l
+	}
+	b.report.Missing = missing
+	if mode == ModeRequired && (b.rules == nil || !b.report.PIDNamespace || b.report.Network == "unconfined") {
+		b.Close()
+		return nil, fmt.Errorf("%w: %s", ErrUnsupported, strings.Join(missing, "; "))
+	}
+	return b, nil
+}
+
+// Report says what the box applies.
+func (b *Box) Report() Report { return b.report }
+
+// Close releases the ruleset. Programs already started keep their
+// confinement.
+func (b *Box) Close() error {
+	b.rules.close()
+	return nil
+}
+
+// ErrPipelineEnded is returned by Start when the pipeline's last command,
+// whose namespace the program was to join, has already exited: the
+// program would only have written into a closed pipe.
+var ErrPipelineEnded = errors.New("the pipeline's reader has already exited")
+
+// boxProcess is a program started from a locked thread that stays alive,
+// waiting for it, so that its parent-death signal fires only when vtexec
+// itself dies.
+type boxProcess struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error
+}
+
+func (p *boxProcess) Pid() int                        { return p.cmd.Process.Pid }
+func (p *boxProcess) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
+func (p *boxProcess) Wait() error {
+	<-p.done
+	return p.err
+}
+
+// Start starts cmd in the box. A nil leader makes cmd the first process
+// of a new pipeline: the init of a new PID namespace. Otherwise cmd joins
+// leader's namespace and process group.
+func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) {
+	if b.mode == ModeOff {
+		return StartDirect(cmd, leader)
+	}
+	var lead *boxProcess
+	if leader != nil {
+		var ok bool
+		if lead, ok = leader.(*boxProcess); !ok {
+			return nil, errors.New("confine: the leader was not started by a box")
+		}
+	}
+	p := &boxProcess{cmd: cmd, done: make(chan struct{})}
+	started := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread carries the restrictions and ends
+		// with this goroutine, once the program has been waited for.
+		runtime.LockOSThread()
+		if err := b.enter(cmd, lead); err != nil {
+			started <- err
+			return
+		}
+		if err := cmd.Start(); err != nil {
+			if lead != nil && lead.exited() {
+				err = ErrPipelineEnded
+			}
+			started <- err
+			return
+		}
+		started <- b.limit(cmd.Process.Pid)
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	if err := <-started; err != nil {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+			<-p.done
+		}
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *boxProcess) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// enter restricts the calling, locked thread and sets cmd up to start in
+// the box's namespaces.
+func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	attr := cmd.SysProcAttr
+	attr.Setpgid = true
+	switch {
+	case b.root:
+		if b.netns >= 0 {
+			if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
+				return fmt.Errorf("confine: enter the network namespace: %w", err)
+			}
+		}
+		if lead == nil {
+			attr.Cloneflags |= unix.CLONE_NEWPID
+			attr.Pdeathsig = syscall.SIGKILL
+			attr.Pgid = 0
+		} else {
+			if err := joinPIDNamespace(lead.Pid()); err != nil {
+				if lead.exited() {
+					return ErrPipelineEnded
+				}
+				return err
+			}
+			// The leader is the namespace's init: its group is 1 there.
+			// (No parent-death signal: the child could not see its
+			// parent and would kill itself; it dies with the leader.)
+			attr.Pgid = 1
+		}
+		if err := dropBoundingSet(); err != nil {
+			return err
+		}
+	case b.userns:
+		// Unprivileged: every process gets user, PID and network
+		// namespaces of its own, mapped to the caller's ids.
+		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWPID
+		if !b.spec.Network {
+			attr.Cloneflags |= unix.CLONE_NEWNET
+		}
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		attr.GidMappingsEnableSetgroups = false
+		attr.Pdeathsig = syscall.SIGKILL
+		attr.Pgid = 0
+	default:
+		attr.Pgid = 0
+		if lead != nil {
+			attr.Pgid = lead.Pid()
+		}
+	}
+	if b.rules != nil {
+		return b.rules.restrictThread()
+	}
+	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+}
+
+// joinPIDNamespace makes the calling thread's children start in the
+// PID namespace of process pid.
+func joinPIDNamespace(pid int) error {
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/pid", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("confine: open the pipeline's PID namespace: %w", err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Setns(fd, unix.CLONE_NEWPID); err != nil {
+		return fmt.Errorf("confine: join the pipeline's PID namespace: %w", err)
+	}
+	return nil
+}
+
+var (
+	lastCapOnce sync.Once
+	lastCap     = 40
+)
+
+// dropBoundingSet empties the calling thread's capability bounding set,
+// so that a program it starts as root holds no capability.
+func dropBoundingSet() error {
+	lastCapOnce.Do(func() {
+		if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				lastCap = n
+			}
+		}
+	})
+	for c := 0; c <= lastCap; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("confine: drop capability %d: %w", c, err)
+		}
+	}
+	return nil
+}
+
+// limit sets the spec's resource limits on a started process.
+func (b *Box) limit(pid int) error {
+	l := b.spec.Limits
+	for _, r := range []struct {
+		res int
+		v   uint64
+	}{{unix.RLIMIT_FSIZE, l.FileSize}, {unix.RLIMIT_NOFILE, l.OpenFiles}, {unix.RLIMIT_NPROC, l.Processes}, {unix.RLIMIT_CPU, l.CPUTime}} {
+		if r.v == 0 {
+			continue
+		}
+		lim := unix.Rlimit{Cur: r.v, Max: r.v}
+		if err := unix.Prlimit(pid, r.res, &lim, nil); err != nil {
+			return fmt.Errorf("confine: resource limit %d: %w", r.res, err)
+		}
+	}
+	return nil
+}
+
+var (
+	netnsOnce sync.Once
+	netnsFD   = -1
+	netnsErr  error
+)
+
+// sharedNetns returns a network namespace with only a loopback device,
+// made once per process: a fresh one per start would cost ~1 ms.
+func sharedNetns() (int, error) {
+	netnsOnce.Do(func() {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			runtime.LockOSThread() // never unlocked: this thread leaves vtexec's namespace
+			if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+				netnsErr = err
+				return
+			}
+			fd, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				netnsErr = err
+				return
+			}
+			if err := loopbackUp(); err != nil {
+				unix.Close(fd)
+				netnsErr = err
+				return
+			}
+			netnsFD = fd
+		}()
+		<-done
+	})
+	return netnsFD, netnsErr
+}
+
+// loopbackUp brings up lo in the calling thread's network namespace, so
+// tests that serve on 127.0.0.1 work inside the box.
+func loopbackUp() error {
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(s)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(s, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	return unix.IoctlIfreq(s, unix.SIOCSIFFLAGS, ifr)
+}
+
+var (
+	usernsOnce sync.Once
+	usernsOK   bool
+)
+
+// userNamespacesAllowed reports whether an unprivileged process may
+// create a user namespace here.
+func userNamespacesAllowed() bool {
+	usernsOnce.Do(func() {
+		if b, err := os.ReadFile("/proc/sys/kernel/unprivileged_userns_clone"); err == nil && strings.TrimSpace(string(b)) == "0" {
+			return
+		}
+		if b, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(b)) == "0" {
+			return
+		}
+		usernsOK = true
+	})
+	return usernsOK
+}

@@ -1,0 +1,38 @@
+//go:build !linux
+
+package confine
+
+import "os/exec"
+
+// DefaultMode is ModeBestEffort: there is no kernel confinement here.
+func DefaultMode() Mode { return ModeBestEffort }
+
+// Box starts programs unconfined on this platform and says so.
+type Box struct {
+	mode   Mode
+	report Report
+}
+
+// Open returns an unconfined box, or ErrUnsupported in ModeRequired.
+func Open(spec Spec, mode Mode) (*Box, error) {
+	if mode == "" {
+		mode = DefaultMode()
+	}
+	if mode == ModeRequired {
+		return nil, ErrUnsupported
+	}
+	r := Report{Mode: mode, Filesystem: "unconfined", Network: "unconfined"}
+	if mode != ModeOff {
+		r.Missing = []string{"kernel confinement: only Linux is supported"}
+	}
+	return &Box{mode: mode, report: r}, nil
+}
+
+// Report says what the box applies: nothing.
+func (b *Box) Report() Report { return b.report }
+
+// Close does nothing.
+func (b *Box) Close() error { return nil }
+
+// Start starts cmd unconfined.
+func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) { return StartDirect(cmd, leader) }

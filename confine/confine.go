@@ -1,0 +1,125 @@
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+)
+
+// Mode says how much confinement a Box insists on.
+type Mode string
+
+const (
+	// ModeRequired refuses to start anything unless the filesystem and
+	// network rules and the process namespace can all be applied.
+	ModeRequired Mode = "required"
+	// ModeBestEffort applies what the kernel and privileges allow and
+	// reports the rest.
+	ModeBestEffort Mode = "best-effort"
+	// ModeOff starts programs unconfined.
+	ModeOff Mode = "off"
+)
+
+// ParseMode reads a mode name; "" is the default, DefaultMode().
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case "":
+		return DefaultMode(), nil
+	case ModeRequired, ModeBestEffort, ModeOff:
+		return Mode(s), nil
+	}
+	return "", fmt.Errorf("confinement %q: use required, best-effort or off", s)
+}
+
+// Spec is what a box lets its programs touch.
+type Spec struct {
+	// ReadWrite are directories (or files) the programs may read, write,
+	// create in and run from: the workspace, the private HOME and
+	// TMPDIR, read-write extra roots.
+	ReadWrite []string
+	// ReadOnly are directories (or files) they may only read and run
+	// from, besides the system directories every program needs.
+	ReadOnly []string
+	// Network lets programs use the network as vtexec itself can.
+	Network bool
+	// Limits bound each process.
+	Limits Limits
+}
+
+// Limits are resource limits set on every process of the box; a zero
+// field leaves that limit as vtexec's own.
+type Limits struct {
+	FileSize  uint64 `json:"file_size,omitempty"`  // bytes one file may grow to (RLIMIT_FSIZE)
+	OpenFiles uint64 `json:"open_files,omitempty"` // open file descriptors per process (RLIMIT_NOFILE)
+	Processes uint64 `json:"processes,omitempty"`  // processes of the user (RLIMIT_NPROC; does not bind root)
+	CPUTime   uint64 `json:"cpu_time_s,omitempty"` // seconds of CPU per process (RLIMIT_CPU)
+}
+
+// Report says what a box applied. It is part of every run's result.
+type Report struct {
+	Mode Mode `json:"mode"`
+	// Landlock is the Landlock ABI version whose rules were applied, 0
+	// when none were.
+	Landlock int `json:"landlock"`
+	// Filesystem is "confined" when only the spec's paths and the system
+	// directories are reachable, else "unconfined".
+	Filesystem string `json:"filesystem"`
+	// Network is "denied" (a private network namespace, loopback only,
+	// plus Landlock TCP rules where available), "tcp-denied" (Landlock
+	// only: UDP and other sockets are not cut), "allowed" or
+	// "unconfined".
+	Network string `json:"network"`
+	// Scoped: signals and abstract unix sockets cannot leave the box.
+	Scoped bool `json:"scoped"`
+	// PIDNamespace: each pipeline runs in a PID namespace of its own, so
+	// nothing it started outlives it or vtexec.
+	PIDNamespace bool `json:"pid_namespace"`
+	// Capabilities is "dropped" when programs run with an empty
+	// bounding set, "none" when vtexec had none to give.
+	Capabilities string   `json:"capabilities,omitempty"`
+	Limits       *Limits  `json:"limits,omitempty"`
+	Missing      []string `json:"missing,omitempty"` // what could not be applied, and why
+}
+
+// ErrUnsupported is returned by Open in ModeRequired when the kernel or
+// the platform cannot confine; it wraps the reasons.
+var ErrUnsupported = errors.New("confinement is required but not available")
+
+// Process is a started program.
+type Process interface {
+	// Pid is the process id as vtexec sees it.
+	Pid() int
+	// Wait waits for the program to exit, as exec.Cmd.Wait.
+	Wait() error
+	// Signal sends sig to the program.
+	Signal(sig syscall.Signal) error
+}
+
+// cmdProcess is a Process started directly by exec.Cmd.
+type cmdProcess struct{ cmd *exec.Cmd }
+
+func (p cmdProcess) Pid() int                        { return p.cmd.Process.Pid }
+func (p cmdProcess) Wait() error                     { return p.cmd.Wait() }
+func (p cmdProcess) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
+
+// StartDirect starts cmd unconfined, in a new process group led by
+// leader (nil: cmd leads a new one).
+func StartDirect(cmd *exec.Cmd, leader Process) (Process, error) {
+	setpgid(cmd, leader)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return cmdProcess{cmd}, nil
+}
+
+func setpgid(cmd *exec.Cmd, leader Process) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pgid = 0
+	if leader != nil {
+		cmd.SysProcAttr.Pgid = leader.Pid()
+	}
+}

@@ -1,0 +1,178 @@
+//go:build linux
+
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// Landlock access rights vtexec uses, by the ABI that brought them.
+const (
+	fsRead  = ll.AccessFSReadFile | ll.AccessFSReadDir
+	fsExec  = ll.AccessFSExecute
+	fsWrite = ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeDir |
+		ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo | ll.AccessFSMakeSym
+	fsABI1 = fsRead | fsExec | fsWrite | ll.AccessFSMakeChar | ll.AccessFSMakeBlock
+)
+
+// handledFS returns the filesystem rights an ABI can restrict.
+func handledFS(abi int) uint64 {
+	h := uint64(fsABI1)
+	if abi >= 2 {
+		h |= ll.AccessFSRefer
+	}
+	if abi >= 3 {
+		h |= ll.AccessFSTruncate
+	}
+	if abi >= 5 {
+		h |= ll.AccessFSIoctlDev
+	}
+	return h
+}
+
+// writeRights are the rights of a read-write directory under an ABI:
+// everything but device nodes and device ioctls.
+func writeRights(abi int) uint64 {
+	r := uint64(fsRead | fsExec | fsWrite)
+	if abi >= 2 {
+		r |= ll.AccessFSRefer
+	}
+	if abi >= 3 {
+		r |= ll.AccessFSTruncate
+	}
+	return r
+}
+
+var (
+	abiOnce    sync.Once
+	abiVersion int
+)
+
+// landlockABI is the kernel's Landlock ABI version, 0 without Landlock.
+func landlockABI() int {
+	abiOnce.Do(func() {
+		v, err := ll.LandlockGetABIVersion()
+		if err == nil {
+			abiVersion = v
+		}
+	})
+	return abiVersion
+}
+
+// systemReadExec are the directories every program needs: its own
+// binary, its libraries and their data.
+var systemReadExec = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+// systemReadFiles are the files and directories outside /usr that
+// ordinary programs read: the dynamic loader's cache, users and groups
+// for ls -l, the time zone, name service and locale settings, TLS roots
+// for an approved network tool, kernel facts for nproc and runtimes.
+var systemReadFiles = []string{
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
+	"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
+	"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+	"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
+	"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
+	"/sys/devices/system/cpu", "/sys/fs/cgroup",
+}
+
+// systemDevices are read and written like files.
+var systemDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
+
+// ruleset is a Landlock ruleset being built.
+type ruleset struct {
+	fd  int
+	abi int
+}
+
+// newRuleset creates the box's ruleset: the spec's paths, the system's,
+// TCP denied unless the spec grants the network, and signals and
+// abstract sockets scoped where the ABI can.
+func newRuleset(spec Spec, abi int, procWritable bool) (*ruleset, error) {
+	attr := ll.RulesetAttr{HandledAccessFS: handledFS(abi)}
+	if abi >= 4 && !spec.Network {
+		attr.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
+	}
+	if abi >= 6 {
+		attr.Scoped = ll.ScopeAbstractUnixSocket | ll.ScopeSignal
+	}
+	fd, err := ll.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return nil, fmt.Errorf("landlock: create ruleset: %w", err)
+	}
+	rs := &ruleset{fd: fd, abi: abi}
+	read, write := uint64(fsRead|fsExec), writeRights(abi)
+	add := func(paths []string, access uint64, optional bool) error {
+		for _, p := range paths {
+			if err := rs.allow(p, access); err != nil && !(optional && errors.Is(err, os.ErrNotExist)) {
+				return err
+			}
+		}
+		return nil
+	}
+	proc := uint64(fsRead)
+	if procWritable {
+		proc |= ll.AccessFSWriteFile
+	}
+	for _, step := range []error{
+		add(systemReadExec, read, true),
+		add(systemReadFiles, fsRead, true),
+		add([]string{"/proc"}, proc, true),
+		add(systemDevices, fsRead|ll.AccessFSWriteFile, true),
+		add(spec.ReadOnly, read, false),
+		add(spec.ReadWrite, write, false),
+	} {
+		if step != nil {
+			rs.close()
+			return nil, step
+		}
+	}
+	return rs, nil
+}
+
+// allow adds a rule granting access beneath path (only the rights that
+// apply to a file, when path is one).
+func (rs *ruleset) allow(path string, access uint64) error {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "landlock rule", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "landlock rule", Path: path, Err: err}
+	}
+	access &= handledFS(rs.abi)
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		access &= ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	}
+	attr := ll.PathBeneathAttr{AllowedAccess: access, ParentFd: fd}
+	if err := ll.LandlockAddPathBeneathRule(rs.fd, &attr, 0); err != nil {
+		return &os.PathError{Op: "landlock rule", Path: path, Err: err}
+	}
+	return nil
+}
+
+// restrictThread applies the ruleset to the calling thread only.
+func (rs *ruleset) restrictThread() error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(rs.fd, 0); err != nil {
+		return fmt.Errorf("landlock: restrict: %w", err)
+	}
+	return nil
+}
+
+func (rs *ruleset) close() {
+	if rs != nil && rs.fd >= 0 {
+		unix.Close(rs.fd)
+		rs.fd = -1
+	}
+}

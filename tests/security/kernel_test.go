@@ -1,0 +1,255 @@
+package security
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The kernel floor is tested independently of any validator hole: a
+// person approves a tool (perl, which is in every Debian) whose script
+// attacks the way a fooled validator would let a command attack. Each
+// attempt must fail under the default confinement and succeed with
+// confinement off, which shows the test can fail.
+
+// attackScript tries each escape and prints "NAME: ok" or "NAME: denied".
+const attackScript = `use strict; use Socket; use POSIX ();
+open(my $t, '<', "targets.txt") or die "targets: $!";
+chomp(my @targets = <$t>);
+my ($canary, $outdir, $port, $gitconfig, $marker) = @targets;
+$| = 1;
+sub try { my ($name, $ok) = @_; print "$name: ", ($ok ? "ok" : "denied"), "\n"; }
+my $c = '';
+if (open(my $f, '<', $canary)) { $c = <$f> // ''; }
+try("read-outside", $c =~ /CANARY-7/);
+my ($w, $i);
+try("write-outside", open($w, '>', "$outdir/pwned") && print $w "x");
+socket(my $s, PF_INET, SOCK_STREAM, 0);
+try("connect", connect($s, sockaddr_in($port, inet_aton("127.0.0.1"))));
+my $found = 0;
+for my $e (glob("/proc/[0-9]*/environ")) {
+	if (open(my $h, '<', $e)) { local $/; my $env = <$h> // ''; $found = 1 if $env =~ /VTEXEC_TEST_SECRET=s3cr3t-env/; }
+}
+try("environ", $found);
+my $g = '';
+if (open(my $h, '<', $gitconfig)) { local $/; $g = <$h> // ''; }
+my $gg = ` + "`git config --global --get remote.origin.url 2>/dev/null`" + ` // '';
+try("gitconfig", $g =~ /ghp_s3cr3t/ || $gg =~ /ghp_s3cr3t/);
+try("write-inside", open($i, '>', "inside.txt") && print $i "y");
+my $k = fork();
+if ($k == 0) {
+	POSIX::setsid();
+	if (fork() == 0) { $0 = $marker; close STDOUT; close STDERR; sleep 30; exit 0; }
+	exit 0;
+}
+waitpid($k, 0);
+print "daemon: started\n";
+sleep(30) if -e "linger";
+`
+
+var (
+	buildOnce sync.Once
+	vtexecBin string
+	buildErr  error
+)
+
+// builtVtexec builds the vtexec command once per test binary.
+func builtVtexec(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "vtexec-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		vtexecBin = filepath.Join(dir, "vtexec")
+		out, err := exec.Command("go", "build", "-o", vtexecBin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return vtexecBin
+}
+
+// attackSetup is a workspace with the attack script, a canary and a
+// home with a secret-holding git configuration outside it, a user
+// policy that allows perl, and a TCP listener on 127.0.0.1.
+type attackSetup struct {
+	ws, outside, home, config, state string
+	port                             int
+	marker                           string
+}
+
+func newAttackSetup(t *testing.T) *attackSetup {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	s := &attackSetup{
+		ws: filepath.Join(base, "ws"), outside: filepath.Join(base, "outside"), home: filepath.Join(base, "home"),
+		config: filepath.Join(base, "config"), state: filepath.Join(base, "state"),
+		marker: fmt.Sprintf("vtexec-test-daemon-%d", time.Now().UnixNano()),
+	}
+	for _, d := range []string{s.ws, s.outside, s.home, filepath.Join(s.config, "vtexec")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "attack.pl"), []byte(attackScript), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.outside, "canary"), []byte("CANARY-7\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.home, ".gitconfig"),
+		[]byte("[remote \"origin\"]\n\turl = https://x:ghp_s3cr3t@example.com/r.git\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
+		[]byte("[[rule]]\nprogram = \"perl\"\ndecision = \"allow\"\n"), 0o644))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	s.port = ln.Addr().(*net.TCPAddr).Port
+	// The targets are data the checker never sees, as when a validator is
+	// fooled or a build runs code of its own.
+	targets := fmt.Sprintf("%s\n%s\n%d\n%s\n%s\n", filepath.Join(s.outside, "canary"), s.outside, s.port,
+		filepath.Join(s.home, ".gitconfig"), s.marker)
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "targets.txt"), []byte(targets), 0o644))
+	t.Cleanup(func() { killMarked(s.marker) })
+	return s
+}
+
+// command prepares vtexec run of the attack with a secret in vtexec's
+// own environment.
+func (s *attackSetup) command(t *testing.T, confinement string) *exec.Cmd {
+	script := "perl attack.pl"
+	args := []string{"run", "--json", "--audit", "off", "--workspace", s.ws}
+	if confinement != "" {
+		args = append(args, "--confinement", confinement)
+	}
+	cmd := exec.Command(builtVtexec(t), append(args, "--", script)...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config,
+		"XDG_STATE_HOME=" + s.state, "VTEXEC_TEST_SECRET=s3cr3t-env", "CI=true"}
+	return cmd
+}
+
+type runJSON struct {
+	Decision struct {
+		Decision, Code, Reason string
+	}
+	ExitCode    int             `json:"exit_code"`
+	Stdout      string          `json:"stdout"`
+	Stderr      string          `json:"stderr"`
+	Confinement json.RawMessage `json:"confinement"`
+}
+
+func (s *attackSetup) run(t *testing.T, confinement string) (runJSON, map[string]string) {
+	out, err := s.command(t, confinement).Output()
+	require.NoError(t, err, "%s", out)
+	var res runJSON
+	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	got := map[string]string{}
+	for _, line := range strings.Split(res.Stdout, "\n") {
+		if name, verdict, ok := strings.Cut(line, ": "); ok {
+			got[name] = verdict
+		}
+	}
+	return res, got
+}
+
+func TestKernelFloorHoldsAnApprovedTool(t *testing.T) {
+	attempts := []string{"read-outside", "write-outside", "connect", "environ", "gitconfig"}
+	t.Run("default", func(t *testing.T) {
+		s := newAttackSetup(t)
+		res, got := s.run(t, "")
+		for _, a := range attempts {
+			assert.Equal(t, "denied", got[a], "%s under confinement\nstdout:\n%s\nstderr:\n%s", a, res.Stdout, res.Stderr)
+		}
+		assert.Equal(t, "ok", got["write-inside"], res.Stdout+res.Stderr)
+		assert.Equal(t, "started", got["daemon"], res.Stdout+res.Stderr)
+		assert.NoFileExists(t, filepath.Join(s.outside, "pwned"))
+		assert.FileExists(t, filepath.Join(s.ws, "inside.txt"))
+		assert.Eventually(t, func() bool { return len(markedPids(s.marker)) == 0 }, time.Second, 20*time.Millisecond,
+			"the setsid daemon outlived the run")
+		assert.Contains(t, string(res.Confinement), `"landlock"`)
+	})
+	t.Run("off", func(t *testing.T) {
+		s := newAttackSetup(t)
+		res, got := s.run(t, "off")
+		for _, a := range attempts {
+			assert.Equal(t, "ok", got[a], "%s with confinement off: the probe itself must work\n%s%s", a, res.Stdout, res.Stderr)
+		}
+		assert.FileExists(t, filepath.Join(s.outside, "pwned"))
+		time.Sleep(100 * time.Millisecond)
+		assert.NotEmpty(t, markedPids(s.marker), "without confinement the daemon survives (the probe works)")
+	})
+}
+
+// TestKernelFloorSIGKILLOfVtexec kills vtexec while the approved tool and
+// its setsid, double-forked daemon run: nothing of them may survive.
+func TestKernelFloorSIGKILLOfVtexec(t *testing.T) {
+	for _, tc := range []struct {
+		confinement string
+		survives    bool
+	}{{"", false}, {"off", true}} {
+		t.Run("confinement="+tc.confinement, func(t *testing.T) {
+			s := newAttackSetup(t)
+			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "linger"), nil, 0o644))
+			cmd := s.command(t, tc.confinement)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			require.NoError(t, cmd.Start())
+			require.Eventually(t, func() bool { return len(markedPids(s.marker)) > 0 }, 10*time.Second, 20*time.Millisecond, "daemon never started: %s", &out)
+			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+			cmd.Wait()
+			if tc.survives {
+				time.Sleep(200 * time.Millisecond)
+				assert.NotEmpty(t, markedPids(s.marker), "without confinement the daemon survives (the probe works)")
+				return
+			}
+			assert.Eventually(t, func() bool { return len(markedPids(s.marker)) == 0 }, time.Second, 20*time.Millisecond,
+				"a process of the command outlived vtexec's SIGKILL")
+		})
+	}
+}
+
+// markedPids are the processes whose command line is marker.
+func markedPids(marker string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if strings.HasPrefix(string(cmdline), marker) && !strings.Contains(string(stat), ") Z ") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func killMarked(marker string) {
+	for _, pid := range markedPids(marker) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
