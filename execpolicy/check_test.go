@@ -55,8 +55,9 @@ func TestWordsExpandLikeBash(t *testing.T) {
 		`sh -lc "cat src/a.txt"`:    {"cat", "src/a.txt"},
 		`make --version`:            nil, // not allowlisted: ask
 	}
+	c := standinChecker(t, "make")
 	for src, want := range tests {
-		v := Check(src, ws)
+		v := c.Check(src, ws)
 		if want == nil {
 			assert.Equal(t, Ask, v.Decision, src)
 			continue
@@ -100,13 +101,14 @@ func TestRedirectPlan(t *testing.T) {
 
 func TestStrictestWins(t *testing.T) {
 	ws := testWorkspace(t)
+	c := standinChecker(t, "make")
 	// ask then deny: deny wins, whatever the order.
 	for _, src := range []string{"make && cat /etc/passwd", "cat /etc/passwd; make"} {
-		v := Check(src, ws)
+		v := c.Check(src, ws)
 		assert.Equal(t, Deny, v.Decision, src)
 		assert.Equal(t, "outside_workspace", v.Code, src)
 	}
-	v := Check("ls && make", ws)
+	v := c.Check("ls && make", ws)
 	assert.Equal(t, Ask, v.Decision)
 	require.NotNil(t, v.Plan)
 	assert.Len(t, v.Plan.Commands(), 2, "a refused plan still shows every part")
@@ -131,7 +133,7 @@ func TestTooLong(t *testing.T) {
 
 func TestPartsOnePerCommandAndWrappedCommand(t *testing.T) {
 	ws := testWorkspace(t)
-	v := Check("timeout 5 make test && cat /etc/passwd; ls src", ws)
+	v := standinChecker(t, "make").Check("timeout 5 make test && cat /etc/passwd; ls src", ws)
 	require.Equal(t, Deny, v.Decision)
 	require.Len(t, v.Parts, 4)
 	want := []struct {

@@ -76,7 +76,7 @@ func TestApplyStrictestWins(t *testing.T) {
 		{Program: "cat", Decision: RuleAsk, File: "p", Line: 9},
 		{Program: "python3", Decision: RuleAllow, File: "p", Line: 12},
 	}}
-	c := &Checker{}
+	c := standinChecker(t, "make", "python3")
 	decide := func(src string) *Decided { return pol.Apply(c.Check(src, ws), nil) }
 
 	d := decide("make test")
@@ -91,12 +91,10 @@ func TestApplyStrictestWins(t *testing.T) {
 	assert.Equal(t, CodePolicyAsk, decide("cat src/a.txt").Code)
 	assert.Equal(t, Deny, decide("cat /etc/passwd").Decision, "an ask rule never softens a deny")
 	assert.Equal(t, Deny, decide("make test -f /tmp/Makefile").Decision, "an allow rule never approves a refused flag")
-	if _, ok := lookPath("python3", TrustedPath()); ok {
-		assert.Equal(t, Allow, decide("python3 x.py").Decision)
-		assert.Equal(t, Ask, decide("python3 -c 'print(1)'").Decision, "inline code is not liftable by a file rule")
-		session := []PolicyRule{{Program: "python3", Decision: RuleAllow, File: "session"}}
-		assert.Equal(t, Allow, pol.Apply(c.Check("python3 -c 'print(1)'", ws), session).Decision, "a session approval lifts it")
-	}
+	assert.Equal(t, Allow, decide("python3 x.py").Decision)
+	assert.Equal(t, Ask, decide("python3 -c 'print(1)'").Decision, "inline code is not liftable by a file rule")
+	session := []PolicyRule{{Program: "python3", Decision: RuleAllow, File: "session"}}
+	assert.Equal(t, Allow, pol.Apply(c.Check("python3 -c 'print(1)'", ws), session).Decision, "a session approval lifts it")
 }
 
 func TestRuleFor(t *testing.T) {

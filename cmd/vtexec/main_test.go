@@ -52,7 +52,7 @@ func TestCheckExitCodes(t *testing.T) {
 	}{
 		{[]string{"cat src/a.txt | wc -l"}, exitAllow},
 		{[]string{"cat ../x"}, exitDeny},
-		{[]string{"make test"}, exitAsk},
+		{[]string{"tar -cf out.tar src"}, exitAsk}, // tar is in Debian's base; the CLI has no stand-ins
 		{[]string{"cat", "src/a.txt"}, exitAllow},
 		{[]string{"cat", "../x"}, exitDeny},
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
-	"github.com/vtexec/vtexec/plan"
 )
 
 // recordingApprover answers with a fixed answer and keeps the questions.
@@ -94,11 +93,7 @@ func TestRootsDoNotCoverOwnDirectories(t *testing.T) {
 // from standard input runs inline code.
 func TestQuestionShowsRedirectsAndStdinIsInlineCode(t *testing.T) {
 	ws := fixture(t)
-	stubs := t.TempDir()
-	for _, name := range []string{"python3", "nodejs", "perl5.36-x86_64-linux-gnu"} {
-		require.NoError(t, os.WriteFile(filepath.Join(stubs, name), []byte("#!/bin/true\n"), 0o755))
-	}
-	checker := &execpolicy.Checker{TrustedPath: stubs + ":" + plan.TrustedPath}
+	checker := &execpolicy.Checker{TrustedPath: standinPath(t, "python3", "nodejs", "perl5.36-x86_64-linux-gnu")}
 	w := mustWorkspace(t, ws)
 	for _, cmd := range []string{"python3 < README.md", "cat README.md | python3", "nodejs -e 1", "perl5.36-x86_64-linux-gnu -e 1"} {
 		v := checker.Check(cmd, w)

@@ -7,7 +7,38 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/plan"
 )
+
+// standinPrograms are the programs the tables decide on that Debian's base
+// lacks. git is not one: its checks run the real git.
+var standinPrograms = []string{"rg", "tree", "jq", "file", "make"}
+
+// standins returns a new directory, outside every fixture workspace,
+// holding an executable for each name that fails if it is ever run.
+func standins(t testing.TB, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range names {
+		script := "#!/bin/sh\necho \"stand-in " + name + ": not to be run\" >&2\nexit 97\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755))
+	}
+	return dir
+}
+
+// standinPath is the trusted PATH with stand-ins for names in front of the
+// system's directories, so a decision does not depend on what is installed.
+func standinPath(t testing.TB, names ...string) string {
+	return standins(t, names...) + ":" + plan.TrustedPath
+}
+
+// standinEngine is an Engine that finds standinPrograms as stand-ins. It
+// checks; it must not run them.
+func standinEngine(t testing.TB) *vtexec.Engine {
+	return vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+}
 
 // fixture builds base/ws (the workspace) and base/ws2 (a sibling with a
 // secret), and returns the workspace root.

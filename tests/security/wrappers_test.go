@@ -13,7 +13,6 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
-	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -125,11 +124,7 @@ func TestWrappersAndDangerous(t *testing.T) {
 }
 
 func TestDevToolsAskAndRefuseInjection(t *testing.T) {
-	stubs := t.TempDir()
-	for _, name := range []string{"go", "npm", "npx", "node", "python3", "perl", "ruby", "pip", "make", "pytest", "cargo"} {
-		require.NoError(t, os.WriteFile(filepath.Join(stubs, name), []byte("#!/bin/true\n"), 0o755))
-	}
-	checker := &execpolicy.Checker{TrustedPath: stubs + ":" + plan.TrustedPath}
+	checker := &execpolicy.Checker{TrustedPath: standinPath(t, "go", "npm", "npx", "node", "python3", "perl", "ruby", "pip", "make", "pytest", "cargo")}
 	ws := fixture(t)
 	w, err := workspace.New(ws)
 	require.NoError(t, err)
