@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -59,6 +60,11 @@ func (st *state) openBox() (*box, error) {
 		ReadWrite: []string{st.ws.Root(), b.home, b.tmp},
 		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
 	}
+	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root())
+	if base, err := privateBase(); err == nil {
+		sum := sha256.Sum256([]byte(st.ws.Root()))
+		spec.PlaceholderLock = filepath.Join(base, "workspace-"+hex.EncodeToString(sum[:12])+".lock")
+	}
 	for _, r := range st.pol.Roots {
 		if r.Access == "read-write" {
 			spec.ReadWrite = append(spec.ReadWrite, r.Path)
@@ -77,6 +83,35 @@ func (st *state) openBox() (*box, error) {
 	}
 	b.Box = cb
 	return b, nil
+}
+
+// ProtectedNames are the names at the workspace root that hold code or
+// configuration something runs later: vtexec's own files, agents' and
+// editors' settings, direnv's script and git's attributes (which pick
+// filter and diff programs). The kernel keeps them read-only for every
+// command; a missing directory name gets an empty placeholder directory,
+// a missing file name an empty, marked placeholder file, while a box of
+// the workspace lives. A trailing "/" marks a directory.
+var ProtectedNames = []string{".vtexec/", ".claude/", ".codex/", ".gemini/", ".cursor/", ".vscode/", ".idea/",
+	".mcp.json", ".envrc", ".gitattributes"}
+
+// protectedPaths returns the protected names of a workspace root and its
+// git directory (a .git file, as in a worktree, is protected like a name).
+func protectedPaths(root string) ([]confine.Protected, []string) {
+	var prot []confine.Protected
+	for _, n := range ProtectedNames {
+		name, dir := strings.CutSuffix(n, "/")
+		prot = append(prot, confine.Protected{Path: filepath.Join(root, name), Dir: dir})
+	}
+	git := filepath.Join(root, ".git")
+	fi, err := os.Lstat(git)
+	switch {
+	case err != nil:
+		return prot, nil
+	case fi.IsDir():
+		return prot, []string{git}
+	}
+	return append(prot, confine.Protected{Path: git}), nil
 }
 
 // environ is vtexec's environment with HOME and TMPDIR pointing into the

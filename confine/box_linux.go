@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -35,6 +36,15 @@ type Box struct {
 	root   bool     // namespaces and capabilities as root
 	userns bool     // unprivileged: a user namespace per process instead
 	report Report
+
+	holders *placeholders
+	// mounts are the box's mount namespaces, made on first use: [0] for
+	// every program but git, [1] for git.
+	mounts [2]struct {
+		once sync.Once
+		fd   int
+		err  error
+	}
 }
 
 // Open prepares a box for spec. In ModeRequired it fails with
@@ -84,6 +94,27 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	} else if b.report.Network == "unconfined" {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
 	}
+	if b.root {
+		if spec.PlaceholderLock != "" {
+			ph, err := makePlaceholders(spec.PlaceholderLock, spec.Protected)
+			if err != nil {
+				b.Close()
+				return nil, err
+			}
+			b.holders = ph
+		}
+		for _, p := range spec.Protected {
+			if _, err := os.Lstat(p.Path); err == nil {
+				b.report.Protected = append(b.report.Protected, p.Path)
+			} else {
+				missing = append(missing, "protected name "+p.Path+": does not exist and has no placeholder")
+			}
+		}
+		b.report.Protected = append(b.report.Protected, spec.GitDirs...)
+		b.report.SocketsHidden = true
+	} else if len(spec.Protected) > 0 || len(spec.GitDirs) > 0 {
+		missing = append(missing, "protected names and hidden sockets: need a mount namespace, which needs root")
+	}
 	b.report.PIDNamespace = b.root || b.userns
 	if !b.report.PIDNamespace {
 		missing = append(missing, "pid namespace: needs root or unprivileged user namespaces")
@@ -107,11 +138,31 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 // Report says what the box applies.
 func (b *Box) Report() Report { return b.report }
 
-// Close releases the ruleset. Programs already started keep their
+// Close releases the ruleset and the namespaces, and the placeholders if
+// this was the workspace's last box. Programs still running keep their
 // confinement.
 func (b *Box) Close() error {
 	b.rules.close()
+	for i := range b.mounts {
+		b.mounts[i].once.Do(func() { b.mounts[i].fd = -1 })
+		if b.mounts[i].fd >= 0 {
+			unix.Close(b.mounts[i].fd)
+			b.mounts[i].fd = -1
+		}
+	}
+	b.holders.release(b.spec.Protected)
 	return nil
+}
+
+// mountNS returns the box's mount namespace for git or for the others.
+func (b *Box) mountNS(git bool) (int, error) {
+	i := 0
+	if git {
+		i = 1
+	}
+	m := &b.mounts[i]
+	m.once.Do(func() { m.fd, m.err = b.mountNamespace(git) })
+	return m.fd, m.err
 }
 
 // ErrPipelineEnded is returned by Start when the pipeline's last command,
@@ -199,6 +250,13 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
 	attr.Setpgid = true
 	switch {
 	case b.root:
+		mnt, err := b.mountNS(filepath.Base(cmd.Path) == "git")
+		if err != nil {
+			return fmt.Errorf("confine: %w", err)
+		}
+		if err := enterMountNamespace(mnt); err != nil {
+			return err
+		}
 		if b.netns >= 0 {
 			if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
 				return fmt.Errorf("confine: enter the network namespace: %w", err)

@@ -41,10 +41,30 @@ type Spec struct {
 	// ReadOnly are directories (or files) they may only read and run
 	// from, besides the system directories every program needs.
 	ReadOnly []string
+	// Protected are paths inside the read-write directories that
+	// programs may read but never change or remove; a missing directory
+	// name gets an empty placeholder while a box of the workspace lives,
+	// so it cannot be created either. A missing file name can be.
+	Protected []Protected
+	// GitDirs are git directories inside the read-write directories:
+	// read-only for every program but git, which may write them except
+	// their hooks and config.
+	GitDirs []string
+	// PlaceholderLock is a lock file the boxes of one workspace share,
+	// so that placeholders go only when the last of them closes. Without
+	// it, no placeholders are made and missing protected names are
+	// reported as not protected.
+	PlaceholderLock string
 	// Network lets programs use the network as vtexec itself can.
 	Network bool
 	// Limits bound each process.
 	Limits Limits
+}
+
+// Protected is a path no program of the box may change.
+type Protected struct {
+	Path string
+	Dir  bool // a directory name, which gets a placeholder while missing
 }
 
 // Limits are resource limits set on every process of the box; a zero
@@ -77,9 +97,14 @@ type Report struct {
 	PIDNamespace bool `json:"pid_namespace"`
 	// Capabilities is "dropped" when programs run with an empty
 	// bounding set, "none" when vtexec had none to give.
-	Capabilities string   `json:"capabilities,omitempty"`
-	Limits       *Limits  `json:"limits,omitempty"`
-	Missing      []string `json:"missing,omitempty"` // what could not be applied, and why
+	Capabilities string `json:"capabilities,omitempty"`
+	// Protected lists the paths the kernel keeps read-only; SocketsHidden
+	// tells that the directories holding the machine's unix sockets are
+	// covered.
+	Protected     []string `json:"protected,omitempty"`
+	SocketsHidden bool     `json:"sockets_hidden,omitempty"`
+	Limits        *Limits  `json:"limits,omitempty"`
+	Missing       []string `json:"missing,omitempty"` // what could not be applied, and why
 }
 
 // ErrUnsupported is returned by Open in ModeRequired when the kernel or

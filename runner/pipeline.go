@@ -148,7 +148,7 @@ func (pl *pipeline) baseFds(i int) [3]*os.File {
 // command that cannot run gets its status here and a message on stderr.
 func (pl *pipeline) start(i int) {
 	c := pl.cmds[i]
-	fds, opened, err := applyRedirects(pl.baseFds(i), c.Redirects)
+	fds, opened, err := applyRedirects(pl.baseFds(i), c.Redirects, pl.r.ws)
 	defer closeFiles(opened)
 	if err != nil {
 		pl.report(err)

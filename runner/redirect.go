@@ -4,16 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // applyRedirects applies rs in order to a command's stdin, stdout and stderr
 // in base, as bash does, and returns the resulting files and the files it
 // opened, which the caller closes once the command has started. On error it
 // closes what it opened and the command must not run.
-func applyRedirects(base [3]*os.File, rs []plan.Redirect) ([3]*os.File, []*os.File, error) {
+func applyRedirects(base [3]*os.File, rs []plan.Redirect, ws *workspace.Workspace) ([3]*os.File, []*os.File, error) {
 	fds := base
 	var opened []*os.File
 	for _, rd := range rs {
@@ -25,7 +30,7 @@ func applyRedirects(base [3]*os.File, rs []plan.Redirect) ([3]*os.File, []*os.Fi
 			fds[rd.Fd] = fds[rd.DupFd]
 			continue
 		}
-		f, err := openRedirect(rd)
+		f, err := openRedirect(rd, ws)
 		if err != nil {
 			closeFiles(opened)
 			return base, nil, err
@@ -41,11 +46,15 @@ func stdFd(fd int) bool {
 	return fd >= 0 && fd <= 2
 }
 
-// openRedirect opens the file of a Write, Append or Read redirect. It never
-// follows a symlink in the last component. It opens with O_NONBLOCK, which
+// openRedirect opens the file of a Write, Append or Read redirect. vtexec
+// opens it outside the box, so it pins the directory first, checks where
+// the kernel says that directory is (inside the workspace, and for a
+// write not protected), and opens the name in it without following a
+// symlink: swapping the directory or the name for a link between the
+// check and the open leads nowhere new. It opens with O_NONBLOCK, which
 // it then clears, so that a FIFO without a peer fails or is handed to the
 // command instead of blocking the runner beyond the timeout.
-func openRedirect(rd plan.Redirect) (*os.File, error) {
+func openRedirect(rd plan.Redirect, ws *workspace.Workspace) (*os.File, error) {
 	var flags int
 	switch rd.Kind {
 	case plan.Write:
@@ -58,7 +67,13 @@ func openRedirect(rd plan.Redirect) (*os.File, error) {
 		return nil, fmt.Errorf("redirect of fd %d: unknown kind %d", rd.Fd, rd.Kind)
 	}
 	flags |= syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
-	fd, err := openRetry(rd.Path, flags)
+	var fd int
+	var err error
+	if rd.Path == os.DevNull {
+		fd, err = openRetry(unix.AT_FDCWD, rd.Path, flags)
+	} else {
+		fd, err = openBeneath(rd, ws, flags)
+	}
 	if err != nil {
 		return nil, redirectError(rd.Path, err)
 	}
@@ -69,10 +84,39 @@ func openRedirect(rd plan.Redirect) (*os.File, error) {
 	return os.NewFile(uintptr(fd), rd.Path), nil
 }
 
-// openRetry is open(2), retried on EINTR.
-func openRetry(path string, flags int) (int, error) {
+// openBeneath opens rd.Path's name inside its directory, pinned and
+// checked as described at openRedirect.
+func openBeneath(rd plan.Redirect, ws *workspace.Workspace, flags int) (int, error) {
+	if ws == nil {
+		return -1, errors.New("no workspace to check the redirect against")
+	}
+	dir, name := filepath.Split(rd.Path)
+	if name == "" || name == "." || name == ".." {
+		return -1, errors.New("not a file name")
+	}
+	dfd, err := openRetry(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(dfd)
+	real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(dfd))
+	if err != nil {
+		return -1, err
+	}
+	access := workspace.Write
+	if rd.Kind == plan.Read {
+		access = workspace.Read
+	}
+	if err := ws.CheckReal(filepath.Join(real, name), access); err != nil {
+		return -1, fmt.Errorf("the directory now resolves to %s: %w", real, err)
+	}
+	return openRetry(dfd, name, flags)
+}
+
+// openRetry is openat(2), retried on EINTR.
+func openRetry(dirfd int, path string, flags int) (int, error) {
 	for {
-		fd, err := syscall.Open(path, flags, 0o644)
+		fd, err := unix.Openat(dirfd, path, flags, 0o644)
 		if !errors.Is(err, syscall.EINTR) {
 			return fd, err
 		}

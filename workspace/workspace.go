@@ -228,6 +228,30 @@ func Real(path string) (string, error) {
 	return walk(path)
 }
 
+// CheckReal checks an already resolved, absolute path without touching
+// the file system: it must lie in the root or an extra root and, for
+// Write, in a writable one and not be protected. A caller that holds a
+// directory open checks the path the kernel reports for it with this,
+// so nothing can be swapped between check and use.
+func (w *Workspace) CheckReal(real string, access Access) error {
+	fail := func(code Code, reason string) error {
+		return &BoundaryError{Code: code, Path: real, Resolved: real, Root: w.root, Reason: reason}
+	}
+	if !filepath.IsAbs(real) || filepath.Clean(real) != real {
+		return fail(Invalid, "not an absolute, clean path")
+	}
+	root, writable := w.rootOf(real)
+	switch {
+	case root == "":
+		return fail(Outside, "path is outside the workspace")
+	case access == Write && !writable:
+		return fail(Protected, "path is in a read-only root")
+	case access == Write && protectedIn(root, real):
+		return fail(Protected, "path is write-protected")
+	}
+	return nil
+}
+
 // Holds reports whether the real path lies in the root or an extra root.
 func (w *Workspace) Holds(real string) bool {
 	root, _ := w.rootOf(real)

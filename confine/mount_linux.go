@@ -1,0 +1,204 @@
+//go:build linux
+
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// A box's mount namespace changes what its programs see of the file
+// system, where Landlock (ABI < 9) cannot reach:
+//
+//   - directories that hold other programs' unix sockets (/run, /tmp,
+//     /var/tmp, the user's home …) are covered with an empty tmpfs, with
+//     the box's own directories bound back in, so no socket of the
+//     machine can be connected to by path;
+//   - protected paths inside the workspace are bound read-only onto
+//     themselves: they cannot be changed or removed, whatever Landlock
+//     grants on the workspace. A protected directory name that does not
+//     exist gets an empty placeholder while the box lives, so it cannot
+//     be created either (see placeholders).
+//
+// It is made once per box on a thread of its own and entered with setns
+// by every thread that starts a program.
+
+// socketDirs are covered in the box: where sockets of daemons, agents
+// and desktops live.
+func socketDirs() []string {
+	dirs := []string{"/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm", "/var/lib/docker", "/root"}
+	if h, err := os.UserHomeDir(); err == nil && h != "/" {
+		dirs = append(dirs, h)
+	}
+	return dirs
+}
+
+// mountNamespace makes the box's mount namespace and returns a file
+// descriptor for it. writable names the git directories that may be
+// written (their hooks and config stay read-only).
+func (b *Box) mountNamespace(writableGitDirs bool) (int, error) {
+	type result struct {
+		fd  int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread leaves vtexec's namespaces
+		fd, err := b.buildMountNamespace(writableGitDirs)
+		done <- result{fd, err}
+	}()
+	r := <-done
+	return r.fd, r.err
+}
+
+func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
+	if err := unix.Unshare(unix.CLONE_FS | unix.CLONE_NEWNS); err != nil {
+		return -1, fmt.Errorf("unshare the mount namespace: %w", err)
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return -1, fmt.Errorf("make mounts private: %w", err)
+	}
+	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
+	for _, dir := range socketDirs() {
+		if err := cover(dir, keep); err != nil {
+			return -1, err
+		}
+	}
+	for _, p := range b.spec.Protected {
+		if err := readOnlyBind(p.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return -1, err
+		}
+	}
+	for _, g := range b.spec.GitDirs {
+		if !writableGitDirs {
+			if err := readOnlyBind(g); err != nil {
+				return -1, err
+			}
+			continue
+		}
+		for _, name := range []string{"hooks", "config"} {
+			if err := readOnlyBind(filepath.Join(g, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return -1, err
+			}
+		}
+	}
+	fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("open the mount namespace: %w", err)
+	}
+	return fd, nil
+}
+
+// cover mounts an empty tmpfs on dir, unless dir is or lies below a path
+// to keep, and binds back every path to keep that lies below dir.
+func cover(dir string, keep []string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil // absent, or a link to a directory covered on its own
+	}
+	var below []string
+	for _, k := range keep {
+		if within(k, dir) {
+			return nil
+		}
+		if within(dir, k) {
+			below = append(below, k)
+		}
+	}
+	// Hold what is bound back before it is covered.
+	fds := make([]int, len(below))
+	for i, k := range below {
+		fd, err := unix.Open(k, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			for _, f := range fds[:i] {
+				unix.Close(f)
+			}
+			return fmt.Errorf("hold %s: %w", k, err)
+		}
+		fds[i] = fd
+	}
+	defer func() {
+		for _, f := range fds {
+			unix.Close(f)
+		}
+	}()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
+		return fmt.Errorf("cover %s: %w", dir, err)
+	}
+	for i, k := range below {
+		isDir := true
+		var st unix.Stat_t
+		if unix.Fstat(fds[i], &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			isDir = false
+		}
+		if err := mountpoint(k, isDir); err != nil {
+			return err
+		}
+		src := "/proc/self/fd/" + strconv.Itoa(fds[i])
+		if err := unix.Mount(src, k, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind %s back: %w", k, err)
+		}
+	}
+	// Nothing more may be made in the cover itself.
+	return unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m")
+}
+
+// mountpoint creates path's missing directories (and path itself, as a
+// directory or an empty file) inside a cover.
+func mountpoint(path string, dir bool) error {
+	parent := path
+	if !dir {
+		parent = filepath.Dir(path)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("mount point %s: %w", path, err)
+	}
+	if !dir {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("mount point %s: %w", path, err)
+		}
+		f.Close()
+	}
+	return nil
+}
+
+// readOnlyBind binds path onto itself read-only.
+func readOnlyBind(path string) error {
+	if _, err := os.Lstat(path); err != nil {
+		return err
+	}
+	if err := unix.Mount(path, path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("protect %s: %w", path, err)
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+	if err := unix.Mount("", path, "", flags, ""); err != nil {
+		return fmt.Errorf("protect %s read-only: %w", path, err)
+	}
+	return nil
+}
+
+// within reports whether p is root or lies below it.
+func within(p, root string) bool {
+	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
+}
+
+// enterMountNamespace moves the calling, locked thread into the mount
+// namespace fd; it first stops sharing file system attributes with the
+// process's other threads, which setns requires.
+func enterMountNamespace(fd int) error {
+	if err := unix.Unshare(unix.CLONE_FS); err != nil {
+		return fmt.Errorf("confine: unshare fs: %w", err)
+	}
+	if err := unix.Setns(fd, unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("confine: enter the mount namespace: %w", err)
+	}
+	return nil
+}
