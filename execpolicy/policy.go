@@ -196,7 +196,7 @@ type Policy struct {
 	Confinement string
 	// Limits are the process limits, defaults filled in.
 	Limits ProcessLimits
-	Files     []string      // the files that existed and were loaded
+	Files  []string // the files that existed and were loaded
 	// Ignored are allow rules and roots from untrusted files, kept so
 	// that policy list can show them.
 	Ignored []PolicyRule
