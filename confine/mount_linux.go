@@ -105,10 +105,10 @@ func cover(dir string, keep []string) error {
 	}
 	var below []string
 	for _, k := range keep {
-		if within(k, dir) {
-			return nil
-		}
 		if within(dir, k) {
+			return nil // the box needs all of dir
+		}
+		if within(k, dir) {
 			below = append(below, k)
 		}
 	}

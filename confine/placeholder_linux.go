@@ -17,9 +17,14 @@ import (
 // lives; the box that can take it exclusively on closing is the last,
 // and removes the placeholders that are still empty.
 
+// placeholderMark marks a directory vtexec made as a placeholder, so the
+// last box removes only those, never a person's own empty directory.
+const placeholderMark = "user.vtexec.placeholder"
+
 // placeholders holds the shared lock for the box's life.
 type placeholders struct {
-	lock int
+	lock    int
+	created []string // placeholders this box made that could not be marked
 }
 
 // makePlaceholders takes the shared lock and creates the missing
@@ -40,27 +45,49 @@ func makePlaceholders(lockPath string, protected []Protected) (*placeholders, er
 		unix.Close(fd)
 		return nil, fmt.Errorf("placeholder lock: %w", err)
 	}
+	ph := &placeholders{lock: fd}
 	for _, p := range protected {
-		if err := placeholder(p); err != nil {
+		if err := ph.placeholder(p); err != nil {
 			unix.Close(fd)
 			return nil, err
 		}
 	}
-	return &placeholders{lock: fd}, nil
+	return ph, nil
 }
 
 // placeholder creates p if it is a missing directory name: an empty
 // directory, which git and most tools do not show. A missing file name
 // gets none: an empty .envrc or .mcp.json would show in git status and
 // could upset the tools that read it; the validators guard those names.
-func placeholder(p Protected) error {
+func (ph *placeholders) placeholder(p Protected) error {
 	if !p.Dir {
 		return nil
 	}
-	if err := unix.Mkdir(p.Path, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+	err := unix.Mkdir(p.Path, 0o755)
+	switch {
+	case errors.Is(err, unix.EEXIST):
+		return nil
+	case err != nil:
 		return fmt.Errorf("placeholder %s: %w", p.Path, err)
 	}
+	if unix.Lsetxattr(p.Path, placeholderMark, []byte("1"), 0) != nil {
+		ph.created = append(ph.created, p.Path)
+	}
 	return nil
+}
+
+// isPlaceholder reports whether dir is a placeholder vtexec made.
+func (ph *placeholders) isPlaceholder(dir string) bool {
+	buf := make([]byte, 1)
+	if n, err := unix.Lgetxattr(dir, placeholderMark, buf); err == nil && n == 1 {
+		return true
+	}
+	for _, c := range ph.created {
+		if c == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // release drops the shared lock; the last box removes the placeholders
@@ -77,7 +104,7 @@ func (ph *placeholders) release(protected []Protected) {
 		return // another box of the workspace still lives
 	}
 	for _, p := range protected {
-		if p.Dir {
+		if p.Dir && ph.isPlaceholder(p.Path) {
 			unix.Rmdir(p.Path) // only if still empty
 		}
 	}

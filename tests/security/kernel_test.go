@@ -253,3 +253,5 @@ func killMarked(marker string) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
