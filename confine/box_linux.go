@@ -64,7 +64,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if abi == 0 {
 		missing = append(missing, "landlock: the kernel does not support it")
 	} else {
-		rs, err := newRuleset(spec, abi, b.userns)
+		rs, err := newRuleset(spec, abi, false)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	} else if b.report.Network == "unconfined" {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
 	}
-	if b.root {
+	if b.root || b.userns {
 		if spec.PlaceholderLock != "" {
 			ph, err := makePlaceholders(spec.PlaceholderLock, spec.Protected)
 			if err != nil {
@@ -113,7 +113,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		b.report.Protected = append(b.report.Protected, spec.GitDirs...)
 		b.report.SocketsHidden = true
 	} else if len(spec.Protected) > 0 || len(spec.GitDirs) > 0 {
-		missing = append(missing, "protected names and hidden sockets: need a mount namespace, which needs root")
+		missing = append(missing, "protected names and hidden sockets: need a mount namespace, which needs root or user namespaces")
 	}
 	b.report.PIDNamespace = b.root || b.userns
 	if !b.report.PIDNamespace {
@@ -282,17 +282,24 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
 			return err
 		}
 	case b.userns:
-		// Unprivileged: every process gets user, PID and network
-		// namespaces of its own, mapped to the caller's ids.
-		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWPID
+		// Unprivileged: every process starts as the helper, in user,
+		// mount, PID and network namespaces of its own, where it is root
+		// (mapped to the caller's ids) until it has confined itself.
+		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID
 		if !b.spec.Network {
 			attr.Cloneflags |= unix.CLONE_NEWNET
 		}
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 		attr.GidMappingsEnableSetgroups = false
 		attr.Pdeathsig = syscall.SIGKILL
 		attr.Pgid = 0
+		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
+		if err := asHelper(c, b.spec, b.report.Landlock, filepath.Base(cmd.Path) == "git"); err != nil {
+			return err
+		}
+		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env
+		return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 	default:
 		attr.Pgid = 0
 		if lead != nil {

@@ -62,38 +62,46 @@ func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
 	if err := unix.Unshare(unix.CLONE_FS | unix.CLONE_NEWNS); err != nil {
 		return -1, fmt.Errorf("unshare the mount namespace: %w", err)
 	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return -1, fmt.Errorf("make mounts private: %w", err)
-	}
-	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
-	for _, dir := range socketDirs() {
-		if err := cover(dir, keep); err != nil {
-			return -1, err
-		}
-	}
-	for _, p := range b.spec.Protected {
-		if err := readOnlyBind(p.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return -1, err
-		}
-	}
-	for _, g := range b.spec.GitDirs {
-		if !writableGitDirs {
-			if err := readOnlyBind(g); err != nil {
-				return -1, err
-			}
-			continue
-		}
-		for _, name := range []string{"hooks", "config"} {
-			if err := readOnlyBind(filepath.Join(g, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return -1, err
-			}
-		}
+	if err := b.setUpMounts(writableGitDirs); err != nil {
+		return -1, err
 	}
 	fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, fmt.Errorf("open the mount namespace: %w", err)
 	}
 	return fd, nil
+}
+
+// setUpMounts changes the calling thread's own, new mount namespace.
+func (b *Box) setUpMounts(writableGitDirs bool) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %w", err)
+	}
+	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
+	for _, dir := range socketDirs() {
+		if err := cover(dir, keep); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.spec.Protected {
+		if err := readOnlyBind(p.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	for _, g := range b.spec.GitDirs {
+		if !writableGitDirs {
+			if err := readOnlyBind(g); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, name := range []string{"hooks", "config"} {
+			if err := readOnlyBind(filepath.Join(g, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // cover mounts an empty tmpfs on dir, unless dir is or lies below a path

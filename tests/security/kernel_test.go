@@ -65,9 +65,14 @@ var (
 	buildErr  error
 )
 
-// builtVtexec builds the vtexec command once per test binary.
+// builtVtexec builds the vtexec command once per test binary, or takes
+// the one VTEXEC_TEST_BINARY names (CI runs these tests again as an
+// unprivileged user, who has no Go build cache).
 func builtVtexec(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("VTEXEC_TEST_BINARY"); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "vtexec-bin-")
 		if err != nil {

@@ -1,0 +1,113 @@
+//go:build linux
+
+package confine
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Without root, vtexec cannot make a mount namespace itself: a user
+// namespace must come first, which a process with several threads (any
+// Go program) cannot enter. So each program starts as a helper: the
+// vtexec binary again, cloned into fresh user, mount, PID and network
+// namespaces, where it is root of its own user namespace; it covers the
+// socket directories, binds the protected names read-only, restricts
+// itself with Landlock, drops its capabilities and execs the program in
+// place. The helper runs only when started under its own argv[0] with
+// a spec in its environment; a command string cannot start vtexec.
+
+const (
+	helperArg0 = "vtexec-confine-helper"
+	helperEnv  = "VTEXEC_CONFINE_HELPER_SPEC"
+)
+
+// helperSpec is what the helper is told.
+type helperSpec struct {
+	Spec Spec `json:"spec"`
+	ABI  int  `json:"abi"`
+	Git  bool `json:"git"` // the program is git: its git directories are writable
+}
+
+func init() {
+	if len(os.Args) >= 3 && os.Args[0] == helperArg0 && os.Getenv(helperEnv) != "" {
+		os.Exit(helperMain(os.Args[1], os.Args[2:]))
+	}
+}
+
+// asHelper rewrites cmd to start through the helper.
+func asHelper(cmd *cmdLike, spec Spec, abi int, git bool) error {
+	raw, err := json.Marshal(helperSpec{Spec: spec, ABI: abi, Git: git})
+	if err != nil {
+		return err
+	}
+	cmd.args = append([]string{helperArg0, cmd.path}, cmd.args...)
+	cmd.path = "/proc/self/exe"
+	cmd.env = append(cmd.env, helperEnv+"="+string(raw))
+	return nil
+}
+
+// cmdLike is the part of exec.Cmd the helper rewrite touches.
+type cmdLike struct {
+	path string
+	args []string
+	env  []string
+}
+
+// helperMain runs in the helper process and only returns on failure.
+func helperMain(program string, argv []string) int {
+	runtime.LockOSThread()
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(os.Stderr, "vtexec: confine: "+format+"\n", args...)
+		return 126
+	}
+	var hs helperSpec
+	if err := json.Unmarshal([]byte(os.Getenv(helperEnv)), &hs); err != nil {
+		return fail("bad helper spec: %v", err)
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, helperEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail("working directory: %v", err)
+	}
+	b := &Box{spec: hs.Spec}
+	if err := b.setUpMounts(hs.Git); err != nil {
+		return fail("%v", err)
+	}
+	// The working directory still points into the mounts as they were;
+	// enter it again through the new ones, or relative paths would pass
+	// under the read-only binds.
+	if err := unix.Chdir(cwd); err != nil {
+		return fail("working directory: %v", err)
+	}
+	if err := dropBoundingSet(); err != nil {
+		return fail("%v", err)
+	}
+	if hs.ABI > 0 {
+		rs, err := newRuleset(hs.Spec, hs.ABI, false)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if err := rs.restrictThread(); err != nil {
+			return fail("%v", err)
+		}
+	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fail("no_new_privs: %v", err)
+	}
+	err = unix.Exec(program, argv, env)
+	fmt.Fprintf(os.Stderr, "vtexec: %s: %v\n", program, err)
+	if os.IsNotExist(err) {
+		return 127
+	}
+	return 126
+}
