@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -136,10 +138,16 @@ func badRequest(hint, format string, args ...any) *RequestError {
 // Engine is the one orchestrator: parse, check, decide, ask, run, audit.
 // A face (the CLI, a JSON-lines stream, an MCP server, a harness hook)
 // holds one Engine for its lifetime and sends every request through it.
-// An Engine is safe for concurrent use. The zero value is not; use
-// NewEngine.
+// An Engine keeps the policy it loaded for each workspace and loads it
+// again when a policy file or the trust store changes (one stat of each
+// per request). An Engine is safe for concurrent use. The zero value is
+// not; use NewEngine.
 type Engine struct {
 	checker execpolicy.Checker
+
+	mu       sync.Mutex
+	policies map[string]*cachedPolicy // by policy files, see policy
+	loads    atomic.Int64             // policy loads, for tests
 }
 
 // Config sets up an Engine. The zero Config is what the CLI uses.
@@ -153,7 +161,7 @@ type Config struct {
 
 // NewEngine returns an Engine set up by cfg.
 func NewEngine(cfg Config) *Engine {
-	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}}
+	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}}
 }
 
 // defaultEngine serves the package-level Check and Run.
