@@ -215,6 +215,9 @@ func (st *state) openSession() error {
 	st.store = store
 	st.sess, err = store.Update(st.req.Session, st.ws.Root(), func(*cwdtrack.Session) error { return nil })
 	if err != nil {
+		if se := stateError(err, "remove or fix the session file, or use another --session id"); se != nil {
+			return se
+		}
 		return badRequest("use another --session id, or the workspace it was started in", "session: %v", err)
 	}
 	if st.req.Cwd == "" && st.sess.Cwd != st.ws.Root() {
@@ -379,6 +382,16 @@ func ensureGitignore(dir string) error {
 	return os.WriteFile(p, []byte("policy.local.toml\n*.lock\n"), 0o644)
 }
 
+// stateError is the bad_state error for a state file vtexec refuses to
+// read, or nil if err is not about one.
+func stateError(err error, hint string) *RequestError {
+	var fe *fsutil.FileError
+	if !errors.As(err, &fe) {
+		return nil
+	}
+	return &RequestError{Code: "bad_state", Reason: fe.Error(), Hint: hint}
+}
+
 func (st *state) saveCwd(cwd string) error {
 	if st.sess == nil || cwd == st.sess.Cwd {
 		return nil
@@ -463,7 +476,8 @@ func (st *state) openAudit() error {
 	}
 	log, err := audit.Open(path)
 	if err != nil {
-		return badRequest("pass --audit with a writable path, or --audit off", "audit log: %v", err)
+		return &RequestError{Code: "bad_state", Reason: "audit log " + path + ": " + err.Error(),
+			Hint: "make the audit log a regular file vtexec can append to, pass --audit with another path, or --audit off"}
 	}
 	st.log = log
 	return nil

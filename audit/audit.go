@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
 )
 
 // Record kinds.
@@ -84,12 +86,15 @@ type Log struct {
 
 // Open opens the audit log at path for appending, creating the parent
 // directories (mode 0700) and the file (mode 0600) if they do not exist.
-// Existing directories and files keep their permissions.
+// Existing directories and files keep their permissions. The log must be
+// a regular file: a link is followed (the path is the user's choice), but
+// a FIFO or device it leads to is refused (as a *fsutil.FileError), and
+// opening never blocks.
 func Open(path string) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: create log directory: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
+	f, _, err := fsutil.OpenRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600, true)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open log: %w", err)
 	}

@@ -44,9 +44,10 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 // Lock takes an exclusive flock on path (created 0600 if missing) and
-// returns the function that releases it.
+// returns the function that releases it. The lock file must be a regular
+// file; a symbolic link there is refused, not followed.
 func Lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, _, err := OpenRegular(path, os.O_RDWR|os.O_CREATE, 0o600, false)
 	if err != nil {
 		return nil, err
 	}

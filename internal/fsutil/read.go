@@ -83,7 +83,7 @@ func ReadRegular(path string, max int64, follow bool) ([]byte, Identity, error) 
 	}
 	defer f.Close()
 	if id.Size > max {
-		return nil, Identity{}, &FileError{path, fmt.Sprintf("is %d bytes, more than the %d vtexec reads", id.Size, max)}
+		return nil, Identity{}, &FileError{path, fmt.Sprintf("is %d bytes, more than the %d bytes vtexec reads", id.Size, max)}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
