@@ -19,17 +19,22 @@ import (
 
 // state is one request on its way through check, ask and run.
 type state struct {
-	engine  *Engine
-	req     Request
-	src     string
-	ws      *workspace.Workspace
-	files   PolicyFiles
-	pol     *execpolicy.Policy
-	sess    *cwdtrack.Session // nil without --session
-	store   cwdtrack.Store
-	decided *execpolicy.Decided
-	log     *audit.Log
-	note    string // for the person, set by recordAlways
+	engine   *Engine
+	req      Request
+	src      string
+	ws       *workspace.Workspace
+	files    PolicyFiles
+	pol      *execpolicy.Policy
+	sess     *cwdtrack.Session // nil without --session
+	store    cwdtrack.Store
+	decided  *execpolicy.Decided
+	log      *audit.Log
+	note     string    // for the person, set by recordAlways
+	warnings []Warning // failures that did not stop the request
+}
+
+func (st *state) warn(code, reason string) {
+	st.warnings = append(st.warnings, Warning{Code: code, Reason: reason})
 }
 
 // prepare loads everything a decision depends on and decides.
@@ -494,7 +499,9 @@ func (st *state) audit(r audit.Record) {
 			r.Argv = append(r.Argv, c.Argv)
 		}
 	}
-	st.log.Write(r)
+	if err := st.log.Write(r); err != nil {
+		st.warn("audit_failed", "the audit line was not written: "+err.Error())
+	}
 }
 
 // recheck returns the runner's check before each step: every command of

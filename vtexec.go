@@ -69,6 +69,10 @@ type Decision struct {
 	// Note tells the person something about their answer, e.g. that an
 	// "always" rule waits for vtexec policy trust.
 	Note string `json:"note,omitempty"`
+	// Warnings (Check only; Run reports them in Result) are failures of
+	// vtexec's own that did not change the decision, such as an audit
+	// line that could not be written.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Command is one simple command of a checked plan.
@@ -95,9 +99,19 @@ type Result struct {
 	// Stopped is set when a later part of the command was refused just
 	// before it would have run (see Stop); the parts before it ran.
 	Stopped *Stop `json:"stopped,omitempty"`
+	// Warnings are vtexec's own failures after the command ran (the
+	// session cwd or the audit line not saved): reported beside the
+	// result, never instead of it.
+	Warnings []Warning `json:"warnings,omitempty"`
 	// Marker is the session's cwd marker line (cwdtrack), set when the
 	// request named a session; plain-text faces print it last.
 	Marker string `json:"-"`
+}
+
+// Warning is a failure of vtexec's own that did not stop the request.
+type Warning struct {
+	Code   string `json:"code"` // session_not_saved, audit_failed
+	Reason string `json:"reason"`
 }
 
 // Stop is a part of an allowed command that was checked again just before
@@ -181,6 +195,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	}
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	d.Warnings = st.warnings
 	return d, nil
 }
 
@@ -202,7 +217,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	if !d.Allowed() {
-		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused)}, nil
+		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 	}
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
@@ -212,10 +227,14 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd()}, err
 	}
+	if afterRun != nil {
+		afterRun(st)
+	}
 	var stopped *Stop
 	errors.As(res.Stopped, &stopped)
+	// From here on the command has run: a failure is a warning.
 	if err := st.saveCwd(res.Cwd); err != nil {
-		return Result{}, err
+		st.warn("session_not_saved", "the session's new cwd was not saved (the next call starts in the old one): "+err.Error())
 	}
 	exit := res.ExitCode
 	var stopCode string
@@ -235,8 +254,13 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Cwd:        res.Cwd,
 		Stopped:    stopped,
 		Marker:     st.marker(res.ExitCode),
+		Warnings:   st.warnings,
 	}, nil
 }
+
+// afterRun, if set, is called once the command has run (a test's fault
+// injection).
+var afterRun func(*state)
 
 // pick returns the first non-zero value.
 func pick[T comparable](vals ...T) T {

@@ -9,12 +9,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
 )
 
 // readLineWithin reads one line from r, failing the test after d.
@@ -87,4 +90,10 @@ func TestCheckStreamEndsOnSIGTERM(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("still running 1 s after SIGTERM")
 	}
+}
+
+func TestPrintWarnings(t *testing.T) {
+	var b strings.Builder
+	printWarnings(&b, []vtexec.Warning{{Code: "audit_failed", Reason: "disk full"}, {Code: "session_not_saved", Reason: "x"}})
+	assert.Equal(t, "vtexec: warning: audit_failed: disk full\nvtexec: warning: session_not_saved: x\n", b.String())
 }
