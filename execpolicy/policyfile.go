@@ -53,28 +53,41 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 			return false, false, err
 		}
 	}
-	added, err = writeRule(path, old, r, note)
-	if err != nil || !trusted {
+	content, added, err := withRule(path, old, r, note)
+	if err != nil || !added {
 		return added, trusted, err
 	}
-	return added, true, ts.Trust(path)
+	if !trusted {
+		return true, false, fsutil.WriteAtomic(path, content, 0o644)
+	}
+	// A reader must never see the new content untrusted: the store trusts
+	// it beside the old before the file is renamed in, and forgets the old
+	// after. (A reader reads the store before and after the file.)
+	sum := contentHash(content)
+	if err := ts.update(path, func(h []string) []string { return append(h, sum) }); err != nil {
+		return false, false, err
+	}
+	if err := fsutil.WriteAtomic(path, content, 0o644); err != nil {
+		return false, false, err
+	}
+	return true, true, ts.update(path, func([]string) []string { return []string{sum} })
 }
 
-// writeRule appends r to old and writes path, unless r is already there.
-func writeRule(path string, old []byte, r PolicyRule, note string) (bool, error) {
+// withRule returns old with r appended, unless r is already there.
+func withRule(path string, old []byte, r PolicyRule, note string) ([]byte, bool, error) {
 	existing := &Policy{}
 	if err := existing.add(Layer{Path: path, Trusted: true}, old); err != nil {
-		return false, err
+		return nil, false, err
 	}
 	for _, e := range existing.Rules {
 		if sameRule(e, r) {
-			return false, nil
+			return nil, false, nil
 		}
 	}
 	r.Match, r.NotMatch, r.File, r.Line = nil, nil, "", 0
 	block, err := toml.Marshal(policyFile{Rule: []PolicyRule{r}})
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if r.Argv != nil && len(r.Argv) == 0 {
 		// "no arguments" must be written out: without the key the rule
@@ -93,7 +106,7 @@ func writeRule(path string, old []byte, r PolicyRule, note string) (bool, error)
 		fmt.Fprintf(&buf, "# %s\n", note)
 	}
 	buf.Write(bytes.TrimLeft(ruleBlock(block), "\n"))
-	return true, fsutil.WriteAtomic(path, buf.Bytes(), 0o644)
+	return buf.Bytes(), true, nil
 }
 
 // ruleBlock keeps only the [[rule]] table of a marshalled policyFile.
