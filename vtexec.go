@@ -1,13 +1,17 @@
 package vtexec
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -106,6 +110,31 @@ type Result struct {
 	// Marker is the session's cwd marker line (cwdtrack), set when the
 	// request named a session; plain-text faces print it last.
 	Marker string `json:"-"`
+}
+
+// MarshalJSON writes stdout and stderr as text; a stream that is not
+// valid UTF-8 is also written exactly as stdout_base64 or stderr_base64,
+// and its text has U+FFFD in place of the bytes that are not UTF-8.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	out := struct {
+		plain
+		StdoutBase64 string `json:"stdout_base64,omitempty"`
+		StderrBase64 string `json:"stderr_base64,omitempty"`
+	}{plain: plain(r)}
+	if !utf8.ValidString(r.Stdout) {
+		out.StdoutBase64 = base64.StdEncoding.EncodeToString([]byte(r.Stdout))
+		out.Stdout = strings.ToValidUTF8(r.Stdout, "\uFFFD")
+	}
+	if !utf8.ValidString(r.Stderr) {
+		out.StderrBase64 = base64.StdEncoding.EncodeToString([]byte(r.Stderr))
+		out.Stderr = strings.ToValidUTF8(r.Stderr, "\uFFFD")
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // faces print "<" as it is
+	err := enc.Encode(out)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 
 // Warning is a failure of vtexec's own that did not stop the request.
