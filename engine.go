@@ -375,16 +375,19 @@ func (st *state) recordAlways() error {
 	return nil
 }
 
-// ensureGitignore keeps policy.local.toml and lock files out of git.
+// ensureGitignore keeps policy.local.toml and lock files out of git. It
+// writes only a new file in a real directory, so a link planted at
+// .vtexec or .vtexec/.gitignore is never followed; an existing
+// .gitignore (or anything else there) is left alone.
 func ensureGitignore(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	p := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(p); err == nil {
+	err := fsutil.CreateNew(filepath.Join(dir, ".gitignore"), []byte("policy.local.toml\n*.lock\n"), 0o644)
+	if errors.Is(err, os.ErrExist) {
 		return nil
 	}
-	return os.WriteFile(p, []byte("policy.local.toml\n*.lock\n"), 0o644)
+	return err
 }
 
 // stateError is the bad_state error for a state file vtexec refuses to

@@ -38,6 +38,13 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, false, err
 	}
+	if ts != nil {
+		// A project's .vtexec must not lead elsewhere: vtexec would write
+		// through the link.
+		if err := fsutil.RealDir(filepath.Dir(path)); err != nil {
+			return false, false, err
+		}
+	}
 	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return false, false, err

@@ -60,3 +60,35 @@ func Lock(path string) (unlock func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// RealDir returns an error unless dir is a directory itself, not a
+// symbolic link to one.
+func RealDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &FileError{Path: dir, Reason: "is not a plain directory (a symbolic link or a file), so vtexec does not write in it"}
+	}
+	return nil
+}
+
+// CreateNew writes data to a new file at path. It never follows a link
+// and never replaces anything: the parent must be a real directory, and
+// if anything (a link included) is at path it fails with an error
+// wrapping os.ErrExist.
+func CreateNew(path string, data []byte, perm os.FileMode) error {
+	if err := RealDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
