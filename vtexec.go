@@ -222,6 +222,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
+	defer st.log.Close()
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
 	d.Warnings = st.warnings
@@ -236,6 +237,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer st.log.Close()
 	d := st.decision()
 	asked := d.Decision == string(execpolicy.Ask)
 	if asked {

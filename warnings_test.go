@@ -39,3 +39,24 @@ func TestRunKeepsResultWhenStateFailsAfter(t *testing.T) {
 		assert.NotEmpty(t, r, c)
 	}
 }
+
+// Each request closes the audit log it opened: a long stream does not
+// pile up descriptors.
+func TestAuditLogClosedAfterEachRequest(t *testing.T) {
+	dir := testDir(t)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	e := NewEngine(Config{})
+	open := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		require.NoError(t, err)
+		return len(entries)
+	}
+	before := open()
+	for range 50 {
+		_, err := e.Check(context.Background(), Request{Command: "ls", Workspace: dir, AuditLog: audit})
+		require.NoError(t, err)
+		_, err = e.Run(context.Background(), Request{Command: "true", Workspace: dir, AuditLog: audit})
+		require.NoError(t, err)
+	}
+	assert.Less(t, open()-before, 5, "descriptors left open by 100 requests")
+}
