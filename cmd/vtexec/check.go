@@ -12,7 +12,7 @@ import (
 	"github.com/vtexec/vtexec"
 )
 
-func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("check")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	cwd := fs.String("cwd", "", "directory the command starts in")
@@ -47,6 +47,7 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		}
 	} else {
 		printDecision(stdout, d)
+		printWarnings(stderr, d.Warnings)
 	}
 	return exitFor(d), nil
 }

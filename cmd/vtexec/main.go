@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var err error
 	switch args[0] {
 	case "check":
-		code, err = cmdCheck(ctx, args[1:], stdin, stdout)
+		code, err = cmdCheck(ctx, args[1:], stdin, stdout, stderr)
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":

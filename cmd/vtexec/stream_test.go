@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,4 +98,50 @@ func TestPrintWarnings(t *testing.T) {
 	var b strings.Builder
 	printWarnings(&b, []vtexec.Warning{{Code: "audit_failed", Reason: "disk full"}, {Code: "session_not_saved", Reason: "x"}})
 	assert.Equal(t, "vtexec: warning: audit_failed: disk full\nvtexec: warning: session_not_saved: x\n", b.String())
+}
+
+// An audit log that is a FIFO is refused with bad_state, not waited on.
+func TestCheckRefusesFIFOAuditLog(t *testing.T) {
+	ws := cliWorkspace(t)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	require.NoError(t, syscall.Mkfifo(audit, 0o600))
+	code, out, stderr := cli(t, "", "check", "--workspace", ws, "--audit", audit, "--", "ls")
+	assert.Equal(t, exitUsage, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "bad_state")
+}
+
+// On a full disk, check and run still answer, with the audit failure as
+// a warning: on stderr in text mode, in "warnings" in JSON.
+func TestAuditOnFullDiskIsAWarning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	ws := cliWorkspace(t)
+	dir := t.TempDir()
+	require.NoError(t, syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4k"))
+	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 8192), 0o600) // fills it; the error is expected
+	audit := filepath.Join(dir, "audit.jsonl")
+
+	code, out, stderr := cli(t, "", "check", "--workspace", ws, "--audit", audit, "--", "ls")
+	assert.Equal(t, exitAllow, code, stderr)
+	assert.Equal(t, "allow\n", out)
+	assert.Contains(t, stderr, "vtexec: warning: audit_failed: ")
+
+	code, out, stderr = cli(t, "", "run", "--workspace", ws, "--audit", audit, "--", "cat README.md")
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, "l1\nl2\nl3\n", out)
+	assert.Contains(t, stderr, "vtexec: warning: audit_failed: ")
+
+	code, out, _ = cli(t, "", "run", "--json", "--workspace", ws, "--audit", audit, "--", "cat README.md")
+	assert.Equal(t, 0, code)
+	var res struct {
+		Stdout   string
+		Warnings []struct{ Code, Reason string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.Equal(t, "l1\nl2\nl3\n", res.Stdout)
+	require.NotEmpty(t, res.Warnings)
+	assert.Equal(t, "audit_failed", res.Warnings[0].Code)
 }
