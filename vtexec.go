@@ -139,7 +139,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 
 // Warning is a failure of vtexec's own that did not stop the request.
 type Warning struct {
-	Code   string `json:"code"` // session_not_saved, audit_failed
+	Code   string `json:"code"` // session_not_saved, audit_failed, run_incomplete
 	Reason string `json:"reason"`
 }
 
@@ -264,6 +264,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	var stopped *Stop
 	errors.As(res.Stopped, &stopped)
 	// From here on the command has run: a failure is a warning.
+	if res.Failed != nil {
+		st.warn("run_incomplete", "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
+	}
 	if err := st.saveCwd(res.Cwd); err != nil {
 		st.warn("session_not_saved", "the session's new cwd was not saved (the next call starts in the old one): "+err.Error())
 	}
