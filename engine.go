@@ -12,23 +12,29 @@ import (
 	"github.com/vtexec/vtexec/audit"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
 
 // state is one request on its way through check, ask and run.
 type state struct {
-	engine  *Engine
-	req     Request
-	src     string
-	ws      *workspace.Workspace
-	files   PolicyFiles
-	pol     *execpolicy.Policy
-	sess    *cwdtrack.Session // nil without --session
-	store   cwdtrack.Store
-	decided *execpolicy.Decided
-	log     *audit.Log
-	note    string // for the person, set by recordAlways
+	engine   *Engine
+	req      Request
+	src      string
+	ws       *workspace.Workspace
+	files    PolicyFiles
+	pol      *execpolicy.Policy
+	sess     *cwdtrack.Session // nil without --session
+	store    cwdtrack.Store
+	decided  *execpolicy.Decided
+	log      *audit.Log
+	note     string    // for the person, set by recordAlways
+	warnings []Warning // failures that did not stop the request
+}
+
+func (st *state) warn(code, reason string) {
+	st.warnings = append(st.warnings, Warning{Code: code, Reason: reason})
 }
 
 // prepare loads everything a decision depends on and decides.
@@ -44,7 +50,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	if st.files, err = PolicyFilesFor(st.ws.Root()); err != nil {
 		return nil, badRequest("set XDG_CONFIG_HOME and XDG_STATE_HOME", "%v", err)
 	}
-	if st.pol, err = LoadPolicy(st.files); err != nil {
+	if st.pol, err = e.policy(st.files); err != nil {
 		return nil, err
 	}
 	for _, r := range st.pol.Roots {
@@ -75,18 +81,126 @@ func (e *Engine) prepare(req Request) (*state, error) {
 // LoadPolicy loads the layers in files; project files count only as far
 // as they are trusted.
 func LoadPolicy(files PolicyFiles) (*execpolicy.Policy, error) {
+	pol, _, _, err := loadPolicy(files)
+	return pol, err
+}
+
+// loadPolicy reads every layer once, judges trust by the very bytes it
+// parses, and returns the identities of the files it read (User, Project,
+// ProjectLocal, TrustStore). stable is false when the trust store changed
+// during the load, so the result must not be kept.
+func loadPolicy(files PolicyFiles) (pol *execpolicy.Policy, ids [4]fsutil.Identity, stable bool, err error) {
 	ts := execpolicy.TrustStore{Path: files.TrustStore}
-	layers := []execpolicy.Layer{{Path: files.User, Trusted: true}}
-	for _, f := range []string{files.Project, files.ProjectLocal} {
-		trusted, err := ts.Trusted(f)
-		if err != nil {
-			return nil, &RequestError{Code: "bad_policy", Reason: err.Error(), Hint: "fix or remove the trust store"}
-		}
-		layers = append(layers, execpolicy.Layer{Path: f, Trusted: trusted})
-	}
-	pol, err := execpolicy.LoadPolicy(layers...)
+	// The store is read before the project files and, if they are not
+	// trusted by it, once more after: an update that adds a rule trusts
+	// the new content before renaming it in, so one of the two reads
+	// trusts whichever content was read.
+	before, tsID, err := ts.Snapshot()
 	if err != nil {
-		return nil, &RequestError{Code: "bad_policy", Reason: err.Error(), Hint: "fix the policy file; vtexec runs nothing until it loads (vtexec policy check)"}
+		return nil, ids, false, trustStoreError(err)
+	}
+	layers := []execpolicy.Layer{{Path: files.User, Trusted: true, FollowLink: true, Loaded: true}}
+	layers[0].Data, ids[0], err = execpolicy.ReadLayer(files.User, true)
+	if err != nil {
+		return nil, ids, false, policyError(err)
+	}
+	var after execpolicy.TrustSnapshot
+	stable = true
+	for i, f := range []string{files.Project, files.ProjectLocal} {
+		l := execpolicy.Layer{Path: f, Loaded: true}
+		if l.Data, ids[1+i], err = execpolicy.ReadLayer(f, false); err != nil {
+			return nil, ids, false, policyError(err)
+		}
+		layers = append(layers, l)
+	}
+	for i := range layers[1:] {
+		l := &layers[1+i]
+		l.Trusted = before.Trusts(l.Path, l.Data)
+		if !l.Trusted {
+			if after == nil {
+				var afterID fsutil.Identity
+				if after, afterID, err = ts.Snapshot(); err != nil {
+					return nil, ids, false, trustStoreError(err)
+				}
+				stable = afterID == tsID
+			}
+			l.Trusted = after.Trusts(l.Path, l.Data)
+		}
+	}
+	ids[3] = tsID
+	if pol, err = execpolicy.LoadPolicy(layers...); err != nil {
+		return nil, ids, false, policyError(err)
+	}
+	return pol, ids, stable, nil
+}
+
+func policyError(err error) error {
+	return &RequestError{Code: "bad_policy", Reason: err.Error(),
+		Hint: "fix the policy file (a regular file of at most 1 MiB; vtexec follows no symbolic link in .vtexec/); vtexec runs nothing until it loads (vtexec policy check)"}
+}
+
+func trustStoreError(err error) error {
+	return &RequestError{Code: "bad_policy", Reason: "trust store: " + err.Error(),
+		Hint: "fix or remove the trust store (then run vtexec policy trust again)"}
+}
+
+// identities stats the files loadPolicy reads, the way it reads them.
+func (f PolicyFiles) identities() (ids [4]fsutil.Identity, err error) {
+	for i, p := range []string{f.User, f.Project, f.ProjectLocal, f.TrustStore} {
+		if ids[i], err = fsutil.Stat(p, i == 0); err != nil {
+			return ids, err
+		}
+	}
+	return ids, nil
+}
+
+// settle is how long a file must have stayed unchanged before a loaded
+// policy is kept by its identity: a file written twice within one
+// timestamp tick, at the same size, would otherwise look unchanged.
+var settle = 2 * time.Second
+
+// maxCached bounds the policies an Engine keeps (one per workspace).
+const maxCached = 64
+
+// cachedPolicy is a loaded policy and the identities of the files it was
+// loaded from.
+type cachedPolicy struct {
+	ids [4]fsutil.Identity
+	pol *execpolicy.Policy
+}
+
+// policy returns the workspace's policy: the one loaded before if every
+// file it came from still has the identity it had then (one stat each),
+// else a fresh load.
+func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
+	key := files.User + "\x00" + files.Project + "\x00" + files.ProjectLocal + "\x00" + files.TrustStore
+	cur, statErr := files.identities()
+	if statErr == nil {
+		e.mu.Lock()
+		c, ok := e.policies[key]
+		e.mu.Unlock()
+		if ok && c.ids == cur {
+			return c.pol, nil
+		}
+	}
+	e.loads.Add(1)
+	pol, ids, stable, err := loadPolicy(files)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	keep := stable
+	for _, id := range ids {
+		keep = keep && !id.Recent(now, settle)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.policies, key)
+	if keep {
+		if len(e.policies) >= maxCached {
+			clear(e.policies)
+		}
+		e.policies[key] = &cachedPolicy{ids: ids, pol: pol}
 	}
 	return pol, nil
 }
@@ -106,6 +220,9 @@ func (st *state) openSession() error {
 	st.store = store
 	st.sess, err = store.Update(st.req.Session, st.ws.Root(), func(*cwdtrack.Session) error { return nil })
 	if err != nil {
+		if se := stateError(err, "remove or fix the session file, or use another --session id"); se != nil {
+			return se
+		}
 		return badRequest("use another --session id, or the workspace it was started in", "session: %v", err)
 	}
 	if st.req.Cwd == "" && st.sess.Cwd != st.ws.Root() {
@@ -258,16 +375,29 @@ func (st *state) recordAlways() error {
 	return nil
 }
 
-// ensureGitignore keeps policy.local.toml and lock files out of git.
+// ensureGitignore keeps policy.local.toml and lock files out of git. It
+// writes only a new file in a real directory, so a link planted at
+// .vtexec or .vtexec/.gitignore is never followed; an existing
+// .gitignore (or anything else there) is left alone.
 func ensureGitignore(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	p := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(p); err == nil {
+	err := fsutil.CreateNew(filepath.Join(dir, ".gitignore"), []byte("policy.local.toml\n*.lock\n"), 0o644)
+	if errors.Is(err, os.ErrExist) {
 		return nil
 	}
-	return os.WriteFile(p, []byte("policy.local.toml\n*.lock\n"), 0o644)
+	return err
+}
+
+// stateError is the bad_state error for a state file vtexec refuses to
+// read, or nil if err is not about one.
+func stateError(err error, hint string) *RequestError {
+	var fe *fsutil.FileError
+	if !errors.As(err, &fe) {
+		return nil
+	}
+	return &RequestError{Code: "bad_state", Reason: fe.Error(), Hint: hint}
 }
 
 func (st *state) saveCwd(cwd string) error {
@@ -354,7 +484,8 @@ func (st *state) openAudit() error {
 	}
 	log, err := audit.Open(path)
 	if err != nil {
-		return badRequest("pass --audit with a writable path, or --audit off", "audit log: %v", err)
+		return &RequestError{Code: "bad_state", Reason: "audit log " + path + ": " + err.Error(),
+			Hint: "make the audit log a regular file vtexec can append to, pass --audit with another path, or --audit off"}
 	}
 	st.log = log
 	return nil
@@ -371,7 +502,9 @@ func (st *state) audit(r audit.Record) {
 			r.Argv = append(r.Argv, c.Argv)
 		}
 	}
-	st.log.Write(r)
+	if err := st.log.Write(r); err != nil {
+		st.warn("audit_failed", "the audit line was not written: "+err.Error())
+	}
 }
 
 // recheck returns the runner's check before each step: every command of

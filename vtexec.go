@@ -1,11 +1,17 @@
 package vtexec
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -71,6 +77,10 @@ type Decision struct {
 	// Note tells the person something about their answer, e.g. that an
 	// "always" rule waits for vtexec policy trust.
 	Note string `json:"note,omitempty"`
+	// Warnings (Check only; Run reports them in Result) are failures of
+	// vtexec's own that did not change the decision, such as an audit
+	// line that could not be written.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Command is one simple command of a checked plan.
@@ -99,9 +109,44 @@ type Result struct {
 	Stopped *Stop `json:"stopped,omitempty"`
 	// Confinement is what the kernel box applied to the command.
 	Confinement *confine.Report `json:"confinement,omitempty"`
+	// Warnings are vtexec's own failures after the command ran (the
+	// session cwd or the audit line not saved): reported beside the
+	// result, never instead of it.
+	Warnings []Warning `json:"warnings,omitempty"`
 	// Marker is the session's cwd marker line (cwdtrack), set when the
 	// request named a session; plain-text faces print it last.
 	Marker string `json:"-"`
+}
+
+// MarshalJSON writes stdout and stderr as text; a stream that is not
+// valid UTF-8 is also written exactly as stdout_base64 or stderr_base64,
+// and its text has U+FFFD in place of the bytes that are not UTF-8.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	out := struct {
+		plain
+		StdoutBase64 string `json:"stdout_base64,omitempty"`
+		StderrBase64 string `json:"stderr_base64,omitempty"`
+	}{plain: plain(r)}
+	if !utf8.ValidString(r.Stdout) {
+		out.StdoutBase64 = base64.StdEncoding.EncodeToString([]byte(r.Stdout))
+		out.Stdout = strings.ToValidUTF8(r.Stdout, "\uFFFD")
+	}
+	if !utf8.ValidString(r.Stderr) {
+		out.StderrBase64 = base64.StdEncoding.EncodeToString([]byte(r.Stderr))
+		out.Stderr = strings.ToValidUTF8(r.Stderr, "\uFFFD")
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // faces print "<" as it is
+	err := enc.Encode(out)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
+
+// Warning is a failure of vtexec's own that did not stop the request.
+type Warning struct {
+	Code   string `json:"code"` // session_not_saved, audit_failed, run_incomplete
+	Reason string `json:"reason"`
 }
 
 // Stop is a part of an allowed command that was checked again just before
@@ -142,10 +187,16 @@ func badRequest(hint, format string, args ...any) *RequestError {
 // Engine is the one orchestrator: parse, check, decide, ask, run, audit.
 // A face (the CLI, a JSON-lines stream, an MCP server, a harness hook)
 // holds one Engine for its lifetime and sends every request through it.
-// An Engine is safe for concurrent use. The zero value is not; use
-// NewEngine.
+// An Engine keeps the policy it loaded for each workspace and loads it
+// again when a policy file or the trust store changes (one stat of each
+// per request). An Engine is safe for concurrent use. The zero value is
+// not; use NewEngine.
 type Engine struct {
 	checker execpolicy.Checker
+
+	mu       sync.Mutex
+	policies map[string]*cachedPolicy // by policy files, see policy
+	loads    atomic.Int64             // policy loads, for tests
 }
 
 // Config sets up an Engine. The zero Config is what the CLI uses.
@@ -159,7 +210,7 @@ type Config struct {
 
 // NewEngine returns an Engine set up by cfg.
 func NewEngine(cfg Config) *Engine {
-	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}}
+	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}}
 }
 
 // defaultEngine serves the package-level Check and Run.
@@ -177,8 +228,10 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
+	defer st.log.Close()
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	d.Warnings = st.warnings
 	return d, nil
 }
 
@@ -190,6 +243,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer st.log.Close()
 	d := st.decision()
 	asked := d.Decision == string(execpolicy.Ask)
 	if asked {
@@ -200,7 +254,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	if !d.Allowed() {
-		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused)}, nil
+		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 	}
 	bx, err := st.openBox()
 	if err != nil {
@@ -218,10 +272,17 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}
+	if afterRun != nil {
+		afterRun(st)
+	}
 	var stopped *Stop
 	errors.As(res.Stopped, &stopped)
+	// From here on the command has run: a failure is a warning.
+	if res.Failed != nil {
+		st.warn("run_incomplete", "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
+	}
 	if err := st.saveCwd(res.Cwd); err != nil {
-		return Result{}, err
+		st.warn("session_not_saved", "the session's new cwd was not saved (the next call starts in the old one): "+err.Error())
 	}
 	exit := res.ExitCode
 	var stopCode string
@@ -242,8 +303,13 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Stopped:     stopped,
 		Confinement: &report,
 		Marker:      st.marker(res.ExitCode),
+		Warnings:    st.warnings,
 	}, nil
 }
+
+// afterRun, if set, is called once the command has run (a test's fault
+// injection).
+var afterRun func(*state)
 
 // pick returns the first non-zero value.
 func pick[T comparable](vals ...T) T {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
 )
 
 // Record kinds.
@@ -84,12 +86,15 @@ type Log struct {
 
 // Open opens the audit log at path for appending, creating the parent
 // directories (mode 0700) and the file (mode 0600) if they do not exist.
-// Existing directories and files keep their permissions.
+// Existing directories and files keep their permissions. The log must be
+// a regular file: a link is followed (the path is the user's choice), but
+// a FIFO or device it leads to is refused (as a *fsutil.FileError), and
+// opening never blocks.
 func Open(path string) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: create log directory: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
+	f, _, err := fsutil.OpenRegular(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600, true)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open log: %w", err)
 	}
@@ -99,8 +104,8 @@ func Open(path string) (*Log, error) {
 // Write appends r as one JSON line. The line is written with a single
 // write(2) call while holding an exclusive flock on the file, so concurrent
 // writers in this and other processes never interleave. A short write is
-// reported as an error wrapping io.ErrShortWrite (the partial line may remain
-// in the file). Write on a nil *Log returns nil; Write after Close returns an
+// reported as an error wrapping io.ErrShortWrite, and the partial line is
+// cut off the file again. Write on a nil *Log returns nil; Write after Close returns an
 // error wrapping os.ErrClosed.
 func (l *Log) Write(r Record) error {
 	if l == nil {
@@ -129,27 +134,45 @@ func (l *Log) Write(r Record) error {
 	return werr
 }
 
-// writeLocked writes line to fd with exactly one successful write(2) call,
-// holding an exclusive flock around it.
+// writeFD is write(2); tests replace it to inject faults.
+var writeFD = syscall.Write
+
+// writeLocked writes line to fd with one write(2) call, holding an
+// exclusive flock around it. A line starts on a fresh line even if the
+// file does not end in a newline (a record torn by a crash). A failed or
+// short write is cut back off the file, so it never leaves a partial line
+// that would corrupt the next record.
 func writeLocked(fd int, line []byte) error {
 	if err := retryEINTR(func() error { return syscall.Flock(fd, syscall.LOCK_EX) }); err != nil {
 		return fmt.Errorf("audit: lock: %w", err)
 	}
+	defer retryEINTR(func() error { return syscall.Flock(fd, syscall.LOCK_UN) })
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("audit: stat: %w", err)
+	}
+	size := st.Size
+	if size > 0 {
+		last := make([]byte, 1)
+		if n, err := syscall.Pread(fd, last, size-1); err == nil && n == 1 && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
 	var n int
 	err := retryEINTR(func() (err error) {
-		n, err = syscall.Write(fd, line)
+		n, err = writeFD(fd, line)
 		return err
 	})
-	uerr := retryEINTR(func() error { return syscall.Flock(fd, syscall.LOCK_UN) })
-	switch {
-	case err != nil:
-		return fmt.Errorf("audit: write: %w", err)
-	case n != len(line):
-		return fmt.Errorf("audit: wrote %d of %d bytes: %w", n, len(line), io.ErrShortWrite)
-	case uerr != nil:
-		return fmt.Errorf("audit: unlock: %w", uerr)
+	if err == nil && n == len(line) {
+		return nil
 	}
-	return nil
+	if err == nil {
+		err = fmt.Errorf("wrote %d of %d bytes: %w", n, len(line), io.ErrShortWrite)
+	}
+	if terr := syscall.Ftruncate(fd, size); terr != nil {
+		return fmt.Errorf("audit: write: %w (and cutting the partial line failed: %v)", err, terr)
+	}
+	return fmt.Errorf("audit: write: %w", err)
 }
 
 // retryEINTR calls f until it fails with something other than EINTR. A

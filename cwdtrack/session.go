@@ -74,14 +74,20 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 	return sess, s.write(path, sess)
 }
 
+// MaxSessionBytes is the most a session file may hold.
+const MaxSessionBytes = 1 << 20
+
+// read reads a session file: a regular file (no link followed) of at most
+// MaxSessionBytes. A file that is not one, or not a session, is a
+// *fsutil.FileError.
 func (s Store) read(path string) (*Session, error) {
-	data, err := os.ReadFile(path)
+	data, _, err := fsutil.ReadRegular(path, MaxSessionBytes, false)
 	if err != nil {
 		return nil, err
 	}
 	var sess Session
 	if err := json.Unmarshal(data, &sess); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, &fsutil.FileError{Path: path, Reason: "is not a session file: " + err.Error()}
 	}
 	return &sess, nil
 }

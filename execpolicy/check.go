@@ -19,6 +19,11 @@ const (
 	MaxArgs         = 10000
 	MaxArgBytes     = 1 << 20
 	maxShellDepth   = 3
+	// MaxCommands caps the simple commands of one request, and
+	// MaxPipelineStages the commands of one pipeline: each runs as a
+	// process with its own pipes.
+	MaxCommands       = 64
+	MaxPipelineStages = 32
 )
 
 // Checker checks command strings. The zero value uses plan.TrustedPath and
@@ -59,6 +64,9 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if v != nil {
 		return v
 	}
+	if v := tooMany(steps); v != nil {
+		return v
+	}
 	p := &plan.Plan{}
 	cwd := ws.Clone()
 	var parts []Part
@@ -88,6 +96,23 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	verdict := Strictest(parts)
 	verdict.Plan, verdict.Parts = p, parts
 	return verdict
+}
+
+// tooMany refuses a request with more commands than it may run at once.
+func tooMany(steps []step) *Verdict {
+	n := 0
+	for _, st := range steps {
+		if len(st.stmts) > MaxPipelineStages {
+			return deny(CodeTooLong, "split the pipeline into several commands, writing to a file in between",
+				"a pipeline of %d commands; at most %d", len(st.stmts), MaxPipelineStages)
+		}
+		n += len(st.stmts)
+	}
+	if n > MaxCommands {
+		return deny(CodeTooLong, "split the work into several requests",
+			"%d commands in one request; at most %d", n, MaxCommands)
+	}
+	return nil
 }
 
 type step struct {

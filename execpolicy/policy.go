@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/vtexec/vtexec/validators"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,9 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
+	"github.com/vtexec/vtexec/validators"
 )
 
 // Policy files are TOML, layered: user < project < project-local. Rules
@@ -222,6 +224,35 @@ func (e *PolicyError) Error() string {
 type Layer struct {
 	Path    string
 	Trusted bool
+	// FollowLink: a symbolic link at Path is followed (the user's own
+	// file); otherwise a link is refused (a project's files).
+	FollowLink bool
+	// Loaded: Data is the file's content, already read by the caller
+	// (with ReadLayer); nil Data is a missing file.
+	Loaded bool
+	Data   []byte
+}
+
+// MaxPolicyBytes is the most a policy file or the trust store may hold.
+const MaxPolicyBytes = 1 << 20
+
+// ReadLayer reads a policy file the way LoadPolicy does: a regular file
+// of at most MaxPolicyBytes, opened without blocking, a final symbolic
+// link followed only if follow is set. A missing file is nil data and the
+// zero identity. Other problems are a *PolicyError.
+func ReadLayer(path string, follow bool) ([]byte, fsutil.Identity, error) {
+	data, id, err := fsutil.ReadRegular(path, MaxPolicyBytes, follow)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fsutil.Identity{}, nil
+	}
+	if err != nil {
+		var fe *fsutil.FileError
+		if errors.As(err, &fe) {
+			return nil, fsutil.Identity{}, &PolicyError{File: path, Problem: fe.Reason}
+		}
+		return nil, fsutil.Identity{}, &PolicyError{File: path, Problem: err.Error()}
+	}
+	return data, id, nil
 }
 
 // LoadPolicy reads the layers in order; a missing file is skipped. Any
@@ -230,12 +261,15 @@ type Layer struct {
 func LoadPolicy(layers ...Layer) (*Policy, error) {
 	pol := &Policy{Limits: DefaultProcessLimits}
 	for _, l := range layers {
-		data, err := os.ReadFile(l.Path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
+		data := l.Data
+		if !l.Loaded {
+			var err error
+			if data, _, err = ReadLayer(l.Path, l.FollowLink); err != nil {
+				return nil, err
+			}
 		}
-		if err != nil {
-			return nil, &PolicyError{File: l.Path, Problem: err.Error()}
+		if data == nil {
+			continue
 		}
 		if err := pol.add(l, data); err != nil {
 			return nil, err

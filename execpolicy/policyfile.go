@@ -38,14 +38,21 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, false, err
 	}
+	if ts != nil {
+		// A project's .vtexec must not lead elsewhere: vtexec would write
+		// through the link.
+		if err := fsutil.RealDir(filepath.Dir(path)); err != nil {
+			return false, false, err
+		}
+	}
 	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return false, false, err
 	}
 	defer unlock()
 
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	old, _, err := ReadLayer(path, false)
+	if err != nil {
 		return false, false, err
 	}
 	if ts != nil {
@@ -53,28 +60,41 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 			return false, false, err
 		}
 	}
-	added, err = writeRule(path, old, r, note)
-	if err != nil || !trusted {
+	content, added, err := withRule(path, old, r, note)
+	if err != nil || !added {
 		return added, trusted, err
 	}
-	return added, true, ts.Trust(path)
+	if !trusted {
+		return true, false, fsutil.WriteAtomic(path, content, 0o644)
+	}
+	// A reader must never see the new content untrusted: the store trusts
+	// it beside the old before the file is renamed in, and forgets the old
+	// after. (A reader reads the store before and after the file.)
+	sum := contentHash(content)
+	if err := ts.update(path, func(h []string) []string { return append(h, sum) }); err != nil {
+		return false, false, err
+	}
+	if err := fsutil.WriteAtomic(path, content, 0o644); err != nil {
+		return false, false, err
+	}
+	return true, true, ts.update(path, func([]string) []string { return []string{sum} })
 }
 
-// writeRule appends r to old and writes path, unless r is already there.
-func writeRule(path string, old []byte, r PolicyRule, note string) (bool, error) {
+// withRule returns old with r appended, unless r is already there.
+func withRule(path string, old []byte, r PolicyRule, note string) ([]byte, bool, error) {
 	existing := &Policy{}
 	if err := existing.add(Layer{Path: path, Trusted: true}, old); err != nil {
-		return false, err
+		return nil, false, err
 	}
 	for _, e := range existing.Rules {
 		if sameRule(e, r) {
-			return false, nil
+			return nil, false, nil
 		}
 	}
 	r.Match, r.NotMatch, r.File, r.Line = nil, nil, "", 0
 	block, err := toml.Marshal(policyFile{Rule: []PolicyRule{r}})
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if r.Argv != nil && len(r.Argv) == 0 {
 		// "no arguments" must be written out: without the key the rule
@@ -93,7 +113,7 @@ func writeRule(path string, old []byte, r PolicyRule, note string) (bool, error)
 		fmt.Fprintf(&buf, "# %s\n", note)
 	}
 	buf.Write(bytes.TrimLeft(ruleBlock(block), "\n"))
-	return true, fsutil.WriteAtomic(path, buf.Bytes(), 0o644)
+	return buf.Bytes(), true, nil
 }
 
 // ruleBlock keeps only the [[rule]] table of a marshalled policyFile.
@@ -113,48 +133,97 @@ func sameRule(a, b PolicyRule) bool {
 }
 
 // TrustStore records which project policy files a person vouched for, by
-// content hash: a changed file is untrusted again.
+// content hash: a changed file is untrusted again. It is a JSON object
+// from file path to a hash, or to a list of hashes while a rule is being
+// added (see appendRule).
 type TrustStore struct{ Path string }
 
-func fileHash(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
+// TrustSnapshot is the trust store as read at one moment.
+type TrustSnapshot map[string]hashes
+
+// hashes is one hash (written as a string) or several (a list).
+type hashes []string
+
+func (h *hashes) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*h = hashes{one}
+		return nil
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("a trusted file maps to a hash or a list of hashes")
+	}
+	*h = many
+	return nil
 }
 
-func (t TrustStore) load() (map[string]string, error) {
-	m := map[string]string{}
-	data, err := os.ReadFile(t.Path)
-	if errors.Is(err, os.ErrNotExist) {
-		return m, nil
+func (h hashes) MarshalJSON() ([]byte, error) {
+	if len(h) == 1 {
+		return json.Marshal(h[0])
 	}
+	return json.Marshal([]string(h))
+}
+
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Trusts reports whether data, the content of file, was vouched for. A
+// missing file (nil data) is trusted: it adds nothing.
+func (s TrustSnapshot) Trusts(file string, data []byte) bool {
+	if data == nil {
+		return true
+	}
+	sum := contentHash(data)
+	for _, h := range s[file] {
+		if h == sum {
+			return true
+		}
+	}
+	return false
+}
+
+// Snapshot reads the trust store and returns it with the identity of the
+// file read. A missing store is empty. The store is read like a policy
+// file: a regular file of at most MaxPolicyBytes, no link followed.
+func (t TrustStore) Snapshot() (TrustSnapshot, fsutil.Identity, error) {
+	m := TrustSnapshot{}
+	data, id, err := ReadLayer(t.Path, false)
 	if err != nil {
-		return nil, err
+		return nil, fsutil.Identity{}, err
+	}
+	if data == nil {
+		return m, id, nil
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", t.Path, err)
+		return nil, fsutil.Identity{}, &PolicyError{File: t.Path, Problem: "not a trust store: " + err.Error()}
 	}
-	return m, nil
+	return m, id, nil
 }
 
 // Trusted reports whether the file's current content was vouched for. A
-// missing file is trusted (it adds nothing).
+// missing file is trusted (it adds nothing). The store is read before and,
+// if needed, after the file, so that an update that adds a rule (which
+// trusts the new content before renaming it in) is never seen half-done.
 func (t TrustStore) Trusted(file string) (bool, error) {
-	sum, err := fileHash(file)
-	if errors.Is(err, os.ErrNotExist) {
+	before, _, err := t.Snapshot()
+	if err != nil {
+		return false, err
+	}
+	data, _, err := ReadLayer(file, false)
+	if err != nil {
+		return false, err
+	}
+	if before.Trusts(file, data) {
 		return true, nil
 	}
+	after, _, err := t.Snapshot()
 	if err != nil {
 		return false, err
 	}
-	m, err := t.load()
-	if err != nil {
-		return false, err
-	}
-	return m[file] == sum, nil
+	return after.Trusts(file, data), nil
 }
 
 // trustedContent reports whether content, the content of file, is empty
@@ -163,16 +232,27 @@ func (t TrustStore) trustedContent(file string, content []byte) (bool, error) {
 	if len(bytes.TrimSpace(content)) == 0 {
 		return true, nil
 	}
-	m, err := t.load()
+	m, _, err := t.Snapshot()
 	if err != nil {
 		return false, err
 	}
-	sum := sha256.Sum256(content)
-	return m[file] == hex.EncodeToString(sum[:]), nil
+	return m.Trusts(file, content), nil
 }
 
 // Trust vouches for the file's current content.
 func (t TrustStore) Trust(file string) error {
+	data, _, err := ReadLayer(file, false)
+	if err != nil {
+		return err
+	}
+	if data == nil {
+		return fmt.Errorf("%s: %w", file, os.ErrNotExist)
+	}
+	return t.update(file, func([]string) []string { return []string{contentHash(data)} })
+}
+
+// update changes the hashes of one file under the store's lock.
+func (t TrustStore) update(file string, fn func([]string) []string) error {
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return err
 	}
@@ -181,15 +261,11 @@ func (t TrustStore) Trust(file string) error {
 		return err
 	}
 	defer unlock()
-	sum, err := fileHash(file)
+	m, _, err := t.Snapshot()
 	if err != nil {
 		return err
 	}
-	m, err := t.load()
-	if err != nil {
-		return err
-	}
-	m[file] = sum
+	m[file] = fn(m[file])
 	data, _ := json.MarshalIndent(m, "", "  ")
 	return fsutil.WriteAtomic(t.Path, append(data, '\n'), 0o600)
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"strconv"
 	"sync"
+	"unicode/utf8"
 )
 
 // Capture is an io.Writer that keeps the first and the last bytes written to
@@ -64,23 +65,53 @@ func (c *Capture) writeTail(p []byte) {
 }
 
 // String returns the bytes written, or, if more than max were written, the
-// head, a line "[vtexec: N bytes omitted]" on its own, and the tail.
+// head, a line "[vtexec: N bytes omitted]" on its own, and the tail. When
+// the output is UTF-8, head and tail end and begin at character
+// boundaries: the bytes of a character they would split are omitted too.
 func (c *Capture) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	kept := int64(len(c.head) + c.tailLen)
-	out := make([]byte, 0, kept+64)
-	out = append(out, c.head...)
-	if omitted := c.total - kept; omitted > 0 {
-		out = append(out, "\n[vtexec: "...)
-		out = strconv.AppendInt(out, omitted, 10)
-		out = append(out, " bytes omitted]\n"...)
-	}
+	head := c.head
+	tail := make([]byte, 0, c.tailLen)
 	if c.tailLen < c.tailMax {
-		return string(append(out, c.tail[:c.tailLen]...))
+		tail = append(tail, c.tail[:c.tailLen]...)
+	} else {
+		tail = append(append(tail, c.tail[c.tailPos:]...), c.tail[:c.tailPos]...)
 	}
-	out = append(out, c.tail[c.tailPos:]...)
-	return string(append(out, c.tail[:c.tailPos]...))
+	omitted := c.total - int64(len(head)+len(tail))
+	if omitted <= 0 {
+		return string(append(append(make([]byte, 0, len(head)+len(tail)), head...), tail...))
+	}
+	head, tail = utf8Cut(head, tail)
+	omitted = c.total - int64(len(head)+len(tail))
+	out := make([]byte, 0, len(head)+len(tail)+64)
+	out = append(out, head...)
+	out = append(out, "\n[vtexec: "...)
+	out = strconv.AppendInt(out, omitted, 10)
+	out = append(out, " bytes omitted]\n"...)
+	return string(append(out, tail...))
+}
+
+// utf8Cut drops a character split at the end of head or the start of
+// tail, if the rest of each is UTF-8; bytes that are not are kept as
+// they are.
+func utf8Cut(head, tail []byte) ([]byte, []byte) {
+	for i := len(head) - 1; i >= 0 && i >= len(head)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(head[i]) {
+			if !utf8.FullRune(head[i:]) && utf8.Valid(head[:i]) {
+				head = head[:i]
+			}
+			break
+		}
+	}
+	k := 0
+	for k < len(tail) && k < utf8.UTFMax-1 && !utf8.RuneStart(tail[k]) {
+		k++
+	}
+	if k > 0 && utf8.Valid(tail[k:]) {
+		tail = tail[k:]
+	}
+	return head, tail
 }
 
 // Total returns the number of bytes written, kept or not.

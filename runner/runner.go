@@ -72,7 +72,14 @@ type Result struct {
 	Duration    time.Duration // wall time of the run
 	Cwd         string        // the workspace cwd after the run
 	Stopped     error         // what Options.Recheck returned, if it stopped the run
+	// Failed is why a later step could not be started (its pipes or
+	// /dev/null could not be opened); the steps before it ran.
+	Failed error
 }
+
+// failedStatus is the exit code of a run a later step of which could not
+// be started.
+const failedStatus = 126
 
 // stoppedStatus is the exit code of a run that Recheck stopped, as a shell
 // reports a command found but not run.
@@ -92,7 +99,9 @@ const stoppedStatus = 126
 //
 // The builtin cd changes ws, which must not be used concurrently. Run
 // returns an error only if p or ws is nil or if pipes or /dev/null cannot be
-// opened; a failing command is not an error.
+// opened for the first step; a failing command is not an error. If they
+// cannot be opened for a later step, the run stops there with status 126
+// and Result.Failed, keeping what the steps before it did.
 func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Options) (*Result, error) {
 	if p == nil || ws == nil {
 		return nil, errors.New("runner: nil plan or workspace")
@@ -108,11 +117,16 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 		stdout: NewCapture(opts.MaxOutput),
 		stderr: NewCapture(opts.MaxOutput),
 	}
-	status, timedOut, err := r.steps(ctx, p.Steps)
-	if err != nil {
+	status, timedOut, ran, err := r.steps(ctx, p.Steps)
+	var failed error
+	switch {
+	case err != nil && !ran:
 		return nil, err
-	}
-	if r.stopped != nil {
+	case err != nil:
+		// Steps ran before this one: their result is kept.
+		failed, status = err, failedStatus
+		fmt.Fprintf(r.stderr, "vtexec: the run stopped: %v\n", err)
+	case r.stopped != nil:
 		status = stoppedStatus
 	}
 	return &Result{
@@ -126,6 +140,7 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 		Duration:    time.Since(start),
 		Cwd:         ws.Cwd(),
 		Stopped:     r.stopped,
+		Failed:      failed,
 	}, nil
 }
 
@@ -139,36 +154,36 @@ type run struct {
 	stopped error
 }
 
-// steps runs the steps in order and returns the last status.
-func (r *run) steps(ctx context.Context, steps []plan.Step) (int, bool, error) {
-	status := 0
+// steps runs the steps in order and returns the last status, and
+// whether any step ran before an error.
+func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOut, ran bool, err error) {
 	for i, st := range steps {
 		if !shouldRun(st.Op, status) {
 			continue
 		}
 		if ctx.Err() != nil {
-			return timeoutStatus, true, nil
+			return timeoutStatus, true, ran, nil
 		}
 		if r.opts.Recheck != nil {
 			if err := r.opts.Recheck(i, st.Pipeline.Cmds); err != nil {
 				r.stopped = err
 				fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
-				return stoppedStatus, false, nil
+				return stoppedStatus, false, ran, nil
 			}
 		}
 		s, timedOut, err := r.pipeline(ctx, st.Pipeline.Cmds)
 		if err != nil {
-			return 0, false, err
+			return 0, false, ran, err
 		}
+		ran = true
 		if timedOut {
-			return timeoutStatus, true, nil
+			return timeoutStatus, true, ran, nil
 		}
 		status = s
 	}
-	return status, false, nil
+	return status, false, ran, nil
 }
 
-// shouldRun reports whether a step joined by op runs after status.
 func shouldRun(op plan.Op, status int) bool {
 	switch op {
 	case plan.And:

@@ -12,7 +12,7 @@ import (
 	"github.com/vtexec/vtexec"
 )
 
-func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("check")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	cwd := fs.String("cwd", "", "directory the command starts in")
@@ -47,6 +47,7 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		}
 	} else {
 		printDecision(stdout, d)
+		printWarnings(stderr, d.Warnings)
 	}
 	return exitFor(d), nil
 }
@@ -93,32 +94,72 @@ const maxLine = 1 << 20
 // checkStream answers one verdict line per request line, in order. A bad
 // line (blank lines included) gets a deny with code bad_request and the
 // stream goes on.
-type streamConfig struct{ wsDir, auditLog, session string }
+type streamConfig struct {
+	wsDir, auditLog, session string
+	engine                   *vtexec.Engine
+}
 
 func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout io.Writer) error {
-	in := bufio.NewReaderSize(stdin, 64<<10)
+	// One Engine for the stream: it keeps the loaded policy and reloads
+	// it only when a policy file or the trust store changes.
+	cfg.engine = vtexec.NewEngine(vtexec.Config{})
+	// The read blocks, so it has a goroutine of its own: the stream ends
+	// when ctx is done (SIGTERM, SIGINT) even while it waits for a line.
+	// That goroutine ends at the next line or at EOF.
+	lines := make(chan streamLine, 64)
+	go func() {
+		in := bufio.NewReaderSize(stdin, 64<<10)
+		for {
+			line, err := readLine(in)
+			select {
+			case lines <- streamLine{line, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, errLineTooLong) {
+				return
+			}
+		}
+	}()
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	for {
-		line, err := readLine(in)
-		if errors.Is(err, io.EOF) {
+		var l streamLine
+		select {
+		case <-ctx.Done():
 			return out.Flush()
+		case l = <-lines:
 		}
 		var d vtexec.Decision
 		switch {
-		case errors.Is(err, errLineTooLong):
+		case errors.Is(l.err, io.EOF):
+			return out.Flush()
+		case errors.Is(l.err, errLineTooLong):
 			d = badRequestDecision("", fmt.Sprintf("request line longer than %d bytes", maxLine))
-		case err != nil:
+		case l.err != nil:
 			out.Flush()
-			return err
+			return l.err
 		default:
-			d = checkLine(ctx, cfg, line)
+			d = checkLine(ctx, cfg, l.line)
 		}
 		if err := enc.Encode(d); err != nil {
 			return err
 		}
+		// Answer now unless the next request is already waiting: a
+		// harness that sends one line and waits gets its verdict, a bulk
+		// stream still writes in large blocks.
+		if len(lines) == 0 {
+			if err := out.Flush(); err != nil {
+				return err
+			}
+		}
 	}
+}
+
+type streamLine struct {
+	line []byte
+	err  error
 }
 
 func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decision {
@@ -132,7 +173,7 @@ func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decisi
 			return badRequestDecision("", `"cmd" must be a string or an array of strings`)
 		}
 	}
-	d, err := vtexec.Check(ctx, req)
+	d, err := cfg.engine.Check(ctx, req)
 	if err != nil {
 		var re *vtexec.RequestError
 		if errors.As(err, &re) {

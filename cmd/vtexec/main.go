@@ -17,7 +17,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/execpolicy"
 )
 
 // Exit codes of check; run exits with the command's own code.
@@ -65,7 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var err error
 	switch args[0] {
 	case "check":
-		code, err = cmdCheck(ctx, args[1:], stdin, stdout)
+		code, err = cmdCheck(ctx, args[1:], stdin, stdout, stderr)
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":
@@ -79,6 +84,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = &usageError{fmt.Sprintf("unknown subcommand %q", args[0])}
 	}
 	if err != nil {
+		if (args[0] == "run" || args[0] == "check") && wantsJSON(args[1:]) {
+			// The body tells vtexec's failure from the command's status.
+			encodeJSON(stdout, map[string]jsonError{"error": toJSONError(err)})
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "vtexec: %v\n", err)
 		var ue *usageError
 		if errors.As(err, &ue) {
@@ -107,4 +117,43 @@ func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// jsonError is vtexec's own failure in JSON mode: {"error": {...}}.
+type jsonError struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+	Hint   string `json:"hint"`
+}
+
+func toJSONError(err error) jsonError {
+	var re *vtexec.RequestError
+	var ue *usageError
+	var pe *execpolicy.PolicyError
+	switch {
+	case errors.As(err, &re):
+		return jsonError{re.Code, re.Reason, re.Hint}
+	case errors.As(err, &pe):
+		return jsonError{"bad_policy", pe.Error(), "fix the policy file (vtexec policy check)"}
+	case errors.As(err, &ue):
+		return jsonError{"usage", ue.msg, "see vtexec help for the flags; the command goes after --"}
+	}
+	return jsonError{"internal_error", err.Error(), "vtexec itself failed; the command did not run or its result is unknown: report it"}
+}
+
+// wantsJSON reports whether the flags before "--" ask for JSON output
+// (--json, -json, --json=true), even if they do not parse.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "json" {
+			if b, err := strconv.ParseBool(val); !hasVal || (err == nil && b) {
+				return true
+			}
+		}
+	}
+	return false
 }

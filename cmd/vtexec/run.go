@@ -65,6 +65,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			fmt.Fprintf(stderr, "vtexec: timed out after %s\n", time.Duration(res.DurationMs)*time.Millisecond)
 		}
 	}
+	printWarnings(stderr, res.Warnings)
 	if res.Marker != "" {
 		// The cwd marker is the last line of stdout, on a line of its own.
 		if res.Stdout != "" && !strings.HasSuffix(res.Stdout, "\n") && res.Decision.Allowed() {
@@ -73,4 +74,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		io.WriteString(stdout, res.Marker)
 	}
 	return res.ExitCode, nil
+}
+
+// printWarnings writes one "vtexec: warning:" line per warning.
+func printWarnings(w io.Writer, warnings []vtexec.Warning) {
+	for _, x := range warnings {
+		fmt.Fprintf(w, "vtexec: warning: %s: %s\n", x.Code, x.Reason)
+	}
 }

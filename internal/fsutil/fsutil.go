@@ -44,9 +44,10 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 // Lock takes an exclusive flock on path (created 0600 if missing) and
-// returns the function that releases it.
+// returns the function that releases it. The lock file must be a regular
+// file; a symbolic link there is refused, not followed.
 func Lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, _, err := OpenRegular(path, os.O_RDWR|os.O_CREATE, 0o600, false)
 	if err != nil {
 		return nil, err
 	}
@@ -58,4 +59,36 @@ func Lock(path string) (unlock func(), err error) {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+// RealDir returns an error unless dir is a directory itself, not a
+// symbolic link to one.
+func RealDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &FileError{Path: dir, Reason: "is not a plain directory (a symbolic link or a file), so vtexec does not write in it"}
+	}
+	return nil
+}
+
+// CreateNew writes data to a new file at path. It never follows a link
+// and never replaces anything: the parent must be a real directory, and
+// if anything (a link included) is at path it fails with an error
+// wrapping os.ErrExist.
+func CreateNew(path string, data []byte, perm os.FileMode) error {
+	if err := RealDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,0 +1,147 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+)
+
+// readLineWithin reads one line from r, failing the test after d.
+func readLineWithin(t *testing.T, r *bufio.Reader, d time.Duration) string {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		line, _ := r.ReadString('\n')
+		got <- line
+	}()
+	select {
+	case line := <-got:
+		return line
+	case <-time.After(d):
+		t.Fatalf("no answer within %s", d)
+		return ""
+	}
+}
+
+// A harness that sends one line and waits gets its answer at once, not
+// at the end of the stream.
+func TestCheckStreamAnswersEachLineAtOnce(t *testing.T) {
+	ws := cliWorkspace(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"check", "--jsonl", "--workspace", ws}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	out := bufio.NewReader(outR)
+	for _, cmd := range []string{"cat README.md", "cat ../x"} {
+		_, err := io.WriteString(inW, `{"cmd":"`+cmd+`"}`+"\n")
+		require.NoError(t, err)
+		var d struct{ Cmd, Decision string }
+		require.NoError(t, json.Unmarshal([]byte(readLineWithin(t, out, 5*time.Second)), &d))
+		assert.Equal(t, cmd, d.Cmd)
+	}
+	inW.Close()
+	select {
+	case code := <-done:
+		assert.Equal(t, 0, code)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream did not end at EOF")
+	}
+}
+
+// SIGTERM ends a stream that waits for its next line, promptly.
+func TestCheckStreamEndsOnSIGTERM(t *testing.T) {
+	ws := cliWorkspace(t)
+	// The binary as users get it (the race detector's own exit alone
+	// takes a second).
+	cmd := exec.Command(goBuild(t, ".", "vtexec"), "check", "--jsonl", "--workspace", ws)
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer cmd.Process.Kill()
+	_, err = io.WriteString(stdin, `{"cmd":"ls"}`+"\n")
+	require.NoError(t, err)
+	assert.Contains(t, readLineWithin(t, bufio.NewReader(stdout), 10*time.Second), `"decision":"allow"`)
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	start := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-exited:
+		t.Logf("exited %s after SIGTERM", time.Since(start))
+	case <-time.After(time.Second):
+		t.Fatal("still running 1 s after SIGTERM")
+	}
+}
+
+func TestPrintWarnings(t *testing.T) {
+	var b strings.Builder
+	printWarnings(&b, []vtexec.Warning{{Code: "audit_failed", Reason: "disk full"}, {Code: "session_not_saved", Reason: "x"}})
+	assert.Equal(t, "vtexec: warning: audit_failed: disk full\nvtexec: warning: session_not_saved: x\n", b.String())
+}
+
+// An audit log that is a FIFO is refused with bad_state, not waited on.
+func TestCheckRefusesFIFOAuditLog(t *testing.T) {
+	ws := cliWorkspace(t)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	require.NoError(t, syscall.Mkfifo(audit, 0o600))
+	code, out, stderr := cli(t, "", "check", "--workspace", ws, "--audit", audit, "--", "ls")
+	assert.Equal(t, exitUsage, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "bad_state")
+}
+
+// On a full disk, check and run still answer, with the audit failure as
+// a warning: on stderr in text mode, in "warnings" in JSON.
+func TestAuditOnFullDiskIsAWarning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	ws := cliWorkspace(t)
+	dir := t.TempDir()
+	require.NoError(t, syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4k"))
+	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 8192), 0o600) // fills it; the error is expected
+	audit := filepath.Join(dir, "audit.jsonl")
+
+	code, out, stderr := cli(t, "", "check", "--workspace", ws, "--audit", audit, "--", "ls")
+	assert.Equal(t, exitAllow, code, stderr)
+	assert.Equal(t, "allow\n", out)
+	assert.Contains(t, stderr, "vtexec: warning: audit_failed: ")
+
+	code, out, stderr = cli(t, "", "run", "--workspace", ws, "--audit", audit, "--", "cat README.md")
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, "l1\nl2\nl3\n", out)
+	assert.Contains(t, stderr, "vtexec: warning: audit_failed: ")
+
+	code, out, _ = cli(t, "", "run", "--json", "--workspace", ws, "--audit", audit, "--", "cat README.md")
+	assert.Equal(t, 0, code)
+	var res struct {
+		Stdout   string
+		Warnings []struct{ Code, Reason string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.Equal(t, "l1\nl2\nl3\n", res.Stdout)
+	require.NotEmpty(t, res.Warnings)
+	assert.Equal(t, "audit_failed", res.Warnings[0].Code)
+}

@@ -1,0 +1,7 @@
+//go:build !linux && !darwin
+
+package fsutil
+
+import "syscall"
+
+func ctime(*syscall.Stat_t) int64 { return 0 }

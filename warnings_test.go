@@ -1,0 +1,62 @@
+package vtexec
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A command that ran keeps its result when saving the session or writing
+// the audit line fails afterwards: the failures are warnings beside it.
+func TestRunKeepsResultWhenStateFailsAfter(t *testing.T) {
+	_, stateDir := hermetic(t)
+	dir := testDir(t)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	afterRun = func(st *state) {
+		st.log.Close() // the execution record cannot be written
+		lock := filepath.Join(stateDir, "vtexec", "sessions", "s1.json.lock")
+		os.Remove(lock)
+		require.NoError(t, syscall.Mkfifo(lock, 0o600)) // nor the session saved
+	}
+	t.Cleanup(func() { afterRun = nil })
+	res, err := Run(context.Background(), Request{Command: "cd src && echo hi", Workspace: dir, Session: "s1", AuditLog: audit})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.ExitCode)
+	assert.Equal(t, "hi\n", res.Stdout)
+	assert.Equal(t, filepath.Join(dir, "src"), res.Cwd)
+	codes := map[string]string{}
+	for _, w := range res.Warnings {
+		codes[w.Code] = w.Reason
+	}
+	assert.Contains(t, codes, "session_not_saved")
+	assert.Contains(t, codes, "audit_failed")
+	for c, r := range codes {
+		assert.NotEmpty(t, r, c)
+	}
+}
+
+// Each request closes the audit log it opened: a long stream does not
+// pile up descriptors.
+func TestAuditLogClosedAfterEachRequest(t *testing.T) {
+	dir := testDir(t)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	e := NewEngine(Config{})
+	open := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		require.NoError(t, err)
+		return len(entries)
+	}
+	before := open()
+	for range 50 {
+		_, err := e.Check(context.Background(), Request{Command: "ls", Workspace: dir, AuditLog: audit})
+		require.NoError(t, err)
+		_, err = e.Run(context.Background(), Request{Command: "true", Workspace: dir, AuditLog: audit})
+		require.NoError(t, err)
+	}
+	assert.Less(t, open()-before, 5, "descriptors left open by 100 requests")
+}
