@@ -80,3 +80,21 @@ func BenchmarkRunOverhead(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRunConfinement compares Run of cat on a small file with the
+// kernel box (the default) and without it (confinement off).
+func BenchmarkRunConfinement(b *testing.B) {
+	dir := benchWorkspace(b)
+	ctx := context.Background()
+	for _, mode := range []string{"off", "required"} {
+		b.Run(mode, func(b *testing.B) {
+			req := Request{Command: "cat README.md", Workspace: dir, AuditLog: "off", Confinement: mode}
+			for b.Loop() {
+				res, err := Run(ctx, req)
+				if err != nil || res.ExitCode != 0 {
+					b.Fatal(err, res.Decision.Reason, res.Stderr)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,6 @@ package vtexec
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -48,7 +47,7 @@ func (st *state) openBox() (*box, error) {
 		b.Box, _ = confine.Open(confine.Spec{}, mode)
 		return b, nil
 	}
-	if err := b.makeDirs(st.req.Session); err != nil {
+	if err := b.makeDirs(st.req.Session, st.ws.Root()); err != nil {
 		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
 	}
@@ -61,10 +60,7 @@ func (st *state) openBox() (*box, error) {
 		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root())
-	if base, err := privateBase(); err == nil {
-		sum := sha256.Sum256([]byte(st.ws.Root()))
-		spec.PlaceholderLock = filepath.Join(base, "workspace-"+hex.EncodeToString(sum[:12])+".lock")
-	}
+	spec.Placeholders = true
 	for _, r := range st.pol.Roots {
 		if r.Access == "read-write" {
 			spec.ReadWrite = append(spec.ReadWrite, r.Path)
@@ -89,9 +85,9 @@ func (st *state) openBox() (*box, error) {
 // configuration something runs later: vtexec's own files, agents' and
 // editors' settings, direnv's script and git's attributes (which pick
 // filter and diff programs). The kernel keeps them read-only for every
-// command; a missing directory name gets an empty placeholder directory,
-// a missing file name an empty, marked placeholder file, while a box of
-// the workspace lives. A trailing "/" marks a directory.
+// command; a missing directory name gets an empty placeholder directory
+// (made once, then left), a missing file name is left to the
+// validators. A trailing "/" marks a directory.
 var ProtectedNames = []string{".vtexec/", ".claude/", ".codex/", ".gemini/", ".cursor/", ".vscode/", ".idea/",
 	".mcp.json", ".envrc", ".gitattributes"}
 
@@ -140,19 +136,18 @@ func (b *box) close() {
 	b.cleanup()
 }
 
-// makeDirs creates the private HOME and TMPDIR: per session, kept for
-// the session's later calls; otherwise for this run only.
-func (b *box) makeDirs(session string) error {
+// makeDirs creates the private HOME and TMPDIR: per session, or, for
+// calls without one, per workspace; both are kept for later calls, as a
+// machine keeps its home and /tmp.
+func (b *box) makeDirs(session, root string) error {
 	base, err := privateBase()
 	if err != nil {
 		return err
 	}
 	name := "session-" + session
 	if session == "" {
-		var r [8]byte
-		rand.Read(r[:])
-		name = "run-" + hex.EncodeToString(r[:])
-		b.cleanup = func() { os.RemoveAll(filepath.Join(base, name)) }
+		sum := sha256.Sum256([]byte(root))
+		name = "workspace-" + hex.EncodeToString(sum[:12])
 	}
 	dir := filepath.Join(base, name)
 	b.home, b.tmp = filepath.Join(dir, "home"), filepath.Join(dir, "tmp")

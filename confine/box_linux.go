@@ -37,7 +37,6 @@ type Box struct {
 	userns bool     // unprivileged: a user namespace per process instead
 	report Report
 
-	holders *placeholders
 	// mounts are the box's mount namespaces, made on first use: [0] for
 	// every program but git, [1] for git.
 	mounts [2]struct {
@@ -95,19 +94,17 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
 	}
 	if b.root || b.userns {
-		if spec.PlaceholderLock != "" {
-			ph, err := makePlaceholders(spec.PlaceholderLock, spec.Protected)
-			if err != nil {
+		if spec.Placeholders {
+			if err := makePlaceholders(spec.Protected); err != nil {
 				b.Close()
 				return nil, err
 			}
-			b.holders = ph
 		}
 		for _, p := range spec.Protected {
 			if _, err := os.Lstat(p.Path); err == nil {
 				b.report.Protected = append(b.report.Protected, p.Path)
 			} else {
-				missing = append(missing, "protected name "+p.Path+": does not exist and has no placeholder")
+				missing = append(missing, "protected name "+p.Path+": not protected while it does not exist")
 			}
 		}
 		b.report.Protected = append(b.report.Protected, spec.GitDirs...)
@@ -138,9 +135,8 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 // Report says what the box applies.
 func (b *Box) Report() Report { return b.report }
 
-// Close releases the ruleset and the namespaces, and the placeholders if
-// this was the workspace's last box. Programs still running keep their
-// confinement.
+// Close releases the ruleset and the namespaces. Programs still running
+// keep their confinement.
 func (b *Box) Close() error {
 	b.rules.close()
 	for i := range b.mounts {
@@ -150,7 +146,6 @@ func (b *Box) Close() error {
 			b.mounts[i].fd = -1
 		}
 	}
-	b.holders.release(b.spec.Protected)
 	return nil
 }
 

@@ -42,19 +42,18 @@ type Spec struct {
 	// from, besides the system directories every program needs.
 	ReadOnly []string
 	// Protected are paths inside the read-write directories that
-	// programs may read but never change or remove; a missing directory
-	// name gets an empty placeholder while a box of the workspace lives,
-	// so it cannot be created either. A missing file name can be.
+	// programs may read but never change or remove; with Placeholders,
+	// a missing directory name gets an empty placeholder directory, so
+	// it cannot be created either. A missing file name can be.
 	Protected []Protected
 	// GitDirs are git directories inside the read-write directories:
 	// read-only for every program but git, which may write them except
 	// their hooks and config.
 	GitDirs []string
-	// PlaceholderLock is a lock file the boxes of one workspace share,
-	// so that placeholders go only when the last of them closes. Without
-	// it, no placeholders are made and missing protected names are
-	// reported as not protected.
-	PlaceholderLock string
+	// Placeholders lets the box create missing protected directory
+	// names as empty, marked directories, left in place (see
+	// PlaceholderMark).
+	Placeholders bool
 	// Network lets programs use the network as vtexec itself can.
 	Network bool
 	// Limits bound each process.
@@ -64,7 +63,7 @@ type Spec struct {
 // Protected is a path no program of the box may change.
 type Protected struct {
 	Path string
-	Dir  bool // a directory name, which gets a placeholder while missing
+	Dir  bool // a directory name, which can get a placeholder
 }
 
 // Limits are resource limits set on every process of the box; a zero

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,7 @@ import (
 // and desktops live.
 func socketDirs() []string {
 	dirs := []string{"/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm", "/var/lib/docker", "/root"}
-	if h, err := os.UserHomeDir(); err == nil && h != "/" {
+	if h, err := os.UserHomeDir(); err == nil && h != "/" && !slices.Contains(dirs, h) {
 		dirs = append(dirs, h)
 	}
 	return dirs
@@ -137,7 +138,14 @@ func cover(dir string, keep []string) error {
 			unix.Close(f)
 		}
 	}()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
+	const flags = unix.MS_NOSUID | unix.MS_NODEV
+	if len(below) == 0 {
+		if err := unix.Mount("tmpfs", dir, "tmpfs", flags|unix.MS_RDONLY, "mode=0755,size=4k"); err != nil {
+			return fmt.Errorf("cover %s: %w", dir, err)
+		}
+		return nil
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", flags, "mode=0755,size=1m"); err != nil {
 		return fmt.Errorf("cover %s: %w", dir, err)
 	}
 	for i, k := range below {
