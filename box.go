@@ -51,6 +51,7 @@ func (st *state) openBox() (*box, error) {
 		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
 	}
+	grantNetwork(st.decided.Plan, st.decided.Network)
 	if hasGit(st.decided.Plan) {
 		writeGitIdentity(b.home)
 	}
@@ -180,6 +181,22 @@ func ownDir(dir string) error {
 		return fmt.Errorf("%s is not a private directory of this user", dir)
 	}
 	return nil
+}
+
+// grantNetwork marks the plan's commands a person's network rule
+// approved (by their index in plan order).
+func grantNetwork(p *plan.Plan, granted map[int]bool) {
+	if p == nil {
+		return
+	}
+	i := 0
+	for s := range p.Steps {
+		cmds := p.Steps[s].Pipeline.Cmds
+		for c := range cmds {
+			cmds[c].Network = granted[i]
+			i++
+		}
+	}
 }
 
 func hasGit(p *plan.Plan) bool {

@@ -261,7 +261,6 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	defer bx.close()
-	report := bx.Report()
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
@@ -269,6 +268,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Launcher:  runner.Boxed{Box: bx.Box},
 		Environ:   bx.environ(),
 	})
+	report := bx.Report()
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}

@@ -32,6 +32,14 @@ type Box struct {
 	mode   Mode
 	spec   Spec
 	rules  *ruleset // nil: no Landlock
+	// netRules is the ruleset for programs granted the network, made on
+	// first use.
+	netRules struct {
+		once sync.Once
+		rs   *ruleset
+		err  error
+	}
+	granted sync.Mutex // guards report.NetworkGranted
 	netns  int      // the shared network namespace, or -1
 	root   bool     // namespaces and capabilities as root
 	userns bool     // unprivileged: a user namespace per process instead
@@ -133,12 +141,20 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 }
 
 // Report says what the box applies.
-func (b *Box) Report() Report { return b.report }
+func (b *Box) Report() Report {
+	b.granted.Lock()
+	defer b.granted.Unlock()
+	r := b.report
+	r.NetworkGranted = append([]string(nil), r.NetworkGranted...)
+	return r
+}
 
 // Close releases the ruleset and the namespaces. Programs still running
 // keep their confinement.
 func (b *Box) Close() error {
 	b.rules.close()
+	b.netRules.once.Do(func() {})
+	b.netRules.rs.close()
 	for i := range b.mounts {
 		b.mounts[i].once.Do(func() { b.mounts[i].fd = -1 })
 		if b.mounts[i].fd >= 0 {
@@ -185,6 +201,11 @@ func (p *boxProcess) Wait() error {
 // of a new pipeline: the init of a new PID namespace. Otherwise cmd joins
 // leader's namespace and process group.
 func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) {
+	return b.StartWith(cmd, leader, StartOptions{})
+}
+
+// StartWith is Start with the box widened for this program by opts.
+func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Process, error) {
 	if b.mode == ModeOff {
 		return StartDirect(cmd, leader)
 	}
@@ -201,7 +222,7 @@ func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) {
 		// Never unlocked: the thread carries the restrictions and ends
 		// with this goroutine, once the program has been waited for.
 		runtime.LockOSThread()
-		if err := b.enter(cmd, lead); err != nil {
+		if err := b.enter(cmd, lead, opts); err != nil {
 			started <- err
 			return
 		}
@@ -237,7 +258,18 @@ func (p *boxProcess) exited() bool {
 
 // enter restricts the calling, locked thread and sets cmd up to start in
 // the box's namespaces.
-func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
+func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
+	network := b.spec.Network || opts.Network
+	rules := b.rules
+	if network && !b.spec.Network {
+		var err error
+		if rules, err = b.networkRules(); err != nil {
+			return err
+		}
+		b.granted.Lock()
+		b.report.NetworkGranted = append(b.report.NetworkGranted, filepath.Base(cmd.Path))
+		b.granted.Unlock()
+	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -252,7 +284,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
 		if err := enterMountNamespace(mnt); err != nil {
 			return err
 		}
-		if b.netns >= 0 {
+		if b.netns >= 0 && !network {
 			if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
 				return fmt.Errorf("confine: enter the network namespace: %w", err)
 			}
@@ -281,7 +313,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
 		// mount, PID and network namespaces of its own, where it is root
 		// (mapped to the caller's ids) until it has confined itself.
 		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID
-		if !b.spec.Network {
+		if !network {
 			attr.Cloneflags |= unix.CLONE_NEWNET
 		}
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
@@ -290,7 +322,9 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
 		attr.Pdeathsig = syscall.SIGKILL
 		attr.Pgid = 0
 		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
-		if err := asHelper(c, b.spec, b.report.Landlock, filepath.Base(cmd.Path) == "git"); err != nil {
+		spec := b.spec
+		spec.Network = network
+		if err := asHelper(c, spec, b.report.Landlock, filepath.Base(cmd.Path) == "git"); err != nil {
 			return err
 		}
 		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env
@@ -301,10 +335,25 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess) error {
 			attr.Pgid = lead.Pid()
 		}
 	}
-	if b.rules != nil {
-		return b.rules.restrictThread()
+	if rules != nil {
+		return rules.restrictThread()
 	}
 	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+}
+
+// networkRules returns the ruleset of a program granted the network: the
+// box's, with TCP left alone.
+func (b *Box) networkRules() (*ruleset, error) {
+	n := &b.netRules
+	n.once.Do(func() {
+		if b.rules == nil {
+			return
+		}
+		spec := b.spec
+		spec.Network = true
+		n.rs, n.err = newRuleset(spec, b.rules.abi, false)
+	})
+	return n.rs, n.err
 }
 
 // joinPIDNamespace makes the calling thread's children start in the

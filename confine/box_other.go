@@ -36,3 +36,8 @@ func (b *Box) Close() error { return nil }
 
 // Start starts cmd unconfined.
 func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) { return StartDirect(cmd, leader) }
+
+// StartWith starts cmd unconfined.
+func (b *Box) StartWith(cmd *exec.Cmd, leader Process, _ StartOptions) (Process, error) {
+	return StartDirect(cmd, leader)
+}

@@ -84,6 +84,8 @@ type Report struct {
 	// Filesystem is "confined" when only the spec's paths and the system
 	// directories are reachable, else "unconfined".
 	Filesystem string `json:"filesystem"`
+	// NetworkGranted names the programs that were let use the network.
+	NetworkGranted []string `json:"network_granted,omitempty"`
 	// Network is "denied" (a private network namespace, loopback only,
 	// plus Landlock TCP rules where available), "tcp-denied" (Landlock
 	// only: UDP and other sockets are not cut), "allowed" or
@@ -109,6 +111,13 @@ type Report struct {
 // ErrUnsupported is returned by Open in ModeRequired when the kernel or
 // the platform cannot confine; it wraps the reasons.
 var ErrUnsupported = errors.New("confinement is required but not available")
+
+// StartOptions widen the box for one program.
+type StartOptions struct {
+	// Network lets this program use the network, for a command a
+	// person approved with network granted.
+	Network bool
+}
 
 // Process is a started program.
 type Process interface {

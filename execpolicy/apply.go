@@ -17,6 +17,10 @@ const (
 type Decided struct {
 	*Verdict
 	Rules []*PolicyRule // parallel to Verdict.Parts
+	// Network holds the indexes of the plan's commands that a person's
+	// allow rule with network = true approved: only those may use the
+	// network. An auto-allowed command never gets it.
+	Network map[int]bool
 }
 
 // DecidingRule returns the rule behind the overall decision, if any.
@@ -87,7 +91,13 @@ func (pol *Policy) Apply(v *Verdict, session []PolicyRule) *Decided {
 			p = Part{Argv: p.Argv, Program: p.Program, Decision: Allow}
 			out.Rules[i] = sess
 		case p.Decision == Ask && allow != nil && !p.NeverAlways:
-			p = Part{Argv: p.Argv, Program: p.Program, Decision: Allow}
+			if allow.Network {
+				if out.Network == nil {
+					out.Network = map[int]bool{}
+				}
+				out.Network[p.Cmd] = true
+			}
+			p = Part{Argv: p.Argv, Program: p.Program, Decision: Allow, Cmd: p.Cmd}
 			out.Rules[i] = allow
 		}
 		out.Parts = append(out.Parts, p)

@@ -70,10 +70,15 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	p := &plan.Plan{}
 	cwd := ws.Clone()
 	var parts []Part
+	cmdIndex := 0
 	for _, st := range steps {
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cmd, cmdParts := c.command(stmt, cwd, len(st.stmts) > 1, j > 0)
+			for k := range cmdParts {
+				cmdParts[k].Cmd = cmdIndex
+			}
+			cmdIndex++
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}

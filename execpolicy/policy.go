@@ -57,6 +57,10 @@ type PolicyRule struct {
 	Argv     []string `toml:"argv,omitempty"`
 	Decision string   `toml:"decision"`
 	Reason   string   `toml:"reason,omitempty"`
+	// Network, on an allow rule, lets the commands it approves use the
+	// network (npm install, go mod download); everything else runs
+	// without it.
+	Network bool `toml:"network,omitempty"`
 	// Match and NotMatch are example commands checked when the file loads.
 	Match    []string `toml:"match,omitempty"`
 	NotMatch []string `toml:"not_match,omitempty"`
@@ -382,6 +386,8 @@ func (r *PolicyRule) validate() error {
 		return fmt.Errorf("decision %q must be allow, ask or deny", r.Decision)
 	case len(r.Subcommand) > 0 && r.Argv != nil:
 		return errors.New("a rule has subcommand or argv, not both")
+	case r.Network && r.Decision != RuleAllow:
+		return errors.New("network = true belongs on an allow rule")
 	case strings.Contains(r.Program, "/") && !filepath.IsAbs(r.Program):
 		return fmt.Errorf("program %q must be a name or an absolute path", r.Program)
 	}

@@ -75,6 +75,9 @@ type Part struct {
 	NeverAlways bool
 	// Dir is the directory the command runs in, when known.
 	Dir string
+	// Cmd is the index, in plan order, of the command the part belongs
+	// to (a wrapper's inner command belongs to the wrapper's).
+	Cmd int
 }
 
 func partOf(argv []string, program string, v *Verdict) Part {

@@ -61,6 +61,8 @@ type Cmd struct {
 	// approval in this command (and in what its wrappers run). A check
 	// just before the command runs may find these again, nothing new.
 	Asks []string
+	// Network: a person's rule lets this command use the network.
+	Network bool
 }
 
 // Commands returns every command of the plan in source order.

@@ -22,7 +22,7 @@ import (
 // by more than that signal.
 type Launcher interface {
 	Command(c plan.Cmd, env []string) *exec.Cmd
-	Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error)
+	Start(c plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.Process, error)
 }
 
 // Direct is the Launcher that executes the program itself, unconfined.
@@ -36,7 +36,7 @@ func (Direct) Command(c plan.Cmd, env []string) *exec.Cmd {
 
 // Start starts cmd in the leader's process group (a new one without a
 // leader).
-func (Direct) Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
+func (Direct) Start(_ plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
 	return confine.StartDirect(cmd, leader)
 }
 
@@ -46,7 +46,7 @@ type Boxed struct{ Box *confine.Box }
 // Command is Direct's.
 func (Boxed) Command(c plan.Cmd, env []string) *exec.Cmd { return Direct{}.Command(c, env) }
 
-// Start starts cmd in the box.
-func (b Boxed) Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
-	return b.Box.Start(cmd, leader)
+// Start starts cmd in the box, with the network if c was granted it.
+func (b Boxed) Start(c plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
+	return b.Box.StartWith(cmd, leader, confine.StartOptions{Network: c.Network})
 }

@@ -166,7 +166,7 @@ func (pl *pipeline) start(i int) {
 		return
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = fds[0], fds[1], fds[2]
-	proc, err := pl.r.opts.Launcher.Start(cmd, pl.leader)
+	proc, err := pl.r.opts.Launcher.Start(c, cmd, pl.leader)
 	switch {
 	case errors.Is(err, confine.ErrPipelineEnded):
 		// As in bash, it would have died writing to a closed pipe.

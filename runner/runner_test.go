@@ -193,8 +193,8 @@ func (l *recordingLauncher) Command(c plan.Cmd, env []string) *exec.Cmd {
 	return Direct{}.Command(c, env)
 }
 
-func (l *recordingLauncher) Start(cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
-	return Direct{}.Start(cmd, leader)
+func (l *recordingLauncher) Start(c plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
+	return Direct{}.Start(c, cmd, leader)
 }
 
 func TestLauncherIsUsed(t *testing.T) {
