@@ -29,9 +29,9 @@ func DefaultMode() Mode {
 // Box starts the programs of one request, confined. It is safe for
 // concurrent use.
 type Box struct {
-	mode   Mode
-	spec   Spec
-	rules  *ruleset // nil: no Landlock
+	mode  Mode
+	spec  Spec
+	rules *ruleset // nil: no Landlock
 	// netRules is the ruleset for programs granted the network, made on
 	// first use.
 	netRules struct {
@@ -40,10 +40,10 @@ type Box struct {
 		err  error
 	}
 	granted sync.Mutex // guards report.NetworkGranted
-	netns  int      // the shared network namespace, or -1
-	root   bool     // namespaces and capabilities as root
-	userns bool     // unprivileged: a user namespace per process instead
-	report Report
+	netns   int        // the shared network namespace, or -1
+	root    bool       // namespaces and capabilities as root
+	userns  bool       // unprivileged: a user namespace per process instead
+	report  Report
 
 	// mounts are the box's mount namespaces, made on first use: [0] for
 	// every program but git, [1] for git.
