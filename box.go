@@ -31,6 +31,7 @@ const CodeConfinementUnavailable = "confinement_unavailable"
 type box struct {
 	*confine.Box
 	home, tmp string
+	extraEnv  []string // tool presets
 	cleanup   func()
 }
 
@@ -62,6 +63,7 @@ func (st *state) openBox() (*box, error) {
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root())
 	spec.Placeholders = true
+	b.extraEnv = toolPresets(st.decided.Plan, &spec)
 	for _, r := range st.pol.Roots {
 		if r.Access == "read-write" {
 			spec.ReadWrite = append(spec.ReadWrite, r.Path)
@@ -181,6 +183,58 @@ func ownDir(dir string) error {
 		return fmt.Errorf("%s is not a private directory of this user", dir)
 	}
 	return nil
+}
+
+// toolPresets give an approved toolchain what it needs without a lasting
+// way out: for go, the user's module cache read-only (the build cache is
+// the private HOME's, per workspace, so a poisoned entry can never reach
+// the user's own builds), no toolchain switching and no proxy (a
+// download needs a network rule; then GOPROXY is the user's). It
+// returns the environment the preset sets.
+func toolPresets(p *plan.Plan, spec *confine.Spec) []string {
+	if p == nil {
+		return nil
+	}
+	for _, c := range p.Commands() {
+		if filepath.Base(c.Program) != "go" {
+			continue
+		}
+		env := []string{"GOTOOLCHAIN=local"}
+		if !c.Network {
+			env = append(env, "GOPROXY=off")
+		} else if v := os.Getenv("GOPROXY"); v != "" {
+			env = append(env, "GOPROXY="+v)
+		}
+		if mc := userModCache(); mc != "" {
+			spec.ReadOnly = append(spec.ReadOnly, mc)
+			env = append(env, "GOMODCACHE="+mc)
+		}
+		return env
+	}
+	return nil
+}
+
+// userModCache is the user's Go module cache, if it exists.
+func userModCache() string {
+	dir := os.Getenv("GOMODCACHE")
+	if dir == "" {
+		gopath := os.Getenv("GOPATH")
+		if gopath == "" {
+			if home, err := os.UserHomeDir(); err == nil {
+				gopath = filepath.Join(home, "go")
+			}
+		}
+		if first, _, _ := strings.Cut(gopath, ":"); first != "" {
+			dir = filepath.Join(first, "pkg", "mod")
+		}
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return ""
 }
 
 // grantNetwork marks the plan's commands a person's network rule

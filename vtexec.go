@@ -267,6 +267,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Recheck:   st.recheck(asked),
 		Launcher:  runner.Boxed{Box: bx.Box},
 		Environ:   bx.environ(),
+		ExtraEnv:  bx.extraEnv,
 	})
 	report := bx.Report()
 	if err != nil {

@@ -119,6 +119,29 @@ func Env(source []string) []string {
 	return out
 }
 
+// withExtra adds extra KEY=VALUE pairs to env, unless env sets the key
+// already or the pair is malformed; the result stays sorted.
+func withExtra(env, extra []string) []string {
+	if len(extra) == 0 {
+		return env
+	}
+	have := make(map[string]bool, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		have[k] = true
+	}
+	for _, kv := range extra {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || have[k] || strings.IndexByte(kv, 0) >= 0 {
+			continue
+		}
+		have[k] = true
+		env = append(env, kv)
+	}
+	sort.Strings(env)
+	return env
+}
+
 // keepEnv reports whether a variable of the source environment passes.
 func keepEnv(key string) bool {
 	return keptEnv[key] || (strings.HasPrefix(key, "LC_") && len(key) > len("LC_"))

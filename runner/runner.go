@@ -32,6 +32,10 @@ type Options struct {
 	Grace     time.Duration // between SIGTERM and SIGKILL on timeout; 0 means 500ms
 	MaxOutput int           // bytes kept per stream (head+tail); 0 means 64 KiB
 	Environ   []string      // source environment to filter; nil means os.Environ()
+	// ExtraEnv are KEY=VALUE pairs set after filtering, for tool presets
+	// the caller chose (GOMODCACHE for an approved go); they cannot
+	// replace what Env forces.
+	ExtraEnv []string
 	Launcher  Launcher      // nil means Direct
 	// Recheck, if set, is called before each step starts with the step's
 	// index and commands. An error stops the run there: nothing of that
@@ -113,7 +117,7 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 	r := &run{
 		ws:     ws,
 		opts:   opts,
-		env:    Env(opts.Environ),
+		env:    withExtra(Env(opts.Environ), opts.ExtraEnv),
 		stdout: NewCapture(opts.MaxOutput),
 		stderr: NewCapture(opts.MaxOutput),
 	}
