@@ -36,7 +36,7 @@ type Options struct {
 	// the caller chose (GOMODCACHE for an approved go); they cannot
 	// replace what Env forces.
 	ExtraEnv []string
-	Launcher  Launcher      // nil means Direct
+	Launcher Launcher // nil means Direct
 	// Recheck, if set, is called before each step starts with the step's
 	// index and commands. An error stops the run there: nothing of that
 	// step or later runs, the error is written to stderr, and the Result
