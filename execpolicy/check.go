@@ -219,6 +219,16 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		cmd.Builtin = "cd"
 		return refused(checkCd(argv, ws, inPipeline))
 	}
+	if prog, ok := workspaceProgram(argv[0], ws); ok {
+		cmd.Program = prog
+		v := &Verdict{Decision: Ask, Code: CodeWorkspaceProgram, NeverAlways: true,
+			Reason: argv[0] + " is a program in the workspace, which vtexec has no validator for (it could be anything, and change)",
+			Hint:   "a person must approve it, once or for this session; it runs confined to the workspace"}
+		cmd.Asks = append(cmd.Asks, v.Code)
+		part := partOf(argv, prog, v)
+		part.Dir = ws.Cwd()
+		return cmd, []Part{part}
+	}
 	prog, v := c.program(argv[0], ws)
 	if v != nil {
 		return refused(v)
@@ -458,6 +468,24 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return "", deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
 	}
 	return prog, nil
+}
+
+// workspaceProgram reports whether argv0 is a path ("./bin/tool",
+// "bin/tool", an absolute path) to an executable regular file inside the
+// workspace, and returns its real path.
+func workspaceProgram(argv0 string, ws *workspace.Workspace) (string, bool) {
+	if !strings.Contains(argv0, "/") {
+		return "", false
+	}
+	real, err := ws.Resolve(argv0, workspace.Read)
+	if err != nil || !ws.Contains(real) {
+		return "", false
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", false
+	}
+	return real, true
 }
 
 func (c *Checker) trustedPath() string {

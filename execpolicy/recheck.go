@@ -43,6 +43,15 @@ func (c *Checker) Recheck(cmd plan.Cmd, ws *workspace.Workspace) *Verdict {
 			return v
 		}
 	}
+	if slices.Contains(cmd.Asks, CodeWorkspaceProgram) {
+		// Approved as the workspace's own program: it must still be that
+		// file, inside the workspace; it runs confined.
+		if prog, ok := workspaceProgram(cmd.Argv[0], w); !ok || prog != cmd.Program {
+			return deny(CodeChanged, "run the command again, so it is checked and asked about anew",
+				"%s is no longer the program in the workspace that was approved", cmd.Argv[0])
+		}
+		return nil
+	}
 	prog, v := c.program(cmd.Argv[0], w)
 	if v != nil {
 		return v

@@ -38,6 +38,9 @@ const (
 	CodeBackground       = "background"
 	CodeAssignment       = "assignment"
 	CodeNotAllowed       = "not_allowed"
+	// CodeWorkspaceProgram asks about a program that lies in the
+	// workspace (./bin/tool): it runs confined, once or for a session.
+	CodeWorkspaceProgram = "workspace_program"
 	CodeForbiddenProgram = "forbidden_program"
 	CodeBadUsage         = "bad_usage"
 	CodeForbiddenFlag    = "forbidden_flag"
