@@ -28,16 +28,16 @@ func (d Decision) rank() int {
 // Stable codes for refusals found while parsing and planning. Validators
 // and the workspace add their own (unknown_flag, outside_workspace, ...).
 const (
-	CodeParse            = "parse_error"
-	CodeTooLong          = "too_long"
-	CodeSubstitution     = "substitution"
-	CodeExpansion        = "expansion"
-	CodeSubshell         = "subshell"
-	CodeControlFlow      = "control_flow"
-	CodeRedirect         = "redirect"
-	CodeBackground       = "background"
-	CodeAssignment       = "assignment"
-	CodeNotAllowed       = "not_allowed"
+	CodeParse        = "parse_error"
+	CodeTooLong      = "too_long"
+	CodeSubstitution = "substitution"
+	CodeExpansion    = "expansion"
+	CodeSubshell     = "subshell"
+	CodeControlFlow  = "control_flow"
+	CodeRedirect     = "redirect"
+	CodeBackground   = "background"
+	CodeAssignment   = "assignment"
+	CodeNotAllowed   = "not_allowed"
 	// CodeWorkspaceProgram asks about a program that lies in the
 	// workspace (./bin/tool): it runs confined, once or for a session.
 	CodeWorkspaceProgram = "workspace_program"
