@@ -176,11 +176,6 @@ func (b *Box) mountNS(git bool) (int, error) {
 	return m.fd, m.err
 }
 
-// ErrPipelineEnded is returned by Start when the pipeline's last command,
-// whose namespace the program was to join, has already exited: the
-// program would only have written into a closed pipe.
-var ErrPipelineEnded = errors.New("the pipeline's reader has already exited")
-
 // boxProcess is a program started from a locked thread that stays alive,
 // waiting for it, so that its parent-death signal fires only when vtexec
 // itself dies.

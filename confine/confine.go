@@ -119,6 +119,11 @@ type StartOptions struct {
 	Network bool
 }
 
+// ErrPipelineEnded is returned by Start when the pipeline's last command,
+// whose namespace the program was to join, has already exited: the
+// program would only have written into a closed pipe.
+var ErrPipelineEnded = errors.New("the pipeline's reader has already exited")
+
 // Process is a started program.
 type Process interface {
 	// Pid is the process id as vtexec sees it.

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -82,35 +80,6 @@ func openRedirect(rd plan.Redirect, ws *workspace.Workspace) (*os.File, error) {
 		return nil, redirectError(rd.Path, err)
 	}
 	return os.NewFile(uintptr(fd), rd.Path), nil
-}
-
-// openBeneath opens rd.Path's name inside its directory, pinned and
-// checked as described at openRedirect.
-func openBeneath(rd plan.Redirect, ws *workspace.Workspace, flags int) (int, error) {
-	if ws == nil {
-		return -1, errors.New("no workspace to check the redirect against")
-	}
-	dir, name := filepath.Split(rd.Path)
-	if name == "" || name == "." || name == ".." {
-		return -1, errors.New("not a file name")
-	}
-	dfd, err := openRetry(unix.AT_FDCWD, dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC)
-	if err != nil {
-		return -1, err
-	}
-	defer unix.Close(dfd)
-	real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(dfd))
-	if err != nil {
-		return -1, err
-	}
-	access := workspace.Write
-	if rd.Kind == plan.Read {
-		access = workspace.Read
-	}
-	if err := ws.CheckReal(filepath.Join(real, name), access); err != nil {
-		return -1, fmt.Errorf("the directory now resolves to %s: %w", real, err)
-	}
-	return openRetry(dfd, name, flags)
 }
 
 // openRetry is openat(2), retried on EINTR.
