@@ -272,7 +272,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 	attr.Setpgid = true
 	switch {
 	case b.root:
-		mnt, err := b.mountNS(filepath.Base(cmd.Path) == "git")
+		mnt, err := b.mountNS(opts.Git || filepath.Base(cmd.Path) == "git")
 		if err != nil {
 			return fmt.Errorf("confine: %w", err)
 		}
@@ -319,7 +319,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
 		spec := b.spec
 		spec.Network = network
-		if err := asHelper(c, spec, b.report.Landlock, filepath.Base(cmd.Path) == "git"); err != nil {
+		if err := asHelper(c, spec, b.report.Landlock, opts.Git || filepath.Base(cmd.Path) == "git"); err != nil {
 			return err
 		}
 		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env

@@ -117,6 +117,9 @@ type StartOptions struct {
 	// Network lets this program use the network, for a command a
 	// person approved with network granted.
 	Network bool
+	// Git: the program runs git, which may write the box's git
+	// directories except their hooks and config.
+	Git bool
 }
 
 // ErrPipelineEnded is returned by Start when the pipeline's last command,

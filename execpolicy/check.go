@@ -241,6 +241,7 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		if p.Decision == Ask {
 			cmd.Asks = append(cmd.Asks, p.Code)
 		}
+		cmd.Git = cmd.Git || filepath.Base(p.Program) == "git"
 	}
 	if inPipeline {
 		if v := rearrangesInPipeline(parts); v != nil {

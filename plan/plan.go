@@ -63,6 +63,9 @@ type Cmd struct {
 	Asks []string
 	// Network: a person's rule lets this command use the network.
 	Network bool
+	// Git: the command runs git, itself or under a wrapper, which may
+	// write the git directory (but its hooks and config).
+	Git bool
 }
 
 // Commands returns every command of the plan in source order.

@@ -48,5 +48,5 @@ func (Boxed) Command(c plan.Cmd, env []string) *exec.Cmd { return Direct{}.Comma
 
 // Start starts cmd in the box, with the network if c was granted it.
 func (b Boxed) Start(c plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
-	return b.Box.StartWith(cmd, leader, confine.StartOptions{Network: c.Network})
+	return b.Box.StartWith(cmd, leader, confine.StartOptions{Network: c.Network, Git: c.Git})
 }
