@@ -43,6 +43,11 @@ for my $e (glob("/proc/[0-9]*/environ")) {
 	if (open(my $h, '<', $e)) { local $/; my $env = <$h> // ''; $found = 1 if $env =~ /VTEXEC_TEST_SECRET=s3cr3t-env/; }
 }
 try("environ", $found);
+my $seen = 0;
+for my $c (glob("/proc/[0-9]*/cmdline")) {
+	if (open(my $h, '<', $c)) { local $/; my $cl = <$h> // ''; $seen = 1 if $cl =~ /CMDLINE-SECRET-3/; }
+}
+try("cmdline", $seen);
 my $g = '';
 if (open(my $h, '<', $gitconfig)) { local $/; $g = <$h> // ''; }
 my $gg = ` + "`git config --global --get remote.origin.url 2>/dev/null`" + ` // '';
@@ -177,7 +182,11 @@ func (s *attackSetup) run(t *testing.T, confinement string) (runJSON, map[string
 }
 
 func TestKernelFloorHoldsAnApprovedTool(t *testing.T) {
-	attempts := []string{"read-outside", "write-outside", "connect", "environ", "gitconfig"}
+	// Another process of the user's, with a secret on its command line.
+	other := exec.Command("perl", "-e", "sleep 30", "CMDLINE-SECRET-3")
+	require.NoError(t, other.Start())
+	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	attempts := []string{"read-outside", "write-outside", "connect", "environ", "gitconfig", "cmdline"}
 	t.Run("default", func(t *testing.T) {
 		s := newAttackSetup(t)
 		res, got := s.run(t, "")
