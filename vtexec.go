@@ -339,6 +339,9 @@ func source(req Request) (string, error) {
 			words[i] = q
 		}
 		return strings.Join(words, " "), nil
+	case strings.IndexByte(req.Command, 0) >= 0:
+		return "", badRequest("remove the NUL byte; no shell command can contain one",
+			"the command contains a NUL byte at offset %d", strings.IndexByte(req.Command, 0))
 	case strings.TrimSpace(req.Command) == "":
 		return "", badRequest("send a command to run", "empty command")
 	}
