@@ -50,6 +50,10 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if len(src) > MaxCommandBytes {
 		return deny(CodeTooLong, "split the work into shorter commands", "command is longer than %d bytes", MaxCommandBytes)
 	}
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		// The parser would drop it, running another command than sent.
+		return deny(CodeParse, "remove the NUL byte; no shell command can contain one", "the command contains a NUL byte at offset %d", i)
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return deny(CodeParse, "fix the shell syntax (check quotes and brackets)", "cannot parse command: %v", err)
