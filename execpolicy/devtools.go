@@ -66,9 +66,6 @@ func devToolVerdict(name, prog string, argv []string, ws *workspace.Workspace) *
 				break
 			}
 			value, ok := flagValue(arg, argv[i+2:], r.Flags)
-			if !ok && r.Effect == "inline_code" {
-				ok = inCluster(arg, r.Flags) // perl -ne, python -Ic
-			}
 			if !ok {
 				continue
 			}
@@ -86,6 +83,11 @@ func (r DevToolRule) verdict(name, arg, value string, ws *workspace.Workspace) *
 		return deny(CodeForbiddenFlag, "drop "+arg+"; it is refused even with approval",
 			"%s %s is refused: %s", name, arg, r.Reason)
 	case "refuse_outside":
+		if value == "-" {
+			return &Verdict{Decision: Ask, Code: CodeInlineCode, NeverAlways: true,
+				Reason: name + " " + arg + " - reads its file from standard input, which the person would not see; a person may approve it once or for the session, never always",
+				Hint:   "write the file inside the workspace and name it"}
+		}
 		if value == "" || !strings.ContainsAny(value, "/.") {
 			return nil
 		}
@@ -102,39 +104,42 @@ func (r DevToolRule) verdict(name, arg, value string, ws *workspace.Workspace) *
 	}
 }
 
-// flagValue reports whether arg is one of flags (exactly, or with an
-// attached "=value", or a short flag with its value attached) and returns
-// its value, taken from the next word when not attached.
+// flagValue reports whether arg is one of flags in any form an option
+// parser of the GNU family takes, and returns its value: the flag itself
+// or, for a "--" flag, a unique-prefix abbreviation of it (--ev for
+// --eval), either with "=value" attached or with the value in the next
+// word; a one-letter flag anywhere in a cluster of short flags (-sf FILE,
+// -sfFILE, -Ic CODE), its value the rest of the cluster or the next word.
+// It errs towards a match: a letter that is in fact another flag's value
+// only makes a command stricter.
 func flagValue(arg string, rest []string, flags []string) (string, bool) {
+	next := ""
+	if len(rest) > 0 {
+		next = rest[0]
+	}
 	for _, f := range flags {
+		long := strings.HasPrefix(f, "--")
+		name, value, attached := strings.Cut(arg, "=")
 		switch {
 		case arg == f:
-			if len(rest) > 0 {
-				return rest[0], true
+			return next, true
+		case attached && name == f:
+			return value, true
+		case long && strings.HasPrefix(name, "--") && len(name) > 2 && strings.HasPrefix(f, name):
+			if attached {
+				return value, true
 			}
-			return "", true
-		case strings.HasPrefix(arg, f+"="):
-			return arg[len(f)+1:], true
-		case len(f) == 2 && f[0] == '-' && f[1] != '-' && strings.HasPrefix(arg, f) && !strings.HasPrefix(arg, "--"):
-			return arg[2:], true // -cCODE, -rmodule
+			return next, true
+		case len(f) == 2 && f[0] == '-' && f[1] != '-' && len(arg) >= 2 && arg[0] == '-' && arg[1] != '-':
+			if i := strings.IndexByte(arg[1:], f[1]); i >= 0 {
+				if v := arg[i+2:]; v != "" {
+					return v, true // -fFILE, -sfFILE
+				}
+				return next, true // -f FILE, -sf FILE
+			}
 		}
 	}
 	return "", false
-}
-
-// inCluster reports whether a single-dash cluster of short flags holds
-// one of the one-letter flags. It errs towards yes: a letter that is in
-// fact another flag's value only makes the command ask.
-func inCluster(arg string, flags []string) bool {
-	if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' {
-		return false
-	}
-	for _, f := range flags {
-		if len(f) == 2 && f[0] == '-' && strings.Contains(arg[1:], f[1:]) {
-			return true
-		}
-	}
-	return false
 }
 
 func firstOperand(args []string) string {
