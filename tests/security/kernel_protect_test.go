@@ -107,6 +107,12 @@ func TestKernelGitWritesHistoryButNotHooks(t *testing.T) {
 	require.Equal(t, 0, res.ExitCode, res.Stderr)
 	res = run("git log --format=%s/%an")
 	assert.Equal(t, "two/Ada\none/t\n", res.Stdout, res.Stderr, "the commit keeps the user's name")
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "attack.pl"), []byte("print 1;\n"), 0o644))
+	res = run("git status --short")
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.Contains(t, res.Stdout, "?? attack.pl")
+	res = run("git diff --stat")
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
 
 	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "attack.pl"), []byte(`
 for my $p (".git/hooks/post-commit", ".git/config", ".git/HEAD") {
