@@ -71,11 +71,6 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if abi == 0 {
 		missing = append(missing, "landlock: the kernel does not support it")
 	} else {
-		rs, err := newRuleset(spec, abi, false)
-		if err != nil {
-			return nil, err
-		}
-		b.rules = rs
 		b.report.Landlock, b.report.Filesystem = abi, "confined"
 		b.report.Scoped = abi >= 6
 		if abi < 6 {
@@ -100,6 +95,13 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		missing = append(missing, "network: only TCP is denied (Landlock); UDP and other sockets are not cut without a network namespace")
 	} else if b.report.Network == "unconfined" {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
+	}
+	if abi > 0 {
+		rs, err := newRuleset(spec, abi, b.report.Network == "tcp-denied")
+		if err != nil {
+			return nil, err
+		}
+		b.rules = rs
 	}
 	if b.root || b.userns {
 		if spec.Placeholders {
@@ -339,14 +341,14 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 // networkRules returns the ruleset of a program granted the network: the
 // box's, with TCP left alone.
 func (b *Box) networkRules() (*ruleset, error) {
+	if b.report.Network != "tcp-denied" {
+		return b.rules, nil // the box's leaves TCP alone already
+	}
 	n := &b.netRules
 	n.once.Do(func() {
-		if b.rules == nil {
-			return
+		if b.rules != nil {
+			n.rs, n.err = newRuleset(b.spec, b.rules.abi, false)
 		}
-		spec := b.spec
-		spec.Network = true
-		n.rs, n.err = newRuleset(spec, b.rules.abi, false)
 	})
 	return n.rs, n.err
 }

@@ -11,12 +11,13 @@
 //
 //   - Landlock: read and execute on the system's program and library
 //     directories and a few /etc files, read-write on the workspace, the
-//     private HOME and TMPDIR and the extra roots, nothing else; TCP bind
-//     and connect denied; signals and abstract unix sockets scoped to the
-//     box (ABI 6).
+//     private HOME and TMPDIR and the extra roots, nothing else; signals
+//     and abstract unix sockets scoped to the box (ABI 6); TCP bind and
+//     connect denied where no network namespace can be had.
 //   - no_new_privs, and as root an empty capability bounding set.
-//   - A private network namespace with only a loopback device, shared by
-//     the boxes of one process (made once, entered with setns).
+//   - A private network namespace with only a loopback device of its
+//     own, shared by the boxes of one process (made once, entered with
+//     setns), so a command's own test servers work and nothing else does.
 //   - A PID namespace per pipeline whose first process is the pipeline's
 //     last command (so upstream commands keep bash's SIGPIPE behaviour),
 //     with the parent-death signal: when vtexec dies or kills that

@@ -93,6 +93,13 @@ func helperMain(program string, argv []string) int {
 	if err := dropBoundingSet(); err != nil {
 		return fail("%v", err)
 	}
+	if !hs.Spec.Network {
+		// A network namespace of its own: loopback up, for the program's
+		// own test servers; nothing else is there.
+		if err := loopbackUp(); err != nil {
+			return fail("loopback: %v", err)
+		}
+	}
 	if hs.ABI > 0 {
 		rs, err := newRuleset(hs.Spec, hs.ABI, false)
 		if err != nil {

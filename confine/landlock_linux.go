@@ -92,11 +92,12 @@ type ruleset struct {
 }
 
 // newRuleset creates the box's ruleset: the spec's paths, the system's,
-// TCP denied unless the spec grants the network, and signals and
-// abstract sockets scoped where the ABI can.
-func newRuleset(spec Spec, abi int, procWritable bool) (*ruleset, error) {
+// TCP bind and connect denied if denyTCP (where no network namespace
+// cuts the network already, since inside one loopback is the box's own),
+// and signals and abstract sockets scoped where the ABI can.
+func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
 	attr := ll.RulesetAttr{HandledAccessFS: handledFS(abi)}
-	if abi >= 4 && !spec.Network {
+	if abi >= 4 && denyTCP {
 		attr.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 	}
 	if abi >= 6 {
@@ -116,14 +117,10 @@ func newRuleset(spec Spec, abi int, procWritable bool) (*ruleset, error) {
 		}
 		return nil
 	}
-	proc := uint64(fsRead)
-	if procWritable {
-		proc |= ll.AccessFSWriteFile
-	}
 	for _, step := range []error{
 		add(systemReadExec, read, true),
 		add(systemReadFiles, fsRead, true),
-		add([]string{"/proc"}, proc, true),
+		add([]string{"/proc"}, fsRead, true),
 		add(systemDevices, fsRead|ll.AccessFSWriteFile, true),
 		add(spec.ReadOnly, read, false),
 		add(spec.ReadWrite, write, false),

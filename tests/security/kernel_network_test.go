@@ -49,3 +49,22 @@ func TestKernelNetworkOnlyByRule(t *testing.T) {
 		assert.NotContains(t, string(out), "network_granted", fmt.Sprintf("%s", out))
 	})
 }
+
+const loopbackScript = `use strict; use Socket;
+socket(my $srv, PF_INET, SOCK_STREAM, 0) or die "socket: $!";
+bind($srv, sockaddr_in(0, inet_aton("127.0.0.1"))) or do { print "loopback: denied ($!)\n"; exit 0 };
+listen($srv, 1) or die;
+my ($port) = sockaddr_in(getsockname($srv));
+socket(my $c, PF_INET, SOCK_STREAM, 0) or die;
+print "loopback: ", (connect($c, sockaddr_in($port, inet_aton("127.0.0.1"))) ? "ok" : "denied ($!)"), "\n";
+`
+
+// TestKernelLoopbackIsTheBoxsOwn: inside the box's network namespace a
+// command may serve and connect on 127.0.0.1 (a test suite's own
+// servers), while the machine's loopback stays out of reach.
+func TestKernelLoopbackIsTheBoxsOwn(t *testing.T) {
+	s := newAttackSetup(t)
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "attack.pl"), []byte(loopbackScript), 0o644))
+	res, got := s.run(t, "")
+	assert.Equal(t, "ok", got["loopback"], "%s%s", res.Stdout, res.Stderr)
+}
