@@ -48,9 +48,10 @@ type Box struct {
 	// mounts are the box's mount namespaces, made on first use: [0] for
 	// every program but git, [1] for git.
 	mounts [2]struct {
-		once sync.Once
-		fd   int
-		err  error
+		mu    sync.Mutex
+		built bool
+		fd    int
+		err   error
 	}
 }
 
@@ -158,24 +159,40 @@ func (b *Box) Close() error {
 	b.netRules.once.Do(func() {})
 	b.netRules.rs.close()
 	for i := range b.mounts {
-		b.mounts[i].once.Do(func() { b.mounts[i].fd = -1 })
-		if b.mounts[i].fd >= 0 {
-			unix.Close(b.mounts[i].fd)
-			b.mounts[i].fd = -1
+		m := &b.mounts[i]
+		m.mu.Lock()
+		if m.built && m.err == nil {
+			unix.Close(m.fd)
 		}
+		m.built, m.err = true, errors.New("confine: the box is closed")
+		m.mu.Unlock()
 	}
 	return nil
 }
 
-// mountNS returns the box's mount namespace for git or for the others.
-func (b *Box) mountNS(git bool) (int, error) {
+// enterMountNS moves the calling, locked thread into the box's mount
+// namespace for git or for the others; the first caller builds it right
+// there, on its own thread, and keeps a descriptor for the next.
+func (b *Box) enterMountNS(git bool) error {
 	i := 0
 	if git {
 		i = 1
 	}
 	m := &b.mounts[i]
-	m.once.Do(func() { m.fd, m.err = b.mountNamespace(git) })
-	return m.fd, m.err
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.built {
+		if m.err != nil {
+			return m.err
+		}
+		return enterMountNamespace(m.fd)
+	}
+	m.built = true
+	m.fd, m.err = b.buildMountNamespace(git)
+	if m.err != nil {
+		m.err = fmt.Errorf("confine: %w", m.err)
+	}
+	return m.err
 }
 
 // boxProcess is a program started from a locked thread that stays alive,
@@ -274,11 +291,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 	attr.Setpgid = true
 	switch {
 	case b.root:
-		mnt, err := b.mountNS(opts.Git || filepath.Base(cmd.Path) == "git")
-		if err != nil {
-			return fmt.Errorf("confine: %w", err)
-		}
-		if err := enterMountNamespace(mnt); err != nil {
+		if err := b.enterMountNS(opts.Git || filepath.Base(cmd.Path) == "git"); err != nil {
 			return err
 		}
 		if b.netns >= 0 && !network {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,8 +27,8 @@ import (
 //     exist gets an empty placeholder while the box lives, so it cannot
 //     be created either (see placeholders).
 //
-// It is made once per box on a thread of its own and entered with setns
-// by every thread that starts a program.
+// It is made once per box, by the first thread that starts a program
+// there, and entered with setns by the threads of the later ones.
 
 // socketDirs are covered in the box: where sockets of daemons, agents
 // and desktops live.
@@ -41,24 +40,10 @@ func socketDirs() []string {
 	return dirs
 }
 
-// mountNamespace makes the box's mount namespace and returns a file
-// descriptor for it. writable names the git directories that may be
-// written (their hooks and config stay read-only).
-func (b *Box) mountNamespace(writableGitDirs bool) (int, error) {
-	type result struct {
-		fd  int
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread leaves vtexec's namespaces
-		fd, err := b.buildMountNamespace(writableGitDirs)
-		done <- result{fd, err}
-	}()
-	r := <-done
-	return r.fd, r.err
-}
-
+// buildMountNamespace moves the calling, locked thread into a new mount
+// namespace, sets it up and returns a descriptor for it. writableGitDirs:
+// the git directories may be written (their hooks and config stay
+// read-only).
 func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
 	if err := unix.Unshare(unix.CLONE_FS | unix.CLONE_NEWNS); err != nil {
 		return -1, fmt.Errorf("unshare the mount namespace: %w", err)
