@@ -61,7 +61,7 @@ func (st *state) openBox() (*box, error) {
 		ReadWrite: []string{st.ws.Root(), b.home, b.tmp},
 		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
 	}
-	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root())
+	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
 	spec.Placeholders = true
 	b.extraEnv = toolPresets(st.decided.Plan, &spec)
 	for _, r := range st.pol.Roots {
@@ -96,9 +96,9 @@ var ProtectedNames = []string{".vtexec/", ".claude/", ".codex/", ".gemini/", ".c
 
 // protectedPaths returns the protected names of a workspace root and its
 // git directory (a .git file, as in a worktree, is protected like a name).
-func protectedPaths(root string) ([]confine.Protected, []string) {
+func protectedPaths(root string, more []string) ([]confine.Protected, []string) {
 	var prot []confine.Protected
-	for _, n := range ProtectedNames {
+	for _, n := range append(append([]string{}, ProtectedNames...), more...) {
 		name, dir := strings.CutSuffix(n, "/")
 		prot = append(prot, confine.Protected{Path: filepath.Join(root, name), Dir: dir})
 	}

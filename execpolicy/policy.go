@@ -170,10 +170,13 @@ type policyLimits struct {
 
 type policyFile struct {
 	// Confinement is "required", "best-effort" or "off".
-	Confinement string       `toml:"confinement"`
-	Rule        []PolicyRule `toml:"rule"`
-	Root        []PolicyRoot `toml:"root"`
-	Limits      policyLimits `toml:"limits"`
+	Confinement string `toml:"confinement"`
+	// Protect adds names, relative to the workspace root, that commands
+	// may not change (a trailing "/" marks a directory).
+	Protect []string     `toml:"protect"`
+	Rule    []PolicyRule `toml:"rule"`
+	Root    []PolicyRoot `toml:"root"`
+	Limits  policyLimits `toml:"limits"`
 }
 
 // ProcessLimits bound every process a command starts. The zero value
@@ -200,6 +203,8 @@ type Policy struct {
 	MaxOutput int           // 0: not set
 	// Confinement is the mode the policy asks for; "" means the default.
 	Confinement string
+	// Protect are the names every layer added to the protected ones.
+	Protect []string
 	// Limits are the process limits, defaults filled in.
 	Limits ProcessLimits
 	Files  []string // the files that existed and were loaded
@@ -313,6 +318,14 @@ func (pol *Policy) add(l Layer, data []byte) error {
 		if l.Trusted {
 			pol.Roots = append(pol.Roots, root)
 		}
+	}
+	for _, n := range pf.Protect {
+		// Protecting more only makes things stricter: any layer may.
+		clean := strings.TrimSuffix(n, "/")
+		if clean == "" || filepath.IsAbs(n) || filepath.Clean(clean) != clean || clean == ".." || strings.HasPrefix(clean, "../") {
+			return &PolicyError{File: l.Path, Problem: fmt.Sprintf("protect %q: name a path relative to the workspace root, without .. (a trailing / for a directory)", n)}
+		}
+		pol.Protect = append(pol.Protect, n)
 	}
 	if c := pf.Confinement; c != "" {
 		if _, ok := confinementStrength[c]; !ok {
