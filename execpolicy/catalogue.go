@@ -27,7 +27,7 @@ type ForbiddenEntry struct {
 // Commands returns the catalogue, sorted.
 func Commands() Catalogue {
 	c := Catalogue{Allowed: validators.Catalogue(), DevTools: DevToolRules}
-	for name, f := range forbiddenPrograms {
+	for name, f := range forbiddenPrograms() {
 		c.Forbidden = append(c.Forbidden, ForbiddenEntry{Program: name, Reason: f.reason, Hint: f.hint})
 	}
 	sort.Slice(c.Forbidden, func(i, j int) bool { return c.Forbidden[i].Program < c.Forbidden[j].Program })

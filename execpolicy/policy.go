@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -276,7 +277,7 @@ func (pol *Policy) addLimits(l Layer, lim policyLimits, data []byte) error {
 	return nil
 }
 
-var subcommandWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]*$`)
+var subcommandWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]*$`) })
 
 func (r *PolicyRule) validate() error {
 	switch {

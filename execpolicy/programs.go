@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/plan"
 )
@@ -16,15 +17,13 @@ type forbidden struct {
 
 // forbiddenPrograms are refused outright, each with the reason and the safe
 // alternative. They are not asked about: no answer makes them safe here.
-var forbiddenPrograms = map[string]forbidden{}
-
-func forbid(names string, reason, hint string) {
-	for _, n := range strings.Fields(names) {
-		forbiddenPrograms[n] = forbidden{reason, hint}
+var forbiddenPrograms = sync.OnceValue(func() map[string]forbidden {
+	m := map[string]forbidden{}
+	forbid := func(names string, reason, hint string) {
+		for _, n := range strings.Fields(names) {
+			m[n] = forbidden{reason, hint}
+		}
 	}
-}
-
-func init() {
 	forbid("sh bash dash zsh ksh mksh ash csh tcsh fish rbash busybox",
 		"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
 		"send the command itself; vtexec parses lists and pipelines")
@@ -48,14 +47,17 @@ func init() {
 		"strace ltrace gdb valgrind expect parallel faketime fakeroot firejail bwrap proot setsid numactl cpulimit",
 		"runs another program given in its arguments, which vtexec would not see",
 		"run the program directly; timeout, nice, nohup, stdbuf and env are understood")
-}
+	return m
+})
 
 // versionSuffix is a version at the end of a program name: python3.11,
 // perl5.36.0, gcc-12, node18; platformSuffix a GNU triplet after it
 // (perl5.36-x86_64-linux-gnu).
 var (
-	versionSuffix  = regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`)
-	platformSuffix = regexp.MustCompile(`-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$`)
+	versionSuffix  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`) })
+	platformSuffix = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$`)
+	})
 )
 
 // programAliases are other names of a program.
@@ -65,8 +67,8 @@ var programAliases = map[string]string{"nodejs": "node", "python": "python", "py
 // rules about python, perl or bash also hold for python3.11,
 // perl5.36-x86_64-linux-gnu and bash5.2.
 func canonicalProgram(name string) string {
-	name = platformSuffix.ReplaceAllString(name, "")
-	if m := versionSuffix.FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
+	name = platformSuffix().ReplaceAllString(name, "")
+	if m := versionSuffix().FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
 		name = m[1]
 	}
 	if a, ok := programAliases[name]; ok {
@@ -101,16 +103,16 @@ func programNames(name, prog string) []string {
 // shellBuiltins have no meaning without a shell, or change shell state
 // vtexec does not keep. cd is vtexec's own builtin and is not listed;
 // command is unwrapped (see unwrapCommand).
-var shellBuiltins = map[string]string{}
-
-func init() {
+var shellBuiltins = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, b := range strings.Fields(`alias unalias bg fg jobs disown wait suspend bind builtin caller
 		compgen complete compopt declare typeset local readonly export unset set shopt enable eval exec
 		source . exit logout return break continue shift getopts hash help history fc let mapfile readarray
 		read pushd popd dirs trap ulimit umask type times`) {
-		shellBuiltins[b] = "vtexec runs programs directly, without a shell"
+		m[b] = "vtexec runs programs directly, without a shell"
 	}
-}
+	return m
+})
 
 // shellScript reports whether a plan is exactly one `bash -c SCRIPT` (or
 // sh, with -l/--login allowed), and returns SCRIPT. Such a command is

@@ -115,7 +115,7 @@ const (
 	gitNoConfigFlag = "sets configuration for this run, which can name programs for git to run; a person can run it outside vtexec"
 )
 
-func init() {
+func registerGit() {
 	register("git", ValidatorFunc(checkGit), gitEntry)
 }
 

@@ -11,14 +11,15 @@ import (
 // does. Subcommands with subcommands of their own (stash, remote, ...)
 // dispatch to a second table.
 
-// gitCmds is filled in init: the checks refer back to it.
+// gitCmds is filled by buildGitCmds with the catalogue: the checks refer
+// back to it.
 var gitCmds map[string]*gitCmd
 
 // gitOps is a shorthand for the Doc of subcommands taking revisions and
 // pathspecs.
 const gitOps = "revisions, then pathspecs (after --) confined to the workspace"
 
-func init() {
+func buildGitCmds() {
 	gitCmds = map[string]*gitCmd{}
 	for name, cmd := range gitReadCmds() {
 		gitCmds[name] = cmd

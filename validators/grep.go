@@ -39,7 +39,7 @@ var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and d
 	{Long: "color", Arg: Text, Optional: true}, {Long: "colour", Arg: Text, Optional: true},
 }}
 
-func init() { registerSpec(grepSpec) }
+func registerGrep() { registerSpec(grepSpec) }
 
 // searchOperands is the Operands checker of grep-like programs: the first
 // operand is the pattern, unless a Pattern flag (-e, -f) supplied it or one

@@ -87,4 +87,4 @@ var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) 
 	{Short: "h", Long: "help"}, {Short: "V", Long: "version"},
 }}
 
-func init() { registerSpec(rgSpec) }
+func registerRg() { registerSpec(rgSpec) }

@@ -5,7 +5,7 @@ package validators
 
 const symlinkEscape = "follows symbolic links, which can lead out of the workspace"
 
-func init() {
+func registerSimple() {
 	registerSpec(&Spec{Name: "cat", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
 		{Short: "A", Long: "show-all"}, {Short: "b", Long: "number-nonblank"},
 		{Short: "e"}, {Short: "E", Long: "show-ends"}, {Short: "n", Long: "number"},

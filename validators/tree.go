@@ -53,7 +53,7 @@ var treeSpec = &Spec{
 	},
 }
 
-func init() {
+func registerTree() {
 	treeSpec.index()
 	register("tree", ValidatorFunc(checkTree), treeSpec.Entry)
 }

@@ -1,6 +1,9 @@
 package validators
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Validator checks one invocation of one program. A nil error allows it;
 // otherwise the error is a *Finding.
@@ -14,10 +17,34 @@ type ValidatorFunc func(c *Call) error
 // Check calls f.
 func (f ValidatorFunc) Check(c *Call) error { return f(c) }
 
+// The catalogue is built on first use, not at init: a process that checks
+// one command should not pay for tables it never reads.
 var (
-	registry = map[string]Validator{}
-	entries  = map[string]func() Entry{}
+	registry  map[string]Validator
+	entries   map[string]func() Entry
+	buildOnce sync.Once
 )
+
+// registrations fill the catalogue, each for its own programs.
+var registrations = []func(){
+	registerAwk, registerChmod, registerCmp, registerComm, registerCp, registerCut,
+	registerDate, registerDiff, registerDu, registerFile, registerFind, registerGit,
+	buildGitCmds, registerGrep, registerJq, registerLn, registerMkdir, registerMv,
+	registerNl, registerPathnames, registerPrintf, registerRg, registerRm, registerSed,
+	registerSimple, registerSort, registerStat, registerTee, registerTouch, registerTr,
+	registerTree, registerTrivial, registerUniq, registerWrappers,
+}
+
+// build fills the catalogue once.
+func build() {
+	buildOnce.Do(func() {
+		registry = map[string]Validator{}
+		entries = map[string]func() Entry{}
+		for _, add := range registrations {
+			add()
+		}
+	})
+}
 
 // register adds a validator with code of its own; entry describes it for
 // the catalogue.
@@ -36,12 +63,14 @@ func registerSpec(s *Spec) {
 
 // Lookup returns the validator for a program name, if it is allowlisted.
 func Lookup(name string) (Validator, bool) {
+	build()
 	v, ok := registry[name]
 	return v, ok
 }
 
 // Names returns the allowlisted program names, sorted.
 func Names() []string {
+	build()
 	names := make([]string, 0, len(registry))
 	for n := range registry {
 		names = append(names, n)
