@@ -151,7 +151,7 @@ func checkGit(c *Call) error {
 		return nil // git alone prints its usage
 	}
 	g.sub = rest[0]
-	cmd, ok := gitCmds[g.sub]
+	cmd, ok := gitCommands()[g.sub]
 	if !ok {
 		return refuse(CodeUnknownSubcommand, "known git subcommands: "+gitSubList(),
 			"git %s is not a subcommand vtexec knows: an alias or a git-%s program could run anything", g.sub, g.sub)
@@ -468,8 +468,8 @@ func gitVerdict(g *gitCall, class gitClass, note *Finding) error {
 
 // gitSubList lists the known subcommands.
 func gitSubList() string {
-	names := make([]string, 0, len(gitCmds))
-	for name := range gitCmds {
+	names := make([]string, 0, len(gitCommands()))
+	for name := range gitCommands() {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -484,7 +484,7 @@ func gitEntry() Entry {
 		"(network) with git_network. Unknown subcommands and aliases are refused, and so is a repository whose " +
 		"configuration names programs for git to run (diff/merge/filter drivers, credential helpers, sshCommand, ...)"}
 	e.addFlags(gitGlobalFlags)
-	for name, cmd := range gitCmds {
+	for name, cmd := range gitCommands() {
 		label := name
 		switch {
 		case cmd.class == gitWrite:

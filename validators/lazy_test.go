@@ -7,10 +7,11 @@ import "testing"
 var builtAtInit bool
 
 func init() {
-	builtAtInit = registry != nil
+	builtAtInit = registry != nil || gitCmds != nil
 	// Some tests read package tables (gitCmds) without going through
 	// Lookup; build the catalogue for them.
 	build()
+	gitCommands()
 }
 
 // TestCatalogueNotBuiltAtInit guards the startup cost: the catalogue is

@@ -29,7 +29,7 @@ var (
 var registrations = []func(){
 	registerAwk, registerChmod, registerCmp, registerComm, registerCp, registerCut,
 	registerDate, registerDiff, registerDu, registerFile, registerFind, registerGit,
-	buildGitCmds, registerGrep, registerJq, registerLn, registerMkdir, registerMv,
+	registerGrep, registerJq, registerLn, registerMkdir, registerMv,
 	registerNl, registerPathnames, registerPrintf, registerRg, registerRm, registerSed,
 	registerSimple, registerSort, registerStat, registerTee, registerTouch, registerTr,
 	registerTree, registerTrivial, registerUniq, registerWrappers,
@@ -57,7 +57,6 @@ func register(name string, v Validator, entry func() Entry) {
 }
 
 func registerSpec(s *Spec) {
-	s.index()
 	register(s.Name, s, s.Entry)
 }
 

@@ -60,7 +60,6 @@ func (w *wrapperSpec) Unwrap(c *Call) ([]string, error) {
 }
 
 func registerWrapper(w *wrapperSpec) {
-	w.index()
 	register(w.Name, w, w.Entry)
 }
 

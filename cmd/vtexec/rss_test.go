@@ -17,7 +17,7 @@ import (
 
 // goBuild builds the package in dir into a fresh binary, as users get it:
 // without the race detector even when the tests run with it.
-func goBuild(t *testing.T, dir, name string) string {
+func goBuild(t testing.TB, dir, name string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), name)
 	build := exec.Command("go", "build", "-o", bin, dir)
