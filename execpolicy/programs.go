@@ -2,7 +2,6 @@ package execpolicy
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -50,16 +49,6 @@ var forbiddenPrograms = sync.OnceValue(func() map[string]forbidden {
 	return m
 })
 
-// versionSuffix is a version at the end of a program name: python3.11,
-// perl5.36.0, gcc-12, node18; platformSuffix a GNU triplet after it
-// (perl5.36-x86_64-linux-gnu).
-var (
-	versionSuffix  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`) })
-	platformSuffix = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$`)
-	})
-)
-
 // programAliases are other names of a program.
 var programAliases = map[string]string{"nodejs": "node", "python": "python", "pypy3": "pypy"}
 
@@ -67,14 +56,105 @@ var programAliases = map[string]string{"nodejs": "node", "python": "python", "py
 // rules about python, perl or bash also hold for python3.11,
 // perl5.36-x86_64-linux-gnu and bash5.2.
 func canonicalProgram(name string) string {
-	name = platformSuffix().ReplaceAllString(name, "")
-	if m := versionSuffix().FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
-		name = m[1]
+	name = trimPlatformSuffix(name)
+	if base, ok := cutVersionSuffix(name); ok && len(base) >= 2 {
+		name = base
 	}
 	if a, ok := programAliases[name]; ok {
 		return a
 	}
 	return name
+}
+
+// trimPlatformSuffix removes a GNU triplet from the end of name
+// (perl5.36-x86_64-linux-gnu): the first "-ARCH-linux-gnu" followed by
+// nothing but lower-case letters. It does what the regular expression
+//
+//	-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$
+//
+// replaced with "" did, without compiling one at start-up.
+func trimPlatformSuffix(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] != '-' {
+			continue
+		}
+		j := strings.IndexByte(name[i+1:], '-')
+		if j < 0 {
+			return name
+		}
+		j += i + 1
+		rest, ok := strings.CutPrefix(name[j:], "-linux-gnu")
+		if ok && onlyLower(rest) && gnuArch(name[i+1:j]) {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// gnuArch reports whether s is one of the architectures trimPlatformSuffix
+// knows.
+func gnuArch(s string) bool {
+	switch s {
+	case "x86_64", "aarch64", "riscv64", "powerpc64le", "ppc64el", "s390x":
+		return true
+	}
+	if len(s) == 4 && s[0] == 'i' && s[1] >= '3' && s[1] <= '6' && s[2:] == "86" {
+		return true
+	}
+	for _, p := range []string{"arm", "mips"} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return onlyLowerOrDigits(rest)
+		}
+	}
+	return false
+}
+
+// cutVersionSuffix splits a version off the end of name (python3.11,
+// gcc-12): the base ends in a lower-case letter, the version is an
+// optional '-' or '_', digits, and any number of ".digits". It does what
+// FindStringSubmatch of ^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$ did for the
+// first group.
+func cutVersionSuffix(name string) (string, bool) {
+	k := strings.LastIndexFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' }) + 1
+	if k == 0 || strings.IndexByte(name[:k], '\n') >= 0 {
+		return "", false
+	}
+	v := name[k:]
+	if v != "" && (v[0] == '-' || v[0] == '_') {
+		v = v[1:]
+	}
+	for {
+		n := len(v) - len(strings.TrimLeft(v, "0123456789"))
+		if n == 0 {
+			return "", false
+		}
+		v = v[n:]
+		if v == "" {
+			return name[:k], true
+		}
+		if v[0] != '.' {
+			return "", false
+		}
+		v = v[1:]
+	}
+}
+
+func onlyLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyLowerOrDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if (s[i] < 'a' || s[i] > 'z') && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // programNames are the names a program goes by: as typed, without its
