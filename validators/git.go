@@ -90,6 +90,8 @@ type gitCall struct {
 	// repo is the repository gitLocateRepo found, once located is set.
 	repo    *gitRepo
 	located bool
+	// answers are git's, for dir and repoArgs, once located is set.
+	answers *gitAnswers
 	// what says what the (sub)subcommand changes, for the ask.
 	what string
 }

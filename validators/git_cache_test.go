@@ -1,0 +1,125 @@
+package validators
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// gitCacheWarm checks argv until git's answers about the repository are
+// cached and confirmed: past the racy window, a first run records them and
+// a second confirms them; a third must start no git.
+func gitCacheWarm(t *testing.T, ws *workspace.Workspace, argv ...string) {
+	t.Helper()
+	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	for i := 0; i < 2; i++ {
+		require.Nil(t, gitFinding(t, ws, argv...), "git %v before the change", argv)
+	}
+	runs := gitHelperRuns.Load()
+	require.Nil(t, gitFinding(t, ws, argv...))
+	require.Equal(t, runs, gitHelperRuns.Load(), "git %v ran git again on an unchanged repository", argv)
+}
+
+func TestGitCacheUnchangedRepositoryRunsNoGit(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	runs := gitHelperRuns.Load()
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Equal(t, int64(3), gitHelperRuns.Load()-runs, "rev-parse, config and ls-files")
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Equal(t, int64(6), gitHelperRuns.Load()-runs, "the second check confirms the answers")
+	for i := 0; i < 3; i++ {
+		assert.Nil(t, gitFinding(t, ws, "log", "--oneline", "-5"))
+		assert.Nil(t, gitFinding(t, ws, "diff", "HEAD~1", "--", "a.txt"))
+	}
+	assert.Equal(t, int64(6), gitHelperRuns.Load()-runs, "an unchanged repository is not asked again")
+
+	// A subdirectory is another question (discovery starts there).
+	require.NoError(t, ws.Chdir("src"))
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Equal(t, int64(9), gitHelperRuns.Load()-runs)
+}
+
+// A key added to .git/config in place (the git directory unchanged).
+func TestGitCacheSeesConfigChange(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "diff")
+	gitAppendConfig(t, dir, "[diff \"x\"]\n\ttextconv = cat\n")
+	f := gitFinding(t, ws, "diff")
+	require.NotNil(t, f, "a cached answer judged the changed configuration")
+	assert.Equal(t, CodeGitConfig, f.Code)
+	assert.Contains(t, f.Reason, "textconv")
+}
+
+// An include of a file that does not exist yet, which then appears.
+func TestGitCacheSeesIncludedFileAppear(t *testing.T) {
+	home := gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	later := filepath.Join(home, "later.cfg")
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+later+"\n"), 0o644))
+	gitCacheWarm(t, ws, "status")
+	require.NoError(t, os.WriteFile(later, []byte(fmt.Sprintf("[include]\n\tpath = %s/evil.cfg\n", dir)), 0o644))
+	f := gitFinding(t, ws, "status")
+	require.NotNil(t, f, "a cached answer missed the included file that appeared")
+	assert.Equal(t, CodeGitConfig, f.Code)
+	assert.Contains(t, f.Reason, "evil.cfg")
+}
+
+// HEAD moves, in place, to a branch an includeIf "onbranch:" includes a
+// risky file for.
+func TestGitCacheSeesBranchSwitch(t *testing.T) {
+	home := gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	inc := filepath.Join(home, "evil.inc")
+	require.NoError(t, os.WriteFile(inc, []byte(fmt.Sprintf("[include]\n\tpath = %s/docs/evil.cfg\n", dir)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"),
+		[]byte("[includeIf \"onbranch:evil\"]\n\tpath = "+inc+"\n"), 0o644))
+	gitSetup(t, dir, "branch", "evil")
+	gitCacheWarm(t, ws, "log", "--oneline", "-5")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/evil\n"), 0o644))
+	f := gitFinding(t, ws, "log", "--oneline", "-5")
+	require.NotNil(t, f, "a cached answer judged the repository on its old branch")
+	assert.Equal(t, CodeGitConfig, f.Code)
+	assert.Contains(t, f.Reason, "evil.cfg")
+}
+
+// A directory of index entries becomes a link out of the workspace: the
+// working tree is looked at on every check.
+func TestGitCacheSeesWorkingTreeLink(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "grep", "package")
+	require.NoError(t, os.Rename(filepath.Join(dir, "src"), filepath.Join(dir, "src.old")))
+	require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(dir, "src")))
+	f := gitFinding(t, ws, "grep", "package")
+	require.NotNil(t, f, "a cached answer hid the link")
+	assert.Equal(t, string(workspace.Outside), f.Code)
+	assert.Contains(t, f.Reason, "src")
+}
+
+// A link out of the workspace appears in the git directory.
+func TestGitCacheSeesGitDirLink(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "log")
+	require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(dir, ".git", "refs", "heads", "stolen")))
+	f := gitFinding(t, ws, "log")
+	require.NotNil(t, f, "a cached walk missed the link")
+	assert.Equal(t, string(workspace.Outside), f.Code)
+	assert.Contains(t, f.Reason, "stolen")
+}
