@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -206,9 +207,24 @@ var gitCache struct {
 	m map[gitCacheKey]*gitCacheEntry
 }
 
-// gitEnvironment is the environment the helpers run with.
+// gitEnv remembers the last environment made by gitEnvironment and the
+// process environment it was made from.
+var gitEnv struct {
+	sync.Mutex
+	source, env []string
+}
+
+// gitEnvironment is the environment the helpers run with. The caller
+// must not modify it.
 func gitEnvironment() []string {
-	return append(runner.Env(os.Environ()), "LC_ALL=C", "LANGUAGE=C")
+	source := os.Environ()
+	gitEnv.Lock()
+	defer gitEnv.Unlock()
+	if gitEnv.env == nil || !slices.Equal(source, gitEnv.source) {
+		gitEnv.source = source
+		gitEnv.env = append(runner.Env(source), "LC_ALL=C", "LANGUAGE=C")
+	}
+	return gitEnv.env
 }
 
 // gitAsk returns the helpers' answers for dir and repoArgs, from the
@@ -297,12 +313,19 @@ func gitRun(dir string, repoArgs []string, env []string) *gitAnswers {
 func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, env []string) *depList {
 	l := &depList{}
 	l.add(prog, false)
+	repo, err := gitParseRevParse(dir, a.revParse)
+	if err != nil {
+		repo = nil
+	}
+	// Discovery goes up from dir and stops where it finds the
+	// repository; without one, or with the repository named in
+	// repoArgs, every level up to / counts.
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		l.add(d, true)
 		for _, name := range []string{".git", "HEAD", "objects", "refs", "commondir"} {
 			l.add(filepath.Join(d, name), false)
 		}
-		if d == filepath.Dir(d) {
+		if d == filepath.Dir(d) || len(repoArgs) == 0 && repo != nil && gitFoundAt(d, repo) {
 			break
 		}
 	}
@@ -321,8 +344,7 @@ func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, en
 		l.add(filepath.Join(home, ".gitconfig"), false)
 		l.add(filepath.Join(home, ".config", "git", "config"), false)
 	}
-	repo, err := gitParseRevParse(dir, a.revParse)
-	if err == nil && repo != nil {
+	if repo != nil {
 		for _, gd := range []string{repo.gitDir, repo.commonDir} {
 			l.add(gd, false)
 			for _, name := range []string{"HEAD", "config", "config.worktree", "commondir", "gitdir", "index"} {
@@ -362,6 +384,18 @@ func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, en
 		}
 	}
 	return l
+}
+
+// gitFoundAt reports whether discovery stopped at d for repo: d/.git is
+// its git directory, or a .git file at the top of its working tree, or d
+// is the git directory itself.
+func gitFoundAt(d string, repo *gitRepo) bool {
+	dotGit := filepath.Join(d, ".git")
+	if dotGit == repo.gitDir || d == repo.gitDir {
+		return true
+	}
+	fi, err := os.Lstat(dotGit)
+	return err == nil && fi.Mode().IsRegular() && d == repo.topLevel
 }
 
 // Walking the git directory (gitDirContents) is vtexec's own look at the

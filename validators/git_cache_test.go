@@ -3,6 +3,7 @@ package validators
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -122,4 +123,41 @@ func TestGitCacheSeesGitDirLink(t *testing.T) {
 	require.NotNil(t, f, "a cached walk missed the link")
 	assert.Equal(t, string(workspace.Outside), f.Code)
 	assert.Contains(t, f.Reason, "stolen")
+}
+
+// BenchmarkGitCheckCached is the cost of checking a git command once
+// git's answers about the repository are cached.
+//
+//	go test -run '^$' -bench GitCheckCached ./validators
+func BenchmarkGitCheckCached(b *testing.B) {
+	b.Setenv("HOME", b.TempDir())
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	for name, body := range map[string]string{"a.txt": "one\n", "src/c.go": "package c\n", "docs/d.md": "d\n"} {
+		p := filepath.Join(dir, name)
+		require.NoError(b, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(b, os.WriteFile(p, []byte(body), 0o644))
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main", "."}, {"add", "."}, {"commit", "-qm", "one"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
+			"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
+		out, err := cmd.CombinedOutput()
+		require.NoError(b, err, "%s", out)
+	}
+	ws, err := workspace.New(dir)
+	require.NoError(b, err)
+	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	call := &Call{Argv: []string{"git", "log", "--oneline", "-5"}, WS: ws}
+	for i := 0; i < 2; i++ {
+		require.NoError(b, checkGit(call))
+	}
+	runs := gitHelperRuns.Load()
+	for b.Loop() {
+		if err := checkGit(call); err != nil {
+			b.Fatal(err)
+		}
+	}
+	require.Equal(b, runs, gitHelperRuns.Load(), "git ran during the benchmark")
 }

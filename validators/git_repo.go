@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -131,6 +132,21 @@ type gitInspection struct {
 	lfs   *Finding
 	// top is the working tree of the repository being inspected, or "".
 	top string
+	// writable remembers gitWritable for the files of the configuration.
+	writable map[string]bool
+}
+
+// writableFile is gitWritable, once per file and inspection.
+func (in *gitInspection) writableFile(p string) bool {
+	w, ok := in.writable[p]
+	if !ok {
+		if in.writable == nil {
+			in.writable = map[string]bool{}
+		}
+		w = gitWritable(in.ws, p)
+		in.writable[p] = w
+	}
+	return w
 }
 
 // repository checks one repository (repo nil: none) and then its
@@ -246,7 +262,7 @@ func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, e
 			file = filepath.Join(dir, file)
 		}
 	}
-	trusted := scope != "local" && scope != "worktree" && !gitWritable(in.ws, file)
+	trusted := scope != "local" && scope != "worktree" && !in.writableFile(file)
 	shown := file
 	if shown == "" {
 		shown = origin
@@ -617,7 +633,7 @@ func gitCommand(ctx context.Context, dir string, repoArgs []string, args ...stri
 	}
 	cmd := exec.CommandContext(ctx, prog, append(append([]string{}, repoArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = gitEnvironment()
+	cmd.Env = slices.Clone(gitEnvironment())
 	return cmd, nil
 }
 

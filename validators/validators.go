@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"slices"
 	"sort"
 	"sync"
 )
@@ -22,6 +23,7 @@ func (f ValidatorFunc) Check(c *Call) error { return f(c) }
 var (
 	registry  map[string]Validator
 	entries   map[string]func() Entry
+	names     []string // sorted
 	buildOnce sync.Once
 )
 
@@ -43,6 +45,10 @@ func build() {
 		for _, add := range registrations {
 			add()
 		}
+		for n := range registry {
+			names = append(names, n)
+		}
+		sort.Strings(names)
 	})
 }
 
@@ -70,10 +76,5 @@ func Lookup(name string) (Validator, bool) {
 // Names returns the allowlisted program names, sorted.
 func Names() []string {
 	build()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Clone(names)
 }
