@@ -182,7 +182,10 @@ func (in *gitInspection) placement(repo *gitRepo) error {
 			Reason: "git: the repository's working tree " + where + " is outside the workspace; git would read and write there",
 			Hint:   "run git in a repository inside the workspace, or have the repository's root granted as an extra root"}
 	}
-	for _, dir := range []string{repo.gitDir, repo.commonDir} {
+	for i, dir := range []string{repo.gitDir, repo.commonDir} {
+		if i == 1 && dir == repo.gitDir {
+			break // one and the same
+		}
 		if _, err := in.ws.Resolve(dir, workspace.Read); err != nil && !gitLinkedWorktree(repo) {
 			return &Finding{Code: string(workspace.Outside),
 				Reason: "git: the repository's git directory " + dir + " is outside the workspace (a .git file points there); git would read its history",
