@@ -321,7 +321,7 @@ func forbiddenProgram(name string) *Verdict {
 // forbidden program; prog is the file it runs, if known.
 func forbiddenAs(name, prog string) *Verdict {
 	for _, n := range programNames(name, prog) {
-		if f, ok := forbiddenPrograms()[n]; ok {
+		if f, ok := lookupForbidden(n); ok {
 			return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
 		}
 	}

@@ -14,40 +14,59 @@ type forbidden struct {
 	hint   string
 }
 
-// forbiddenPrograms are refused outright, each with the reason and the safe
-// alternative. They are not asked about: no answer makes them safe here.
-var forbiddenPrograms = sync.OnceValue(func() map[string]forbidden {
-	m := map[string]forbidden{}
-	forbid := func(names string, reason, hint string) {
-		for _, n := range strings.Fields(names) {
-			m[n] = forbidden{reason, hint}
+// forbiddenGroups are the programs refused outright, each group with the
+// reason and the safe alternative. They are not asked about: no answer
+// makes them safe here. It is static data: nothing is built at start-up.
+var forbiddenGroups = []struct {
+	names []string
+	forbidden
+}{
+	{[]string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "rbash", "busybox"},
+		forbidden{"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
+			"send the command itself; vtexec parses lists and pipelines"}},
+	{[]string{"sudo", "su", "doas", "pkexec", "runuser", "setpriv", "chroot", "unshare", "nsenter", "capsh"},
+		forbidden{"changes privileges or isolation",
+			"run the command as yourself, inside the workspace"}},
+	{[]string{"dd"},
+		forbidden{"writes raw bytes to any file or device",
+			"use cp for files inside the workspace"}},
+	{[]string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "shred"},
+		forbidden{"destroys file systems or data",
+			"there is no safe form of this command here"}},
+	{[]string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service"},
+		forbidden{"controls the machine or its services",
+			"ask the user to do it"}},
+	{[]string{"chown", "chgrp", "chattr", "setfacl"},
+		forbidden{"changes ownership or attributes",
+			"a person can run it; vtexec keeps file ownership as it is"}},
+	{[]string{"curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp"},
+		forbidden{"reaches the network, which commands run by vtexec may not",
+			"ask the user to fetch the data, or use files already in the workspace"}},
+	{[]string{"docker", "podman", "kubectl", "nerdctl", "crictl", "ctr", "helm"},
+		forbidden{"controls containers or clusters beyond the workspace",
+			"ask the user to run it"}},
+	{[]string{"kill", "pkill", "killall"},
+		forbidden{"signals processes outside the command",
+			"long commands end at the timeout"}},
+	{[]string{"crontab", "at", "batch"},
+		forbidden{"schedules commands to run later, outside vtexec",
+			"run the command now"}},
+	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit"},
+		forbidden{"runs another program given in its arguments, which vtexec would not see",
+			"run the program directly; timeout, nice, nohup, stdbuf and env are understood"}},
+}
+
+// lookupForbidden returns why name is refused outright, if it is.
+func lookupForbidden(name string) (forbidden, bool) {
+	for _, g := range forbiddenGroups {
+		for _, n := range g.names {
+			if n == name {
+				return g.forbidden, true
+			}
 		}
 	}
-	forbid("sh bash dash zsh ksh mksh ash csh tcsh fish rbash busybox",
-		"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
-		"send the command itself; vtexec parses lists and pipelines")
-	forbid("sudo su doas pkexec runuser setpriv chroot unshare nsenter capsh",
-		"changes privileges or isolation", "run the command as yourself, inside the workspace")
-	forbid("dd", "writes raw bytes to any file or device", "use cp for files inside the workspace")
-	forbid("mkfs mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat mkfs.fat mke2fs mkswap wipefs fdisk sfdisk parted shred",
-		"destroys file systems or data", "there is no safe form of this command here")
-	forbid("shutdown reboot halt poweroff init telinit systemctl service",
-		"controls the machine or its services", "ask the user to do it")
-	forbid("chown chgrp chattr setfacl",
-		"changes ownership or attributes", "a person can run it; vtexec keeps file ownership as it is")
-	forbid("curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp tftp",
-		"reaches the network, which commands run by vtexec may not",
-		"ask the user to fetch the data, or use files already in the workspace")
-	forbid("docker podman kubectl nerdctl crictl ctr helm",
-		"controls containers or clusters beyond the workspace", "ask the user to run it")
-	forbid("kill pkill killall", "signals processes outside the command", "long commands end at the timeout")
-	forbid("crontab at batch", "schedules commands to run later, outside vtexec", "run the command now")
-	forbid("ionice chrt taskset setarch linux32 linux64 flock sg newgrp script prlimit systemd-run watch "+
-		"strace ltrace gdb valgrind expect parallel faketime fakeroot firejail bwrap proot setsid numactl cpulimit",
-		"runs another program given in its arguments, which vtexec would not see",
-		"run the program directly; timeout, nice, nohup, stdbuf and env are understood")
-	return m
-})
+	return forbidden{}, false
+}
 
 // programAliases are other names of a program.
 var programAliases = map[string]string{"nodejs": "node", "python": "python", "pypy3": "pypy"}
