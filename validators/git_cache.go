@@ -313,6 +313,9 @@ func gitRun(dir string, repoArgs []string, env []string) *gitAnswers {
 func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, env []string) *depList {
 	l := &depList{}
 	l.add(prog, false)
+	if real, err := filepath.EvalSymlinks(prog); err == nil && real != prog {
+		l.add(real, false) // a git upgraded behind a link
+	}
 	repo, err := gitParseRevParse(dir, a.revParse)
 	if err != nil {
 		repo = nil
