@@ -248,7 +248,7 @@ func gitAsk(dir string, repoArgs []string) *gitAnswers {
 		copy(before, e.deps)
 		(&depList{deps: before}).stat()
 	}
-	a := gitRun(dir, repoArgs, env)
+	a := gitRun(dir, repoArgs)
 	l := a.dependencies(dir, repoArgs, prog, env)
 	l.stat()
 	gitCache.Lock()
@@ -278,11 +278,17 @@ func sameDeps(a, b []fileDep) bool {
 }
 
 // gitRun runs the helpers.
-func gitRun(dir string, repoArgs []string, env []string) *gitAnswers {
+func gitRun(dir string, repoArgs []string) *gitAnswers {
 	a := &gitAnswers{}
+	// The listing does not wait for rev-parse and ls-files, which does.
+	listed := make(chan struct{})
+	go func() {
+		defer close(listed)
+		a.config.stdout, a.config.stderr, a.config.err = gitHelper(dir, repoArgs, "config", "--list", "--show-origin", "--show-scope", "--includes", "-z")
+	}()
+	defer func() { <-listed }()
 	a.revParse.stdout, a.revParse.stderr, a.revParse.err = gitHelper(dir, repoArgs, "rev-parse", "--path-format=absolute",
 		"--git-dir", "--git-common-dir", "--is-bare-repository", "--show-toplevel")
-	a.config.stdout, a.config.stderr, a.config.err = gitHelper(dir, repoArgs, "config", "--list", "--show-origin", "--show-scope", "--includes", "-z")
 	repo, err := gitParseRevParse(dir, a.revParse)
 	if err != nil || repo == nil || repo.topLevel == "" {
 		return a
