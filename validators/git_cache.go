@@ -331,10 +331,17 @@ func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, en
 	// repoArgs, every level up to / counts.
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		l.add(d, true)
+		found := len(repoArgs) == 0 && repo != nil && gitFoundAt(d, repo)
+		if found && d != repo.gitDir {
+			// Found through its .git, which git looks at first: it
+			// does not ask whether d itself is a git directory.
+			l.add(filepath.Join(d, ".git"), false)
+			break
+		}
 		for _, name := range []string{".git", "HEAD", "objects", "refs", "commondir"} {
 			l.add(filepath.Join(d, name), false)
 		}
-		if d == filepath.Dir(d) || len(repoArgs) == 0 && repo != nil && gitFoundAt(d, repo) {
+		if found || d == filepath.Dir(d) {
 			break
 		}
 	}

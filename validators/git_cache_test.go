@@ -112,6 +112,23 @@ func TestGitCacheSeesWorkingTreeLink(t *testing.T) {
 	assert.Contains(t, f.Reason, "src")
 }
 
+// A repository appears between the directory and the one found before:
+// discovery would now stop there.
+func TestGitCacheSeesRepositoryOnTheWay(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	require.NoError(t, ws.Chdir("src"))
+	gitCacheWarm(t, ws, "status")
+	gitSetup(t, filepath.Join(dir, "src"), "init", "-q")
+	runs := gitHelperRuns.Load()
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Greater(t, gitHelperRuns.Load(), runs, "the cached answers were about the repository above")
+	repo, err := gitParseRevParse(ws.Cwd(), gitAsk(ws.Cwd(), nil).revParse)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "src"), repo.topLevel)
+}
+
 // A link out of the workspace appears in the git directory.
 func TestGitCacheSeesGitDirLink(t *testing.T) {
 	gitHermetic(t)
