@@ -371,6 +371,12 @@ func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, en
 			l.add(filepath.Join(repo.topLevel, ".git"), false)
 		}
 	}
+	// git names a file it found through discovery relative to the top of
+	// the working tree, where it runs from.
+	base := dir
+	if repo != nil && repo.topLevel != "" {
+		base = repo.topLevel
+	}
 	fields := strings.Split(strings.TrimSuffix(string(a.config.stdout), "\x00"), "\x00")
 	for i := 0; i+2 < len(fields); i += 3 {
 		origin := fields[i+1]
@@ -380,7 +386,7 @@ func (a *gitAnswers) dependencies(dir string, repoArgs []string, prog string, en
 		case strings.HasPrefix(origin, "file:"):
 			file = strings.TrimPrefix(origin, "file:")
 			if !filepath.IsAbs(file) {
-				file = filepath.Join(dir, file)
+				file = filepath.Join(base, file)
 			}
 			l.add(file, false)
 		case strings.HasPrefix(origin, "command line:"):
