@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -444,12 +445,25 @@ func lookPath(name, path string) (string, bool) {
 	}
 	for _, dir := range filepath.SplitList(path) {
 		p := filepath.Join(dir, name)
-		fi, err := os.Stat(p)
-		if err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		if executableFile(p) {
 			return p, true
 		}
 	}
 	return "", false
+}
+
+// executableFile reports whether p (links followed) is a regular file
+// with an execute bit: os.Stat without its allocations, since every
+// command looks its programs up.
+func executableFile(p string) bool {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Stat(p, &st)
+		if err == syscall.EINTR {
+			continue
+		}
+		return err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0
+	}
 }
 
 func samePath(a, b string) bool {
