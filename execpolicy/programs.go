@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/vtexec/vtexec/plan"
 )
@@ -190,13 +191,30 @@ func programNames(name, prog string) []string {
 		names = append(names, n)
 	}
 	add(canonicalProgram(name))
-	if prog != "" {
-		if real, err := filepath.EvalSymlinks(prog); err == nil {
-			add(filepath.Base(real))
-			add(canonicalProgram(filepath.Base(real)))
-		}
+	if real, ok := realName(prog); ok {
+		add(real)
+		add(canonicalProgram(real))
 	}
 	return names
+}
+
+// realName is the name of the file prog runs: filepath.Base of
+// filepath.EvalSymlinks(prog). When prog is not itself a link, that is
+// its own name, whatever links lead to its directory: one lstat then
+// does instead of one per component.
+func realName(prog string) (string, bool) {
+	if prog == "" {
+		return "", false
+	}
+	var st syscall.Stat_t
+	if syscall.Lstat(prog, &st) == nil && st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
+		return filepath.Base(prog), true
+	}
+	real, err := filepath.EvalSymlinks(prog)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Base(real), true
 }
 
 // shellBuiltins have no meaning without a shell, or change shell state

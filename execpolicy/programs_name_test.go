@@ -1,6 +1,8 @@
 package execpolicy
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -50,4 +52,29 @@ func FuzzCanonicalProgram(f *testing.F) {
 			t.Errorf("canonicalProgram(%q) = %q, the regular expressions give %q", name, got, want)
 		}
 	})
+}
+
+// realName gives the name filepath.EvalSymlinks gives, for a file, a
+// link to it, a link to a link, a file through a linked directory, and
+// nothing.
+func TestRealNameMatchesEvalSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "python3.11"), []byte("#!/bin/true\n"), 0o755))
+	must(os.Symlink("python3.11", filepath.Join(dir, "harmless")))
+	must(os.Symlink("harmless", filepath.Join(dir, "again")))
+	must(os.Symlink(dir, filepath.Join(dir, "bin")))
+	for _, p := range []string{"python3.11", "harmless", "again", "bin/python3.11", "bin/harmless", "missing", "bin/missing"} {
+		p = filepath.Join(dir, p)
+		got, ok := realName(p)
+		real, err := filepath.EvalSymlinks(p)
+		if ok != (err == nil) || ok && got != filepath.Base(real) {
+			t.Errorf("realName(%s) = %q, %v; EvalSymlinks gives %q, %v", p, got, ok, real, err)
+		}
+	}
 }
