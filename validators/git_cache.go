@@ -21,9 +21,12 @@ import (
 // environment and the git program, and valid while every file they
 // depend on keeps its identity (lstat: device, inode, mode, owner, size,
 // modification and change times):
-//   - on the way from the directory up to /, each directory's place
-//     (device, inode, mode, owner) and every entry git's discovery looks
-//     at there (.git, HEAD, objects, refs, commondir);
+//   - on the way from the directory up to where discovery found the
+//     repository (up to / without one, or with --git-dir), each
+//     directory's place (device, inode, mode, owner) and every entry
+//     discovery looks at there (.git, HEAD, objects, refs, commondir; at
+//     the level where it found .git, only .git);
+//   - the git program, and the file behind it if it is a link;
 //   - the git directory and common directory themselves (an entry added
 //     or removed there: a shared index, a reftable), and their HEAD,
 //     config, config.worktree, commondir, gitdir and index;
@@ -39,7 +42,8 @@ import (
 // resolves otherwise, a reftable, a file lstat cannot reach) is not
 // cached. Checks of the working tree and the file system (placement,
 // links in the git directory, index directories) are done on every
-// inspection; the git directory's walk only lists what to check.
+// inspection; the git directory's walk (gitWalkDir) is kept while no
+// directory it read has changed, and only lists what to check.
 
 const (
 	// gitCacheSize bounds the repositories remembered; past it the cache
