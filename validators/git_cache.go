@@ -211,32 +211,34 @@ var gitCache struct {
 	m map[gitCacheKey]*gitCacheEntry
 }
 
-// gitEnv remembers the last environment made by gitEnvironment and the
-// process environment it was made from.
+// gitEnv remembers the last environment made by gitEnvironment, the
+// process environment it was made from, and the two joined as a key.
 var gitEnv struct {
 	sync.Mutex
 	source, env []string
+	key         string
 }
 
-// gitEnvironment is the environment the helpers run with. The caller
-// must not modify it.
-func gitEnvironment() []string {
+// gitEnvironment is the environment the helpers run with, and it joined
+// for a key. The caller must not modify it.
+func gitEnvironment() ([]string, string) {
 	source := os.Environ()
 	gitEnv.Lock()
 	defer gitEnv.Unlock()
 	if gitEnv.env == nil || !slices.Equal(source, gitEnv.source) {
 		gitEnv.source = source
 		gitEnv.env = append(runner.Env(source), "LC_ALL=C", "LANGUAGE=C")
+		gitEnv.key = strings.Join(gitEnv.env, "\x00")
 	}
-	return gitEnv.env
+	return gitEnv.env, gitEnv.key
 }
 
 // gitAsk returns the helpers' answers for dir and repoArgs, from the
 // cache when it holds confirmed answers whose files are unchanged.
 func gitAsk(dir string, repoArgs []string) *gitAnswers {
-	env := gitEnvironment()
+	env, envKey := gitEnvironment()
 	prog, _ := gitProgram()
-	key := gitCacheKey{dir: dir, repoArgs: strings.Join(repoArgs, "\x00"), env: strings.Join(env, "\x00"), prog: prog}
+	key := gitCacheKey{dir: dir, repoArgs: strings.Join(repoArgs, "\x00"), env: envKey, prog: prog}
 	gitCache.Lock()
 	e := gitCache.m[key]
 	gitCache.Unlock()

@@ -636,7 +636,8 @@ func gitCommand(ctx context.Context, dir string, repoArgs []string, args ...stri
 	}
 	cmd := exec.CommandContext(ctx, prog, append(append([]string{}, repoArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = slices.Clone(gitEnvironment())
+	env, _ := gitEnvironment()
+	cmd.Env = slices.Clone(env)
 	return cmd, nil
 }
 
