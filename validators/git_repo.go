@@ -621,9 +621,13 @@ func gitWritable(ws *workspace.Workspace, p string) bool {
 func gitProgram() (string, error) {
 	for _, dir := range filepath.SplitList(plan.TrustedPath) {
 		p := filepath.Join(dir, "git")
-		var st syscall.Stat_t
 		// As os.Stat, without its allocations: every git check asks.
-		if syscall.Stat(p, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0 {
+		var st syscall.Stat_t
+		err := syscall.Stat(p, &st)
+		for err == syscall.EINTR {
+			err = syscall.Stat(p, &st)
+		}
+		if err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0 {
 			return p, nil
 		}
 	}
