@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Code for decisions made by a policy rule.
@@ -126,15 +127,15 @@ func ruledPart(p Part, d Decision, code string, r *PolicyRule, hint string) Part
 // as their first words. Only for them does an approval record subcommand
 // words; any other program's approval is for its exact arguments, since
 // its words are files or data (rm build, python3 tool.py).
-var subcommandPrograms = map[string]bool{}
-
-func init() {
+var subcommandPrograms = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, n := range strings.Fields(`go cargo rustup npm npx pnpm yarn bun deno node-gyp make gmake just task
 		pip uv poetry pipenv pdm hatch conda tox nox pre-commit mvn gradle dotnet mix rake bundle composer
 		cmake ctest git gh terraform swift flutter dart`) {
-		subcommandPrograms[n] = true
+		m[n] = true
 	}
-}
+	return m
+})
 
 // RuleFor is the rule an approval of part records: for a program with
 // subcommands, the resolved program and its subcommand words (leading
@@ -150,7 +151,7 @@ func RuleFor(p Part, dir string) PolicyRule {
 		dir = p.Dir
 	}
 	for _, a := range subcommandArgs(p.Argv) {
-		if len(r.Subcommand) == 2 || !subcommandPrograms[canonicalProgram(filepath.Base(p.Argv[0]))] || !isSubcommandWord(a, dir) {
+		if len(r.Subcommand) == 2 || !subcommandPrograms()[canonicalProgram(filepath.Base(p.Argv[0]))] || !isSubcommandWord(a, dir) {
 			break
 		}
 		r.Subcommand = append(r.Subcommand, a)
@@ -162,7 +163,7 @@ func RuleFor(p Part, dir string) PolicyRule {
 }
 
 func isSubcommandWord(a, dir string) bool {
-	if !subcommandWord.MatchString(a) || strings.ContainsAny(a, "/") {
+	if !subcommandWord().MatchString(a) || strings.ContainsAny(a, "/") {
 		return false
 	}
 	_, err := os.Lstat(filepath.Join(dir, a))

@@ -27,8 +27,10 @@ type ForbiddenEntry struct {
 // Commands returns the catalogue, sorted.
 func Commands() Catalogue {
 	c := Catalogue{Allowed: validators.Catalogue(), DevTools: DevToolRules}
-	for name, f := range forbiddenPrograms {
-		c.Forbidden = append(c.Forbidden, ForbiddenEntry{Program: name, Reason: f.reason, Hint: f.hint})
+	for _, g := range forbiddenGroups {
+		for _, name := range g.names {
+			c.Forbidden = append(c.Forbidden, ForbiddenEntry{Program: name, Reason: g.reason, Hint: g.hint})
+		}
 	}
 	sort.Slice(c.Forbidden, func(i, j int) bool { return c.Forbidden[i].Program < c.Forbidden[j].Program })
 	return c

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -298,14 +300,14 @@ func readsStdin(rs []plan.Redirect) bool {
 // stdinInterpreters run what they read on standard input as a program
 // (or, for editors and database shells, as commands that include "run
 // this shell command").
-var stdinInterpreters = map[string]bool{}
-
-func init() {
+var stdinInterpreters = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, n := range strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
 		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`) {
-		stdinInterpreters[n] = true
+		m[n] = true
 	}
-}
+	return m
+})
 
 // programOnStdin marks the ask of an interpreter whose standard input is
 // a pipe or a file: it runs that as code, which no one sees in the
@@ -316,7 +318,7 @@ func programOnStdin(parts []Part) {
 			continue
 		}
 		for _, n := range programNames(filepath.Base(p.Argv[0]), p.Program) {
-			if stdinInterpreters[n] {
+			if stdinInterpreters()[n] {
 				parts[i].Code, parts[i].NeverAlways = CodeInlineCode, true
 				parts[i].Reason = n + " reads its program from standard input, which is a pipe or a file here"
 				parts[i].Hint = "run a script file instead (" + n + " script), so the person sees what runs"
@@ -365,7 +367,7 @@ func forbiddenProgram(name string) *Verdict {
 // forbidden program; prog is the file it runs, if known.
 func forbiddenAs(name, prog string) *Verdict {
 	for _, n := range programNames(name, prog) {
-		if f, ok := forbiddenPrograms[n]; ok {
+		if f, ok := lookupForbidden(n); ok {
 			return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
 		}
 	}
@@ -456,7 +458,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
 			"%s is a path into the workspace, not a trusted program", argv0)
 	}
-	if reason, ok := shellBuiltins[name]; ok && !strings.Contains(argv0, "/") {
+	if reason, ok := shellBuiltins()[name]; ok && !strings.Contains(argv0, "/") {
 		return "", deny(CodeForbiddenProgram, "run programs directly; vtexec has no shell state", "%s is a shell builtin: %s", name, reason)
 	}
 	prog, ok := lookPath(name, c.trustedPath())
@@ -506,12 +508,25 @@ func lookPath(name, path string) (string, bool) {
 	}
 	for _, dir := range filepath.SplitList(path) {
 		p := filepath.Join(dir, name)
-		fi, err := os.Stat(p)
-		if err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		if executableFile(p) {
 			return p, true
 		}
 	}
 	return "", false
+}
+
+// executableFile reports whether p (links followed) is a regular file
+// with an execute bit: os.Stat without its allocations, since every
+// command looks its programs up.
+func executableFile(p string) bool {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Stat(p, &st)
+		if err == syscall.EINTR {
+			continue
+		}
+		return err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0
+	}
 }
 
 func samePath(a, b string) bool {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -389,7 +390,7 @@ func (pol *Policy) addProcessLimits(l Layer, lim policyLimits, line int) error {
 	return nil
 }
 
-var subcommandWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]*$`)
+var subcommandWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]*$`) })
 
 func (r *PolicyRule) validate() error {
 	switch {

@@ -2,8 +2,9 @@ package execpolicy
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/vtexec/vtexec/plan"
 )
@@ -14,49 +15,59 @@ type forbidden struct {
 	hint   string
 }
 
-// forbiddenPrograms are refused outright, each with the reason and the safe
-// alternative. They are not asked about: no answer makes them safe here.
-var forbiddenPrograms = map[string]forbidden{}
+// forbiddenGroups are the programs refused outright, each group with the
+// reason and the safe alternative. They are not asked about: no answer
+// makes them safe here. It is static data: nothing is built at start-up.
+var forbiddenGroups = []struct {
+	names []string
+	forbidden
+}{
+	{[]string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "rbash", "busybox"},
+		forbidden{"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
+			"send the command itself; vtexec parses lists and pipelines"}},
+	{[]string{"sudo", "su", "doas", "pkexec", "runuser", "setpriv", "chroot", "unshare", "nsenter", "capsh"},
+		forbidden{"changes privileges or isolation",
+			"run the command as yourself, inside the workspace"}},
+	{[]string{"dd"},
+		forbidden{"writes raw bytes to any file or device",
+			"use cp for files inside the workspace"}},
+	{[]string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "shred"},
+		forbidden{"destroys file systems or data",
+			"there is no safe form of this command here"}},
+	{[]string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service"},
+		forbidden{"controls the machine or its services",
+			"ask the user to do it"}},
+	{[]string{"chown", "chgrp", "chattr", "setfacl"},
+		forbidden{"changes ownership or attributes",
+			"a person can run it; vtexec keeps file ownership as it is"}},
+	{[]string{"curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp"},
+		forbidden{"reaches the network, which commands run by vtexec may not",
+			"ask the user to fetch the data, or use files already in the workspace"}},
+	{[]string{"docker", "podman", "kubectl", "nerdctl", "crictl", "ctr", "helm"},
+		forbidden{"controls containers or clusters beyond the workspace",
+			"ask the user to run it"}},
+	{[]string{"kill", "pkill", "killall"},
+		forbidden{"signals processes outside the command",
+			"long commands end at the timeout"}},
+	{[]string{"crontab", "at", "batch"},
+		forbidden{"schedules commands to run later, outside vtexec",
+			"run the command now"}},
+	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit"},
+		forbidden{"runs another program given in its arguments, which vtexec would not see",
+			"run the program directly; timeout, nice, nohup, stdbuf and env are understood"}},
+}
 
-func forbid(names string, reason, hint string) {
-	for _, n := range strings.Fields(names) {
-		forbiddenPrograms[n] = forbidden{reason, hint}
+// lookupForbidden returns why name is refused outright, if it is.
+func lookupForbidden(name string) (forbidden, bool) {
+	for _, g := range forbiddenGroups {
+		for _, n := range g.names {
+			if n == name {
+				return g.forbidden, true
+			}
+		}
 	}
+	return forbidden{}, false
 }
-
-func init() {
-	forbid("sh bash dash zsh ksh mksh ash csh tcsh fish rbash busybox",
-		"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
-		"send the command itself; vtexec parses lists and pipelines")
-	forbid("sudo su doas pkexec runuser setpriv chroot unshare nsenter capsh",
-		"changes privileges or isolation", "run the command as yourself, inside the workspace")
-	forbid("dd", "writes raw bytes to any file or device", "use cp for files inside the workspace")
-	forbid("mkfs mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat mkfs.fat mke2fs mkswap wipefs fdisk sfdisk parted shred",
-		"destroys file systems or data", "there is no safe form of this command here")
-	forbid("shutdown reboot halt poweroff init telinit systemctl service",
-		"controls the machine or its services", "ask the user to do it")
-	forbid("chown chgrp chattr setfacl",
-		"changes ownership or attributes", "a person can run it; vtexec keeps file ownership as it is")
-	forbid("curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp tftp",
-		"reaches the network, which commands run by vtexec may not",
-		"ask the user to fetch the data, or use files already in the workspace")
-	forbid("docker podman kubectl nerdctl crictl ctr helm",
-		"controls containers or clusters beyond the workspace", "ask the user to run it")
-	forbid("kill pkill killall", "signals processes outside the command", "long commands end at the timeout")
-	forbid("crontab at batch", "schedules commands to run later, outside vtexec", "run the command now")
-	forbid("ionice chrt taskset setarch linux32 linux64 flock sg newgrp script prlimit systemd-run watch "+
-		"strace ltrace gdb valgrind expect parallel faketime fakeroot firejail bwrap proot setsid numactl cpulimit",
-		"runs another program given in its arguments, which vtexec would not see",
-		"run the program directly; timeout, nice, nohup, stdbuf and env are understood")
-}
-
-// versionSuffix is a version at the end of a program name: python3.11,
-// perl5.36.0, gcc-12, node18; platformSuffix a GNU triplet after it
-// (perl5.36-x86_64-linux-gnu).
-var (
-	versionSuffix  = regexp.MustCompile(`^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$`)
-	platformSuffix = regexp.MustCompile(`-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$`)
-)
 
 // programAliases are other names of a program.
 var programAliases = map[string]string{"nodejs": "node", "python": "python", "pypy3": "pypy"}
@@ -65,14 +76,105 @@ var programAliases = map[string]string{"nodejs": "node", "python": "python", "py
 // rules about python, perl or bash also hold for python3.11,
 // perl5.36-x86_64-linux-gnu and bash5.2.
 func canonicalProgram(name string) string {
-	name = platformSuffix.ReplaceAllString(name, "")
-	if m := versionSuffix.FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
-		name = m[1]
+	name = trimPlatformSuffix(name)
+	if base, ok := cutVersionSuffix(name); ok && len(base) >= 2 {
+		name = base
 	}
 	if a, ok := programAliases[name]; ok {
 		return a
 	}
 	return name
+}
+
+// trimPlatformSuffix removes a GNU triplet from the end of name
+// (perl5.36-x86_64-linux-gnu): the first "-ARCH-linux-gnu" followed by
+// nothing but lower-case letters. It does what the regular expression
+//
+//	-(x86_64|i[3-6]86|aarch64|arm[a-z0-9]*|riscv64|powerpc64le|ppc64el|s390x|mips[a-z0-9]*)-linux-gnu[a-z]*$
+//
+// replaced with "" did, without compiling one at start-up.
+func trimPlatformSuffix(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] != '-' {
+			continue
+		}
+		j := strings.IndexByte(name[i+1:], '-')
+		if j < 0 {
+			return name
+		}
+		j += i + 1
+		rest, ok := strings.CutPrefix(name[j:], "-linux-gnu")
+		if ok && onlyLower(rest) && gnuArch(name[i+1:j]) {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// gnuArch reports whether s is one of the architectures trimPlatformSuffix
+// knows.
+func gnuArch(s string) bool {
+	switch s {
+	case "x86_64", "aarch64", "riscv64", "powerpc64le", "ppc64el", "s390x":
+		return true
+	}
+	if len(s) == 4 && s[0] == 'i' && s[1] >= '3' && s[1] <= '6' && s[2:] == "86" {
+		return true
+	}
+	for _, p := range []string{"arm", "mips"} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return onlyLowerOrDigits(rest)
+		}
+	}
+	return false
+}
+
+// cutVersionSuffix splits a version off the end of name (python3.11,
+// gcc-12): the base ends in a lower-case letter, the version is an
+// optional '-' or '_', digits, and any number of ".digits". It does what
+// FindStringSubmatch of ^(.*[a-z])[-_]?[0-9]+(\.[0-9]+)*$ did for the
+// first group.
+func cutVersionSuffix(name string) (string, bool) {
+	k := strings.LastIndexFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' }) + 1
+	if k == 0 || strings.IndexByte(name[:k], '\n') >= 0 {
+		return "", false
+	}
+	v := name[k:]
+	if v != "" && (v[0] == '-' || v[0] == '_') {
+		v = v[1:]
+	}
+	for {
+		n := len(v) - len(strings.TrimLeft(v, "0123456789"))
+		if n == 0 {
+			return "", false
+		}
+		v = v[n:]
+		if v == "" {
+			return name[:k], true
+		}
+		if v[0] != '.' {
+			return "", false
+		}
+		v = v[1:]
+	}
+}
+
+func onlyLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyLowerOrDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if (s[i] < 'a' || s[i] > 'z') && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // programNames are the names a program goes by: as typed, without its
@@ -89,28 +191,45 @@ func programNames(name, prog string) []string {
 		names = append(names, n)
 	}
 	add(canonicalProgram(name))
-	if prog != "" {
-		if real, err := filepath.EvalSymlinks(prog); err == nil {
-			add(filepath.Base(real))
-			add(canonicalProgram(filepath.Base(real)))
-		}
+	if real, ok := realName(prog); ok {
+		add(real)
+		add(canonicalProgram(real))
 	}
 	return names
+}
+
+// realName is the name of the file prog runs: filepath.Base of
+// filepath.EvalSymlinks(prog). When prog is not itself a link, that is
+// its own name, whatever links lead to its directory: one lstat then
+// does instead of one per component.
+func realName(prog string) (string, bool) {
+	if prog == "" {
+		return "", false
+	}
+	var st syscall.Stat_t
+	if syscall.Lstat(prog, &st) == nil && st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
+		return filepath.Base(prog), true
+	}
+	real, err := filepath.EvalSymlinks(prog)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Base(real), true
 }
 
 // shellBuiltins have no meaning without a shell, or change shell state
 // vtexec does not keep. cd is vtexec's own builtin and is not listed;
 // command is unwrapped (see unwrapCommand).
-var shellBuiltins = map[string]string{}
-
-func init() {
+var shellBuiltins = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, b := range strings.Fields(`alias unalias bg fg jobs disown wait suspend bind builtin caller
 		compgen complete compopt declare typeset local readonly export unset set shopt enable eval exec
 		source . exit logout return break continue shift getopts hash help history fc let mapfile readarray
 		read pushd popd dirs trap ulimit umask type times`) {
-		shellBuiltins[b] = "vtexec runs programs directly, without a shell"
+		m[b] = "vtexec runs programs directly, without a shell"
 	}
-}
+	return m
+})
 
 // shellScript reports whether a plan is exactly one `bash -c SCRIPT` (or
 // sh, with -l/--login allowed), and returns SCRIPT. Such a command is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // awk (mawk 1.3.4 on Debian; gawk and busybox awk read the same programs).
@@ -45,16 +46,16 @@ var awkSpec = &Spec{Name: "awk", Doc: "PROGRAM (scanned: system, pipes, getline,
 	{Short: "W", Arg: Text, Forbid: "mawk's extended options include -W exec, which runs a program file"},
 }}
 
-func init() { registerSpec(awkSpec) }
+func registerAwk() { registerSpec(awkSpec) }
 
-var awkAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var awkAssignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 // awkCommandLineVarsForbidden are variables an assignment may not set.
 var awkCommandLineVarsForbidden = map[string]bool{"ARGV": true, "ARGC": true}
 
 func awkOperands(c *Call, a *Args) error {
 	for _, v := range a.Values("v") {
-		if !awkAssignment.MatchString(v) {
+		if !awkAssignment().MatchString(v) {
 			return refuse(CodeBadUsage, "write -v NAME=value", "%s -v %q is not an assignment NAME=value", c.Program(), v)
 		}
 		if name := v[:strings.IndexByte(v, '=')]; awkCommandLineVarsForbidden[name] {
@@ -69,7 +70,7 @@ func awkOperands(c *Call, a *Args) error {
 		return err
 	}
 	for _, op := range a.Operands[1:] {
-		if awkAssignment.MatchString(op) {
+		if awkAssignment().MatchString(op) {
 			if name := op[:strings.IndexByte(op, '=')]; awkCommandLineVarsForbidden[name] {
 				return refuse(CodeForbiddenFlag, "leave "+name+" alone; list the files to read as operands",
 					"%s %s: %s decides which files awk reads", c.Program(), op, name)

@@ -20,9 +20,16 @@ type Refusal struct {
 
 // Catalogue returns an entry for every allowlisted program, sorted.
 func Catalogue() []Entry {
-	var out []Entry
+	build()
+	var describe []func() Entry
+	regMu.RLock()
 	for _, name := range Names() {
-		out = append(out, entries[name]())
+		describe = append(describe, entries[name])
+	}
+	regMu.RUnlock()
+	out := make([]Entry, 0, len(describe))
+	for _, entry := range describe {
+		out = append(out, entry())
 	}
 	return out
 }

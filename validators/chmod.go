@@ -21,7 +21,7 @@ var chmodSpec = &Spec{Name: "chmod", Doc: "MODE (no s or t bits) then files to c
 		{Long: "no-preserve-root", Forbid: "removes the guard against changing /"},
 	}}
 
-func init() { registerSpec(chmodSpec) }
+func registerChmod() { registerSpec(chmodSpec) }
 
 func chmodOperands(c *Call, a *Args) error {
 	files := a.Operands

@@ -14,7 +14,7 @@ var cmpSpec = &Spec{Name: "cmp", Doc: "FILE1 [FILE2 [SKIP1 [SKIP2]]]: the files 
 	{Long: "help"}, {Short: "v", Long: "version"},
 }}
 
-func init() { registerSpec(cmpSpec) }
+func registerCmp() { registerSpec(cmpSpec) }
 
 // cmpOperands checks the two files; the operands after them are skips.
 func cmpOperands(c *Call, a *Args) error {

@@ -12,4 +12,4 @@ var commSpec = &Spec{Name: "comm", Doc: "FILE1 FILE2, read and confined; '-' is 
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(commSpec) }
+func registerComm() { registerSpec(commSpec) }

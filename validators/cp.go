@@ -25,7 +25,7 @@ var cpSpec = &Spec{Name: "cp", Doc: "SOURCE... DEST: sources read, destination w
 	{Short: "L", Long: "dereference", Forbid: symlinkEscape},
 }}
 
-func init() { registerSpec(cpSpec) }
+func registerCp() { registerSpec(cpSpec) }
 
 // cpOperands checks sources as reads and the destination as a write. When
 // the destination is a directory, the entry each source lands on is checked

@@ -10,4 +10,4 @@ var cutSpec = &Spec{Name: "cut", Doc: "files to read, confined (- is standard in
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(cutSpec) }
+func registerCut() { registerSpec(cutSpec) }

@@ -30,7 +30,7 @@ var dateSpec = &Spec{Name: "date", Doc: "[+FORMAT]: a format only; an operand wi
 	{Short: "s", Long: "set", Arg: Text, Forbid: dateSetsClock},
 }}
 
-func init() { registerSpec(dateSpec) }
+func registerDate() { registerSpec(dateSpec) }
 
 // dateOperands allows one +FORMAT operand and checks the -d strings.
 func dateOperands(c *Call, a *Args) error {

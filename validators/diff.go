@@ -62,7 +62,7 @@ var diffSpec = &Spec{Name: "diff", Doc: "FILE1 FILE2 (or directories, with --no-
 	{Short: "l", Long: "paginate", Forbid: "runs /usr/bin/pr on the output; pipe diff's output into pr instead"},
 }}
 
-func init() { registerSpec(diffSpec) }
+func registerDiff() { registerSpec(diffSpec) }
 
 // diffOperands checks the files compared and, unless --no-dereference is
 // given, every symbolic link in the directories compared, which diff

@@ -23,4 +23,4 @@ var duSpec = &Spec{Name: "du", Doc: "files and directories to measure, confined"
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(duSpec) }
+func registerDu() { registerSpec(duSpec) }

@@ -39,4 +39,4 @@ var fileSpec = &Spec{Name: "file", Doc: "files to identify, confined (- is stand
 
 const fileRunsDecompressors = "runs external decompressors (gzip, zstd, lzip, ...) found on PATH to look inside compressed files; decompress with a separate command, or drop -z"
 
-func init() { registerSpec(fileSpec) }
+func registerFile() { registerSpec(fileSpec) }

@@ -55,7 +55,7 @@ var findPrimaries = map[string]findPrimary{
 	"fls": {args: 1, forbid: findWrites}, "fprintf": {args: 2, forbid: findWrites},
 }
 
-func init() { register("find", ValidatorFunc(checkFind), findEntry) }
+func registerFind() { register("find", ValidatorFunc(checkFind), findEntry) }
 
 func findEntry() Entry {
 	e := Entry{Program: "find", Operands: "options -H -P -D -O, start points (confined), then an expression of the primaries below"}

@@ -90,6 +90,8 @@ type gitCall struct {
 	// repo is the repository gitLocateRepo found, once located is set.
 	repo    *gitRepo
 	located bool
+	// answers are git's, for dir and repoArgs, once located is set.
+	answers *gitAnswers
 	// what says what the (sub)subcommand changes, for the ask.
 	what string
 }
@@ -115,7 +117,7 @@ const (
 	gitNoConfigFlag = "sets configuration for this run, which can name programs for git to run; a person can run it outside vtexec"
 )
 
-func init() {
+func registerGit() {
 	register("git", ValidatorFunc(checkGit), gitEntry)
 }
 
@@ -151,7 +153,7 @@ func checkGit(c *Call) error {
 		return nil // git alone prints its usage
 	}
 	g.sub = rest[0]
-	cmd, ok := gitCmds[g.sub]
+	cmd, ok := gitCommands()[g.sub]
 	if !ok {
 		return refuse(CodeUnknownSubcommand, "known git subcommands: "+gitSubList(),
 			"git %s is not a subcommand vtexec knows: an alias or a git-%s program could run anything", g.sub, g.sub)
@@ -468,8 +470,8 @@ func gitVerdict(g *gitCall, class gitClass, note *Finding) error {
 
 // gitSubList lists the known subcommands.
 func gitSubList() string {
-	names := make([]string, 0, len(gitCmds))
-	for name := range gitCmds {
+	names := make([]string, 0, len(gitCommands()))
+	for name := range gitCommands() {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -484,7 +486,7 @@ func gitEntry() Entry {
 		"(network) with git_network. Unknown subcommands and aliases are refused, and so is a repository whose " +
 		"configuration names programs for git to run (diff/merge/filter drivers, credential helpers, sshCommand, ...)"}
 	e.addFlags(gitGlobalFlags)
-	for name, cmd := range gitCmds {
+	for name, cmd := range gitCommands() {
 		label := name
 		switch {
 		case cmd.class == gitWrite:

@@ -5,20 +5,32 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The git subcommands vtexec knows, each with its flag table and what it
 // does. Subcommands with subcommands of their own (stash, remote, ...)
 // dispatch to a second table.
 
-// gitCmds is filled in init: the checks refer back to it.
-var gitCmds map[string]*gitCmd
+// gitCmds is filled by gitCommands on the first git command (or
+// catalogue): the checks refer back to it. Its flag tables are the
+// largest of the catalogue, ~2 ms to build.
+var (
+	gitCmds     map[string]*gitCmd
+	gitCmdsOnce sync.Once
+)
+
+// gitCommands returns gitCmds, built on first use.
+func gitCommands() map[string]*gitCmd {
+	gitCmdsOnce.Do(buildGitCmds)
+	return gitCmds
+}
 
 // gitOps is a shorthand for the Doc of subcommands taking revisions and
 // pathspecs.
 const gitOps = "revisions, then pathspecs (after --) confined to the workspace"
 
-func init() {
+func buildGitCmds() {
 	gitCmds = map[string]*gitCmd{}
 	for name, cmd := range gitReadCmds() {
 		gitCmds[name] = cmd
@@ -35,7 +47,6 @@ func init() {
 		if cmd.spec.Name == "" {
 			cmd.spec.Name = "git " + name
 		}
-		cmd.spec.index()
 	}
 }
 
@@ -506,7 +517,6 @@ func gitNetworkCmds() map[string]*gitCmd {
 func gitDispatcher(name string, subs map[string]*gitCmd, def, doc string) *gitCmd {
 	for sub, cmd := range subs {
 		cmd.spec.Name = "git " + name + " " + sub
-		cmd.spec.index()
 	}
 	// The flags before the subcommand's name are the default one's
 	// (git stash -q, git reflog --oneline, git remote -v).

@@ -6,16 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vtexec/vtexec/plan"
-	"github.com/vtexec/vtexec/runner"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -77,7 +77,7 @@ func (g *gitCall) inspect(class gitClass) (*Finding, error) {
 		return nil, refuse(CodeGitConfig, "name an existing repository with --git-dir",
 			"git --git-dir=%s: not a git repository", g.repoOpts["--git-dir"])
 	}
-	if err := insp.repository(g.dir, g.repoArgs, repo, 0); err != nil {
+	if err := insp.repository(g.dir, g.repoArgs, repo, g.answers, 0); err != nil {
 		return nil, err
 	}
 	return insp.lfs, nil
@@ -88,7 +88,8 @@ func (g *gitCall) locate() (*gitRepo, error) {
 	if g.located {
 		return g.repo, nil
 	}
-	repo, err := gitLocateRepo(g.dir, g.repoArgs)
+	g.answers = gitAsk(g.dir, g.repoArgs)
+	repo, err := gitParseRevParse(g.dir, g.answers.revParse)
 	if err != nil {
 		return nil, err
 	}
@@ -96,11 +97,10 @@ func (g *gitCall) locate() (*gitRepo, error) {
 	return repo, nil
 }
 
-// gitLocateRepo runs git rev-parse in dir: nil, nil when dir is in no
-// repository.
-func gitLocateRepo(dir string, repoArgs []string) (*gitRepo, error) {
-	out, stderr, err := gitHelper(dir, repoArgs, "rev-parse", "--path-format=absolute",
-		"--git-dir", "--git-common-dir", "--is-bare-repository", "--show-toplevel")
+// gitParseRevParse reads what git rev-parse said in dir: nil, nil when
+// dir is in no repository.
+func gitParseRevParse(dir string, rp gitOutput) (*gitRepo, error) {
+	out, stderr, err := rp.stdout, rp.stderr, rp.err
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	switch {
 	case err == nil && len(lines) == 4:
@@ -133,11 +133,26 @@ type gitInspection struct {
 	lfs   *Finding
 	// top is the working tree of the repository being inspected, or "".
 	top string
+	// writable remembers gitWritable for the files of the configuration.
+	writable map[string]bool
+}
+
+// writableFile is gitWritable, once per file and inspection.
+func (in *gitInspection) writableFile(p string) bool {
+	w, ok := in.writable[p]
+	if !ok {
+		if in.writable == nil {
+			in.writable = map[string]bool{}
+		}
+		w = gitWritable(in.ws, p)
+		in.writable[p] = w
+	}
+	return w
 }
 
 // repository checks one repository (repo nil: none) and then its
-// populated submodules.
-func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo, depth int) error {
+// populated submodules; a holds git's answers in dir.
+func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo, a *gitAnswers, depth int) error {
 	in.top = ""
 	if repo != nil {
 		if err := in.placement(repo); err != nil {
@@ -148,13 +163,13 @@ func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo
 		}
 		in.top = repo.topLevel
 	}
-	if err := in.configuration(dir, repoArgs); err != nil {
+	if err := in.configuration(dir, a.config); err != nil {
 		return err
 	}
 	if repo == nil || repo.topLevel == "" {
 		return nil
 	}
-	return in.submodules(repo, repoArgs, depth)
+	return in.submodules(repo, a, depth)
 }
 
 // placement checks where the repository lies.
@@ -168,7 +183,10 @@ func (in *gitInspection) placement(repo *gitRepo) error {
 			Reason: "git: the repository's working tree " + where + " is outside the workspace; git would read and write there",
 			Hint:   "run git in a repository inside the workspace, or have the repository's root granted as an extra root"}
 	}
-	for _, dir := range []string{repo.gitDir, repo.commonDir} {
+	for i, dir := range []string{repo.gitDir, repo.commonDir} {
+		if i == 1 && dir == repo.gitDir {
+			break // one and the same
+		}
 		if _, err := in.ws.Resolve(dir, workspace.Read); err != nil && !gitLinkedWorktree(repo) {
 			return &Finding{Code: string(workspace.Outside),
 				Reason: "git: the repository's git directory " + dir + " is outside the workspace (a .git file points there); git would read its history",
@@ -201,8 +219,8 @@ func gitLinkedWorktree(repo *gitRepo) bool {
 // configuration lists the configuration git will read in dir and
 // checks every entry; it refuses naming every key that makes git run a
 // program.
-func (in *gitInspection) configuration(dir string, repoArgs []string) error {
-	out, stderr, err := gitHelper(dir, repoArgs, "config", "--list", "--show-origin", "--show-scope", "--includes", "-z")
+func (in *gitInspection) configuration(dir string, listing gitOutput) error {
+	out, stderr, err := listing.stdout, listing.stderr, listing.err
 	if err != nil {
 		return refuse(CodeGitConfig, "fix the configuration, or run git outside vtexec",
 			"git: cannot read the configuration in %s: %s", dir, firstLine(strings.TrimSpace(stderr)))
@@ -248,7 +266,7 @@ func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, e
 			file = filepath.Join(dir, file)
 		}
 	}
-	trusted := scope != "local" && scope != "worktree" && !gitWritable(in.ws, file)
+	trusted := scope != "local" && scope != "worktree" && !in.writableFile(file)
 	shown := file
 	if shown == "" {
 		shown = origin
@@ -289,29 +307,17 @@ func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, e
 
 // submodules inspects every populated submodule (a gitlink in the index
 // whose directory has a .git): git status and diff run git there.
-func (in *gitInspection) submodules(repo *gitRepo, repoArgs []string, depth int) error {
-	var paths []string
-	dirs := map[string]bool{}
-	var through error
-	err := gitHelperStream(repo.topLevel, repoArgs, func(entry string) {
-		_, path, ok := strings.Cut(entry, "\t")
-		if !ok {
-			return
-		}
-		if strings.HasPrefix(entry, "160000 ") {
-			paths = append(paths, path)
-		}
-		if through == nil {
-			through = in.leadingDirs(repo.topLevel, path, dirs)
-		}
-	}, "ls-files", "--stage", "-z", "--full-name")
-	if err != nil {
+func (in *gitInspection) submodules(repo *gitRepo, a *gitAnswers, depth int) error {
+	if !a.hasIndex {
+		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: no index listing", repo.topLevel)
+	}
+	if err := a.index.err; err != nil {
 		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: %v", repo.topLevel, err)
 	}
-	if through != nil {
-		return through
+	if err := in.leadingDirs(repo.topLevel, a.index.dirs); err != nil {
+		return err
 	}
-	for _, p := range paths {
+	for _, p := range a.index.gitlinks {
 		sub := filepath.Join(repo.topLevel, p)
 		if _, err := os.Lstat(filepath.Join(sub, ".git")); err != nil {
 			continue // not populated: git does not go there
@@ -324,31 +330,27 @@ func (in *gitInspection) submodules(repo *gitRepo, repoArgs []string, depth int)
 			return refuse(CodeGitConfig, "run git outside vtexec",
 				"git: more than %d submodules, or submodules nested deeper than %d, to inspect", gitMaxSubmodules, gitMaxDepth)
 		}
-		subRepo, err := gitLocateRepo(sub, nil)
+		subAnswers := gitAsk(sub, nil)
+		subRepo, err := gitParseRevParse(sub, subAnswers.revParse)
 		if err != nil {
 			return err
 		}
 		if subRepo == nil {
 			continue
 		}
-		if err := in.repository(sub, nil, subRepo, depth+1); err != nil {
+		if err := in.repository(sub, nil, subRepo, subAnswers, depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// leadingDirs checks the directories leading to an index entry: git grep
-// (and others) open the working-tree file through them, so one that is
-// now a symbolic link must still lead inside. seen holds the directories
-// already checked.
-func (in *gitInspection) leadingDirs(top, path string, seen map[string]bool) error {
-	for i := strings.LastIndexByte(path, '/'); i > 0; i = strings.LastIndexByte(path[:i], '/') {
-		dir := path[:i]
-		if seen[dir] {
-			return nil // and so were the ones above it
-		}
-		seen[dir] = true
+// leadingDirs checks the directories leading to index entries (dirs,
+// relative to top, each once, in the order of the entries, deepest
+// first): git grep (and others) open the working-tree file through them,
+// so one that is now a symbolic link must still lead inside.
+func (in *gitInspection) leadingDirs(top string, dirs []string) error {
+	for _, dir := range dirs {
 		p := filepath.Join(top, dir)
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -490,32 +492,24 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 		}
 	}
 	for _, root := range dirs {
-		err := walkTree(root, gitDirLimit, func(p string, e fs.DirEntry) (bool, error) {
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				if _, err := in.ws.Resolve(p, workspace.Read); err != nil {
-					target, _ := os.Readlink(p)
-					return false, &Finding{Code: string(workspace.Outside),
-						Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(p), target),
-						Hint:   "remove the link (a person can), or run git outside vtexec"}
+		w := gitWalkDir(root)
+		for _, it := range w.items {
+			if it.nested {
+				if err := in.nestedGitDir(it.path); err != nil {
+					return err
 				}
-			case e.IsDir() && e.Name() == "hooks" && gitDirLike(filepath.Dir(p)):
-				return false, nil // hooks never run (core.hooksPath is overridden)
-			case e.IsDir() && gitDirLike(p):
-				// A submodule's or worktree's git directory: git reads
-				// its objects and common directory.
-				if err := in.nestedGitDir(p); err != nil {
-					return false, err
-				}
+				continue
 			}
-			return true, nil
-		})
-		if errors.Is(err, errTreeTooLarge) {
+			if _, err := in.ws.Resolve(it.path, workspace.Read); err != nil {
+				target, _ := os.Readlink(it.path)
+				return &Finding{Code: string(workspace.Outside),
+					Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(it.path), target),
+					Hint:   "remove the link (a person can), or run git outside vtexec"}
+			}
+		}
+		if w.tooLarge {
 			return refuse(CodeGitConfig, "pack the repository (git gc) or run git outside vtexec",
 				"git: the git directory %s holds more than %d entries, too many to inspect", in.ws.Rel(root), gitDirLimit)
-		}
-		if err != nil {
-			return err
 		}
 	}
 	if !in.ws.Contains(repo.commonDir) {
@@ -627,7 +621,13 @@ func gitWritable(ws *workspace.Workspace, p string) bool {
 func gitProgram() (string, error) {
 	for _, dir := range filepath.SplitList(plan.TrustedPath) {
 		p := filepath.Join(dir, "git")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		// As os.Stat, without its allocations: every git check asks.
+		var st syscall.Stat_t
+		err := syscall.Stat(p, &st)
+		for err == syscall.EINTR {
+			err = syscall.Stat(p, &st)
+		}
+		if err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0 {
 			return p, nil
 		}
 	}
@@ -643,12 +643,14 @@ func gitCommand(ctx context.Context, dir string, repoArgs []string, args ...stri
 	}
 	cmd := exec.CommandContext(ctx, prog, append(append([]string{}, repoArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(runner.Env(os.Environ()), "LC_ALL=C", "LANGUAGE=C")
+	env, _ := gitEnvironment()
+	cmd.Env = slices.Clone(env)
 	return cmd, nil
 }
 
 // gitHelper runs git and returns its output.
 func gitHelper(dir string, repoArgs []string, args ...string) ([]byte, string, error) {
+	gitHelperRuns.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), gitHelperTimeout)
 	defer cancel()
 	cmd, err := gitCommand(ctx, dir, repoArgs, args...)
@@ -664,6 +666,7 @@ func gitHelper(dir string, repoArgs []string, args ...string) ([]byte, string, e
 // gitHelperStream runs git and hands each NUL-terminated record of its
 // output to fn.
 func gitHelperStream(dir string, repoArgs []string, fn func(string), args ...string) error {
+	gitHelperRuns.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), gitHelperTimeout)
 	defer cancel()
 	cmd, err := gitCommand(ctx, dir, repoArgs, args...)

@@ -5,7 +5,7 @@ package validators
 // the operands (and the operands are resolved); -R does, so with -R every
 // link in the trees searched must lead inside the workspace.
 
-var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and directories to search, confined; with -R, every symbolic link in them too", Operands: searchOperands(), Flags: []Flag{
+var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and directories to search, confined; with -R, every symbolic link in them too", Operands: grepOperands, Flags: []Flag{
 	// Pattern syntax and matching.
 	{Short: "E", Long: "extended-regexp"}, {Short: "F", Long: "fixed-strings"}, {Long: "fixed-regexp"},
 	{Short: "G", Long: "basic-regexp"}, {Short: "P", Long: "perl-regexp"},
@@ -39,9 +39,9 @@ var grepSpec = &Spec{Name: "grep", Doc: "PATTERN (unless -e/-f) then files and d
 	{Long: "color", Arg: Text, Optional: true}, {Long: "colour", Arg: Text, Optional: true},
 }}
 
-func init() { registerSpec(grepSpec) }
+func registerGrep() { registerSpec(grepSpec) }
 
-// searchOperands is the Operands checker of grep-like programs: the first
+// searchOperands checks the operands of grep-like programs: the first
 // operand is the pattern, unless a Pattern flag (-e, -f) supplied it or one
 // of the named flags (rg --files) means there is none; every other operand
 // is a file or directory to read, "-" being standard input.
@@ -49,27 +49,28 @@ func init() { registerSpec(grepSpec) }
 // A search that follows symbolic links while it walks (grep -R, rg -L)
 // has every link in its trees checked too; with no operand it searches
 // the current directory.
-func searchOperands(noPattern ...string) func(c *Call, a *Args) error {
-	return func(c *Call, a *Args) error {
-		ops := a.Operands
-		if len(ops) > 0 && !patternGiven(a, noPattern) {
-			ops = ops[1:]
-		}
-		for _, op := range ops {
-			if err := c.ReadPath(op, true); err != nil {
-				return err
-			}
-		}
-		follow := followingFlag(a)
-		if follow == "" {
-			return nil
-		}
-		if len(ops) == 0 {
-			ops = []string{"."}
-		}
-		return checkFollowedTrees(c, c.Program()+" "+follow, followHint[c.Program()], ops)
+func searchOperands(c *Call, a *Args, noPattern ...string) error {
+	ops := a.Operands
+	if len(ops) > 0 && !patternGiven(a, noPattern) {
+		ops = ops[1:]
 	}
+	for _, op := range ops {
+		if err := c.ReadPath(op, true); err != nil {
+			return err
+		}
+	}
+	follow := followingFlag(a)
+	if follow == "" {
+		return nil
+	}
+	if len(ops) == 0 {
+		ops = []string{"."}
+	}
+	return checkFollowedTrees(c, c.Program()+" "+follow, followHint[c.Program()], ops)
 }
+
+// grepOperands are grep's operands: a pattern unless -e/-f gave one.
+func grepOperands(c *Call, a *Args) error { return searchOperands(c, a) }
 
 // followingFlag is how a search was told to follow symbolic links while
 // it walks (grep -R, rg -L/--follow), or "".

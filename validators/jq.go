@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // jq (1.6 and 1.7) filters JSON. Its language cannot write a file or run a
@@ -75,21 +76,25 @@ var jqOptions = []jqOption{
 	{long: "run-tests", forbid: "runs jq's test-file format, whose programs vtexec does not check"},
 }
 
-var jqShort, jqLong = func() (map[byte]*jqOption, map[string]*jqOption) {
-	s, l := map[byte]*jqOption{}, map[string]*jqOption{}
+// jqShort and jqLong index jqOptions; registerJq fills them.
+var (
+	jqShort map[byte]*jqOption
+	jqLong  map[string]*jqOption
+)
+
+func registerJq() {
+	jqShort, jqLong = map[byte]*jqOption{}, map[string]*jqOption{}
 	for i := range jqOptions {
 		o := &jqOptions[i]
 		if o.short != 0 {
-			s[o.short] = o
+			jqShort[o.short] = o
 		}
 		if o.long != "" {
-			l[o.long] = o
+			jqLong[o.long] = o
 		}
 	}
-	return s, l
-}()
-
-func init() { register("jq", ValidatorFunc(checkJq), jqEntry) }
+	register("jq", ValidatorFunc(checkJq), jqEntry)
+}
 
 func jqEntry() Entry {
 	e := Entry{Program: "jq", Operands: "FILTER (inline; import/include/module and modulemeta refused) then input files, read and confined; with --args or --jsonargs the rest are strings or JSON texts"}
@@ -227,13 +232,13 @@ func jqHint(o *jqOption) string {
 var jqDirectives = map[string]bool{"import": true, "include": true, "module": true}
 
 // jqModulemeta finds the modulemeta builtin as a word.
-var jqModulemeta = regexp.MustCompile(`(^|[^A-Za-z0-9_])modulemeta([^A-Za-z0-9_]|$)`)
+var jqModulemeta = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^A-Za-z0-9_])modulemeta([^A-Za-z0-9_]|$)`) })
 
 // checkJqFilter refuses a filter that loads modules or data from files.
 // jq's grammar allows module, import and include only before everything
 // else in a program, so the first token decides.
 func checkJqFilter(filter string) error {
-	if jqModulemeta.MatchString(filter) {
+	if jqModulemeta().MatchString(filter) {
 		return refuse(CodeForbiddenFlag, "drop modulemeta; vtexec refuses jq modules",
 			"jq: modulemeta loads a module file from the library search path, which can be outside the workspace")
 	}

@@ -11,7 +11,7 @@ const lnReason = "ln makes links, and links are how paths escape the workspace: 
 
 const lnHint = "copy the file instead (cp SRC DEST), or use the original path directly"
 
-func init() {
+func registerLn() {
 	register("ln", ValidatorFunc(func(*Call) error {
 		return refuse(CodeForbidden, lnHint, "%s", lnReason)
 	}), func() Entry {

@@ -12,7 +12,7 @@ var mkdirSpec = &Spec{Name: "mkdir", Doc: "directories to create, each confined 
 		{Long: "context", Arg: Text, Optional: true, Forbid: "can set a chosen SELinux or SMACK security label; -Z sets the default one"},
 	}}
 
-func init() { registerSpec(mkdirSpec) }
+func registerMkdir() { registerSpec(mkdirSpec) }
 
 // mkdirOperands is an Operands checker for programs whose operands are all
 // files or directories to create or write; at least one is required.

@@ -28,7 +28,7 @@ var mvSpec = &Spec{Name: "mv",
 		{Long: "help"}, {Long: "version"},
 	}}
 
-func init() { registerSpec(mvSpec) }
+func registerMv() { registerSpec(mvSpec) }
 
 func mvOperands(c *Call, a *Args) error {
 	if helpOrVersion(a) {

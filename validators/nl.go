@@ -12,4 +12,4 @@ var nlSpec = &Spec{Name: "nl", Doc: "files to number, confined (- is standard in
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(nlSpec) }
+func registerNl() { registerSpec(nlSpec) }

@@ -8,7 +8,7 @@ import "path/filepath"
 // nothing but names, but a path outside the workspace is refused all the
 // same, so they cannot be used to map what lies beyond it.
 
-func init() {
+func registerPathnames() {
 	// basename's getopt string starts with "+": options end at the first
 	// operand, so "basename NAME -a" strips the suffix "-a".
 	registerSpec(&Spec{Name: "basename", Doc: "NAME [SUFFIX] or NAME... with -a/-s: strings, never opened", NoPermute: true, Operands: Texts, Flags: []Flag{

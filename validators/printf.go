@@ -7,7 +7,7 @@ package validators
 // coreutils refuses it ("%n: invalid conversion specification"), so a
 // format cannot write memory either. Every argument is accepted.
 
-func init() {
+func registerPrintf() {
 	register("printf", ValidatorFunc(func(*Call) error { return nil }), func() Entry {
 		return Entry{Program: "printf", Operands: "FORMAT [ARGUMENT]...: text, printed; every argument is accepted (coreutils printf opens no file, and has no %n)",
 			Allowed: []string{"--help", "--version"}}

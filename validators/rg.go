@@ -12,7 +12,7 @@ package validators
 
 const rgRunsPrograms = "runs a program on the files rg searches"
 
-var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined; with -L, every symbolic link in them too", Operands: searchOperands("files", "type-list"), Flags: []Flag{
+var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined; with -L, every symbolic link in them too", Operands: rgOperands, Flags: []Flag{
 	// Input.
 	{Short: "e", Long: "regexp", Arg: Text, Pattern: true},
 	{Short: "f", Long: "file", Arg: ReadPath, Pattern: true},
@@ -87,4 +87,8 @@ var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) 
 	{Short: "h", Long: "help"}, {Short: "V", Long: "version"},
 }}
 
-func init() { registerSpec(rgSpec) }
+// rgOperands are rg's operands: a pattern unless -e/-f gave one or
+// --files/--type-list need none.
+func rgOperands(c *Call, a *Args) error { return searchOperands(c, a, "files", "type-list") }
+
+func registerRg() { registerSpec(rgSpec) }

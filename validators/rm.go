@@ -46,7 +46,7 @@ var rmSpec = &Spec{Name: "rm",
 		{Long: "no-preserve-root", Forbid: "removes rm's own guard against deleting /"},
 	}}
 
-func init() { registerSpec(rmSpec) }
+func registerRm() { registerSpec(rmSpec) }
 
 const rmHint = "a person must approve removals; or move the files into a trash directory inside the workspace with mv"
 

@@ -29,7 +29,7 @@ var sedSpec = &Spec{Name: "sed", Doc: "SCRIPT (unless -e/-f; parsed: e and s///e
 	{Long: "follow-symlinks", Forbid: "makes -i edit the file a symbolic link points to, which can be outside the workspace"},
 }}
 
-func init() { registerSpec(sedSpec) }
+func registerSed() { registerSpec(sedSpec) }
 
 // sedMaxScript caps the size of a script file read with -f.
 const sedMaxScript = 1 << 20

@@ -5,35 +5,37 @@ package validators
 
 const symlinkEscape = "follows symbolic links, which can lead out of the workspace"
 
-func init() {
-	registerSpec(&Spec{Name: "cat", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
+// simpleSpecs are static data, laid out by the linker: registering them
+// builds nothing.
+var simpleSpecs = []*Spec{
+	{Name: "cat", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
 		{Short: "A", Long: "show-all"}, {Short: "b", Long: "number-nonblank"},
 		{Short: "e"}, {Short: "E", Long: "show-ends"}, {Short: "n", Long: "number"},
 		{Short: "s", Long: "squeeze-blank"}, {Short: "t"}, {Short: "T", Long: "show-tabs"},
 		{Short: "u"}, {Short: "v", Long: "show-nonprinting"},
 		{Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "head", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
+	}},
+	{Name: "head", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
 		{Short: "q", Long: "quiet"}, {Long: "silent"}, {Short: "v", Long: "verbose"},
 		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "tail", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
+	}},
+	{Name: "tail", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
 		{Short: "f", Long: "follow", Arg: Text, Optional: true}, {Short: "F"},
 		{Long: "max-unchanged-stats", Arg: Number}, {Long: "pid", Arg: Number},
 		{Short: "q", Long: "quiet"}, {Long: "silent"}, {Long: "retry"},
 		{Short: "s", Long: "sleep-interval", Arg: Text}, {Short: "v", Long: "verbose"},
 		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "wc", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
+	}},
+	{Name: "wc", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes"}, {Short: "m", Long: "chars"}, {Short: "l", Long: "lines"},
 		{Short: "L", Long: "max-line-length"}, {Short: "w", Long: "words"},
 		{Long: "total", Arg: Text},
 		{Long: "files0-from", Arg: Text, Forbid: "reads file names from a file, so vtexec cannot confine them"},
 		{Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "ls", Doc: "files and directories to list", Operands: ReadPaths, Flags: []Flag{
+	}},
+	{Name: "ls", Doc: "files and directories to list", Operands: ReadPaths, Flags: []Flag{
 		{Short: "a", Long: "all"}, {Short: "A", Long: "almost-all"}, {Long: "author"},
 		{Short: "b", Long: "escape"}, {Long: "block-size", Arg: Text}, {Short: "B", Long: "ignore-backups"},
 		{Short: "c"}, {Short: "C"}, {Long: "color", Arg: Text, Optional: true}, {Long: "colour", Arg: Text, Optional: true},
@@ -56,19 +58,32 @@ func init() {
 		{Short: "v"}, {Short: "w", Long: "width", Arg: Number}, {Short: "x"}, {Short: "X"},
 		{Short: "Z", Long: "context"}, {Long: "zero"}, {Short: "1"},
 		{Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "tac", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
+	}},
+	{Name: "tac", Doc: "files to read", Operands: ReadPaths, Flags: []Flag{
 		{Short: "b", Long: "before"}, {Short: "r", Long: "regex"},
 		{Short: "s", Long: "separator", Arg: Text}, {Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "numfmt", Doc: "numbers to format: text, never opened", Operands: Texts, Flags: []Flag{
+	}},
+	{Name: "numfmt", Doc: "numbers to format: text, never opened", Operands: Texts, Flags: []Flag{
 		{Long: "debug"}, {Short: "d", Long: "delimiter", Arg: Text}, {Long: "field", Arg: Text},
 		{Long: "format", Arg: Text}, {Long: "from", Arg: Text}, {Long: "from-unit", Arg: Number},
 		{Long: "grouping"}, {Long: "header", Arg: Text, Optional: true}, {Long: "invalid", Arg: Text},
 		{Long: "padding", Arg: Number}, {Long: "round", Arg: Text}, {Long: "suffix", Arg: Text},
 		{Long: "unit-separator", Arg: Text}, {Long: "to", Arg: Text}, {Long: "to-unit", Arg: Number},
 		{Short: "z", Long: "zero-terminated"}, {Long: "help"}, {Long: "version"},
-	}})
+	}},
+	{Name: "pwd", Doc: "none", Flags: []Flag{
+		{Short: "L", Long: "logical"}, {Short: "P", Long: "physical"}, {Long: "help"}, {Long: "version"},
+	}},
+	{Name: "which", Doc: "program names", Operands: Texts, Flags: []Flag{{Short: "a"}, {Short: "s"}}},
+	{Name: "printenv", Doc: "variable names", Operands: Texts, Flags: []Flag{
+		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
+	}},
+}
+
+func registerSimple() {
+	for _, s := range simpleSpecs {
+		registerSpec(s)
+	}
 	// The checksum programs read their operands; --check reads a list of
 	// file names from a file, names vtexec never sees, so it is refused.
 	for _, name := range []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum"} {
@@ -78,13 +93,6 @@ func init() {
 			{Short: "c", Long: "check", Forbid: "reads the names of the files to check from a file, so vtexec cannot confine them: hash the files by name and compare"},
 		}})
 	}
-	registerSpec(&Spec{Name: "pwd", Doc: "none", Flags: []Flag{
-		{Short: "L", Long: "logical"}, {Short: "P", Long: "physical"}, {Long: "help"}, {Long: "version"},
-	}})
-	registerSpec(&Spec{Name: "which", Doc: "program names", Operands: Texts, Flags: []Flag{{Short: "a"}, {Short: "s"}}})
-	registerSpec(&Spec{Name: "printenv", Doc: "variable names", Operands: Texts, Flags: []Flag{
-		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
-	}})
 	// echo parses no options beyond -n -e -E and prints everything else,
 	// including "--": every argument is text it only prints.
 	register("echo", ValidatorFunc(func(*Call) error { return nil }), func() Entry {

@@ -28,4 +28,4 @@ var sortSpec = &Spec{Name: "sort", Doc: "files to sort, confined (- is standard 
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(sortSpec) }
+func registerSort() { registerSpec(sortSpec) }

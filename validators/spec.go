@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ArgKind is what a flag's value is.
@@ -102,8 +103,10 @@ type Spec struct {
 	// Operands checks the operands (and anything else) once flags parsed.
 	Operands func(c *Call, a *Args) error
 
-	short map[string]*Flag
-	long  map[string]*Flag
+	// short and long index Flags, built by index on first use.
+	indexOnce sync.Once
+	short     map[string]*Flag
+	long      map[string]*Flag
 }
 
 // Check parses argv[1:] and checks every flag value and operand.
@@ -126,21 +129,21 @@ func (s *Spec) Check(c *Call) error {
 	return s.Operands(c, a)
 }
 
+// index builds short and long once; every reader of them calls it first.
 func (s *Spec) index() {
-	if s.short != nil {
-		return
-	}
-	s.short = map[string]*Flag{}
-	s.long = map[string]*Flag{}
-	for i := range s.Flags {
-		f := &s.Flags[i]
-		if f.Short != "" {
-			s.short[f.Short] = f
+	s.indexOnce.Do(func() {
+		s.short = map[string]*Flag{}
+		s.long = map[string]*Flag{}
+		for i := range s.Flags {
+			f := &s.Flags[i]
+			if f.Short != "" {
+				s.short[f.Short] = f
+			}
+			if f.Long != "" {
+				s.long[f.Long] = f
+			}
 		}
-		if f.Long != "" {
-			s.long[f.Long] = f
-		}
-	}
+	})
 }
 
 // Parse splits args into flags and operands the way GNU getopt_long does,
@@ -264,6 +267,7 @@ func (s *Spec) forbidden(f *Flag, as string) error {
 }
 
 func (s *Spec) unknownLong(name string) error {
+	s.index()
 	for long, f := range s.long {
 		if strings.HasPrefix(long, name) && f.Forbid == "" {
 			return refuse(CodeUnknownFlag, "write long options in full, e.g. --"+long,

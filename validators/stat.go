@@ -13,4 +13,4 @@ var statSpec = &Spec{Name: "stat", Doc: "files to describe, confined (- is stand
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(statSpec) }
+func registerStat() { registerSpec(statSpec) }

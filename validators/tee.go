@@ -8,7 +8,7 @@ var teeSpec = &Spec{Name: "tee", Doc: "files to write, each confined and writabl
 		{Long: "output-error", Arg: Text, Optional: true}, {Long: "help"}, {Long: "version"},
 	}}
 
-func init() { registerSpec(teeSpec) }
+func registerTee() { registerSpec(teeSpec) }
 
 // teeOperands checks every file tee writes; tee with none only copies to
 // standard output.

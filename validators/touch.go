@@ -12,7 +12,7 @@ var touchSpec = &Spec{Name: "touch", Doc: "files to create or touch, each confin
 		{Long: "time", Arg: Text}, {Long: "help"}, {Long: "version"},
 	}}
 
-func init() { registerSpec(touchSpec) }
+func registerTouch() { registerSpec(touchSpec) }
 
 func touchOperands(c *Call, a *Args) error {
 	if helpOrVersion(a) {

@@ -11,4 +11,4 @@ var trSpec = &Spec{Name: "tr", Doc: "SET1 [SET2]: character sets, text (tr reads
 	{Long: "help"}, {Long: "version"},
 }}
 
-func init() { registerSpec(trSpec) }
+func registerTr() { registerSpec(trSpec) }

@@ -53,7 +53,7 @@ var treeSpec = &Spec{
 	},
 }
 
-func init() {
+func registerTree() {
 	treeSpec.index()
 	register("tree", ValidatorFunc(checkTree), treeSpec.Entry)
 }
@@ -83,6 +83,7 @@ func checkTree(c *Call) error {
 // parseTree splits a tree command line as tree's own loop does: each
 // value-taking flag of a cluster, in order, takes the next unused word.
 func parseTree(s *Spec, args []string) (*Args, error) {
+	s.index()
 	a := &Args{}
 	flags := true
 	next := 0

@@ -60,11 +60,10 @@ func (w *wrapperSpec) Unwrap(c *Call) ([]string, error) {
 }
 
 func registerWrapper(w *wrapperSpec) {
-	w.index()
 	register(w.Name, w, w.Entry)
 }
 
-func init() {
+func registerWrappers() {
 	registerWrapper(&wrapperSpec{lead: 1, Spec: Spec{Name: "timeout", NoPermute: true,
 		Doc: "DURATION COMMAND [ARG]...: COMMAND is checked as if it stood alone", Flags: []Flag{
 			{Long: "preserve-status"}, {Long: "foreground"}, {Short: "k", Long: "kill-after", Arg: Text},

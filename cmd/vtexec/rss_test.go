@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 
 // goBuild builds the package in dir into a fresh binary, as users get it:
 // without the race detector even when the tests run with it.
-func goBuild(t *testing.T, dir, name string) string {
+func goBuild(t testing.TB, dir, name string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), name)
 	build := exec.Command("go", "build", "-o", bin, dir)
@@ -27,13 +28,20 @@ func goBuild(t *testing.T, dir, name string) string {
 	return bin
 }
 
-// A 200 MiB output is truncated and vtexec's own peak RSS stays small.
+// bigOutputMiB sizes the output of TestRunBigOutputBoundedMemory; measure
+// 1 GiB with
+//
+//	go test -run BigOutput -v ./cmd/vtexec -args -bigoutput-mib 1024
+var bigOutputMiB = flag.Int64("bigoutput-mib", 200, "MiB of output for TestRunBigOutputBoundedMemory")
+
+// A big output (200 MiB by default) is truncated and vtexec's own peak
+// RSS stays small.
 func TestRunBigOutputBoundedMemory(t *testing.T) {
 	ws := cliWorkspace(t)
 	big := filepath.Join(ws, "big")
 	f, err := os.Create(big)
 	require.NoError(t, err)
-	require.NoError(t, f.Truncate(200<<20))
+	require.NoError(t, f.Truncate(*bigOutputMiB<<20))
 	require.NoError(t, f.Close())
 
 	vtexec := goBuild(t, ".", "vtexec")
@@ -57,6 +65,6 @@ func TestRunBigOutputBoundedMemory(t *testing.T) {
 	require.NotEmpty(t, lines)
 	peak, err := strconv.ParseInt(lines[len(lines)-1], 10, 64)
 	require.NoError(t, err, stderr.String())
-	t.Logf("peak RSS of vtexec run on 200 MiB of output: %.1f MiB", float64(peak)/(1<<20))
+	t.Logf("peak RSS of vtexec run on %d MiB of output: %.1f MiB", *bigOutputMiB, float64(peak)/(1<<20))
 	assert.Less(t, peak, int64(64<<20))
 }

@@ -1,0 +1,14 @@
+// Command baseline does nothing, but links the third-party packages
+// vtexec links, so their init and Go's runtime start-up cost it what
+// they cost vtexec. BenchmarkStartup compares vtexec against it.
+package main
+
+import (
+	_ "github.com/google/uuid"
+	_ "github.com/pelletier/go-toml/v2"
+	_ "golang.org/x/term"
+	_ "mvdan.cc/sh/v3/expand"
+	_ "mvdan.cc/sh/v3/syntax"
+)
+
+func main() {}

@@ -1,0 +1,183 @@
+package validators
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// gitCacheWarm checks argv until git's answers about the repository are
+// cached and confirmed: past the racy window, a first run records them and
+// a second confirms them; a third must start no git.
+func gitCacheWarm(t *testing.T, ws *workspace.Workspace, argv ...string) {
+	t.Helper()
+	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	for i := 0; i < 2; i++ {
+		require.Nil(t, gitFinding(t, ws, argv...), "git %v before the change", argv)
+	}
+	runs := gitHelperRuns.Load()
+	require.Nil(t, gitFinding(t, ws, argv...))
+	require.Equal(t, runs, gitHelperRuns.Load(), "git %v ran git again on an unchanged repository", argv)
+}
+
+func TestGitCacheUnchangedRepositoryRunsNoGit(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	runs := gitHelperRuns.Load()
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Equal(t, int64(3), gitHelperRuns.Load()-runs, "rev-parse, config and ls-files")
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Equal(t, int64(6), gitHelperRuns.Load()-runs, "the second check confirms the answers")
+	for i := 0; i < 3; i++ {
+		assert.Nil(t, gitFinding(t, ws, "log", "--oneline", "-5"))
+		assert.Nil(t, gitFinding(t, ws, "diff", "HEAD~1", "--", "a.txt"))
+	}
+	assert.Equal(t, int64(6), gitHelperRuns.Load()-runs, "an unchanged repository is not asked again")
+
+	// A subdirectory is another question (discovery starts there).
+	require.NoError(t, ws.Chdir("src"))
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Equal(t, int64(9), gitHelperRuns.Load()-runs)
+}
+
+// A key added to .git/config in place (the git directory unchanged).
+func TestGitCacheSeesConfigChange(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "diff")
+	gitAppendConfig(t, dir, "[diff \"x\"]\n\ttextconv = cat\n")
+	f := gitFinding(t, ws, "diff")
+	require.NotNil(t, f, "a cached answer judged the changed configuration")
+	assert.Equal(t, CodeGitConfig, f.Code)
+	assert.Contains(t, f.Reason, "textconv")
+}
+
+// An include of a file that does not exist yet, which then appears.
+func TestGitCacheSeesIncludedFileAppear(t *testing.T) {
+	home := gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	later := filepath.Join(home, "later.cfg")
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+later+"\n"), 0o644))
+	gitCacheWarm(t, ws, "status")
+	require.NoError(t, os.WriteFile(later, []byte(fmt.Sprintf("[include]\n\tpath = %s/evil.cfg\n", dir)), 0o644))
+	f := gitFinding(t, ws, "status")
+	require.NotNil(t, f, "a cached answer missed the included file that appeared")
+	assert.Equal(t, CodeGitConfig, f.Code)
+	assert.Contains(t, f.Reason, "evil.cfg")
+}
+
+// HEAD moves, in place, to a branch an includeIf "onbranch:" includes a
+// risky file for.
+func TestGitCacheSeesBranchSwitch(t *testing.T) {
+	home := gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	inc := filepath.Join(home, "evil.inc")
+	require.NoError(t, os.WriteFile(inc, []byte(fmt.Sprintf("[include]\n\tpath = %s/docs/evil.cfg\n", dir)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"),
+		[]byte("[includeIf \"onbranch:evil\"]\n\tpath = "+inc+"\n"), 0o644))
+	gitSetup(t, dir, "branch", "evil")
+	gitCacheWarm(t, ws, "log", "--oneline", "-5")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/evil\n"), 0o644))
+	f := gitFinding(t, ws, "log", "--oneline", "-5")
+	require.NotNil(t, f, "a cached answer judged the repository on its old branch")
+	assert.Equal(t, CodeGitConfig, f.Code)
+	assert.Contains(t, f.Reason, "evil.cfg")
+}
+
+// A directory of index entries becomes a link out of the workspace: the
+// working tree is looked at on every check.
+func TestGitCacheSeesWorkingTreeLink(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "grep", "package")
+	require.NoError(t, os.Rename(filepath.Join(dir, "src"), filepath.Join(dir, "src.old")))
+	require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(dir, "src")))
+	f := gitFinding(t, ws, "grep", "package")
+	require.NotNil(t, f, "a cached answer hid the link")
+	assert.Equal(t, string(workspace.Outside), f.Code)
+	assert.Contains(t, f.Reason, "src")
+}
+
+// A repository appears between the directory and the one found before:
+// discovery would now stop there.
+func TestGitCacheSeesRepositoryOnTheWay(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	require.NoError(t, ws.Chdir("src"))
+	gitCacheWarm(t, ws, "status")
+	gitSetup(t, filepath.Join(dir, "src"), "init", "-q")
+	runs := gitHelperRuns.Load()
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Greater(t, gitHelperRuns.Load(), runs, "the cached answers were about the repository above")
+	repo, err := gitParseRevParse(ws.Cwd(), gitAsk(ws.Cwd(), nil).revParse)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "src"), repo.topLevel)
+}
+
+// A link out of the workspace appears in the git directory.
+func TestGitCacheSeesGitDirLink(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "log")
+	require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(dir, ".git", "refs", "heads", "stolen")))
+	f := gitFinding(t, ws, "log")
+	require.NotNil(t, f, "a cached walk missed the link")
+	assert.Equal(t, string(workspace.Outside), f.Code)
+	assert.Contains(t, f.Reason, "stolen")
+}
+
+// BenchmarkGitCheckCached is the cost of checking a git command once
+// git's answers about the repository are cached (ns/op), and of the first
+// check, which runs git (uncached-µs).
+//
+//	go test -run '^$' -bench GitCheckCached ./validators
+func BenchmarkGitCheckCached(b *testing.B) {
+	b.Setenv("HOME", b.TempDir())
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	for name, body := range map[string]string{"a.txt": "one\n", "src/c.go": "package c\n", "docs/d.md": "d\n"} {
+		p := filepath.Join(dir, name)
+		require.NoError(b, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(b, os.WriteFile(p, []byte(body), 0o644))
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main", "."}, {"add", "."}, {"commit", "-qm", "one"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
+			"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
+		out, err := cmd.CombinedOutput()
+		require.NoError(b, err, "%s", out)
+	}
+	ws, err := workspace.New(dir)
+	require.NoError(b, err)
+	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	call := &Call{Argv: []string{"git", "log", "--oneline", "-5"}, WS: ws}
+	start := time.Now()
+	require.NoError(b, checkGit(call))
+	uncached := time.Since(start)
+	require.NoError(b, checkGit(call))
+	runs := gitHelperRuns.Load()
+	for b.Loop() {
+		if err := checkGit(call); err != nil {
+			b.Fatal(err)
+		}
+	}
+	require.Equal(b, runs, gitHelperRuns.Load(), "git ran during the benchmark")
+	b.ReportMetric(float64(uncached.Microseconds()), "uncached-µs")
+}
