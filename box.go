@@ -44,10 +44,9 @@ func (st *state) openBox() (*box, error) {
 		return nil, &RequestError{Code: "bad_request", Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
 	}
 	b := &box{cleanup: func() {}}
-	if mode == confine.ModeOff {
-		b.Box, _ = confine.Open(confine.Spec{}, mode)
-		return b, nil
-	}
+	// The private HOME and TMPDIR are the command's whatever the
+	// confinement: the check inspects git with no user configuration,
+	// and the command must see the same.
 	if err := b.makeDirs(st.req.Session, st.ws.Root()); err != nil {
 		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
@@ -55,6 +54,10 @@ func (st *state) openBox() (*box, error) {
 	grantNetwork(st.decided.Plan, st.decided.Network)
 	if hasGit(st.decided.Plan) {
 		writeGitIdentity(b.home)
+	}
+	if mode == confine.ModeOff {
+		b.Box, _ = confine.Open(confine.Spec{}, mode)
+		return b, nil
 	}
 	lim := st.pol.Limits
 	spec := confine.Spec{

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,11 +228,46 @@ func gitEnvironment() ([]string, string) {
 	defer gitEnv.Unlock()
 	if gitEnv.env == nil || !slices.Equal(source, gitEnv.source) {
 		gitEnv.source = source
-		gitEnv.env = append(runner.Env(source), "LC_ALL=C", "LANGUAGE=C")
+		gitEnv.env = append(withHome(runner.Env(source), inspectionHome()), "LC_ALL=C", "LANGUAGE=C")
 		gitEnv.key = strings.Join(gitEnv.env, "\x00")
 	}
 	return gitEnv.env, gitEnv.key
 }
+
+// withHome returns env with HOME set to home.
+func withHome(env []string, home string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "HOME=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "HOME="+home)
+}
+
+// inspectionHome is the HOME git's helpers run with: an empty directory
+// of this user's. Commands run with a private HOME that holds no more
+// than the user's name and email, so the inspection must not judge the
+// user's global configuration either: a value it holds (a token in an
+// insteadOf URL, an alias) is then never what an allowed command prints.
+func inspectionHome() string {
+	inspectionHomeOnce.Do(func() {
+		inspectionHomeDir = "/nonexistent"
+		dir := filepath.Join(os.TempDir(), "vtexec-"+strconv.Itoa(os.Geteuid()), "git-inspection-home")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return
+		}
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+			inspectionHomeDir = dir
+		}
+	})
+	return inspectionHomeDir
+}
+
+var (
+	inspectionHomeOnce sync.Once
+	inspectionHomeDir  string
+)
 
 // gitAsk returns the helpers' answers for dir and repoArgs, from the
 // cache when it holds confirmed answers whose files are unchanged.

@@ -63,38 +63,27 @@ func TestGitCacheSeesConfigChange(t *testing.T) {
 	assert.Contains(t, f.Reason, "textconv")
 }
 
-// An include of a file that does not exist yet, which then appears.
-func TestGitCacheSeesIncludedFileAppear(t *testing.T) {
+// The user's global configuration is never read (commands get a private
+// HOME, and the inspection an empty one), so what it includes or turns on
+// for a branch changes nothing: neither a refusal nor a stale answer.
+func TestGitCacheIgnoresTheUsersConfiguration(t *testing.T) {
 	home := gitHermetic(t)
 	dir := gitRepoDir(t)
 	ws := gitWS(t, dir)
-	later := filepath.Join(home, "later.cfg")
-	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+later+"\n"), 0o644))
-	gitCacheWarm(t, ws, "status")
-	require.NoError(t, os.WriteFile(later, []byte(fmt.Sprintf("[include]\n\tpath = %s/evil.cfg\n", dir)), 0o644))
-	f := gitFinding(t, ws, "status")
-	require.NotNil(t, f, "a cached answer missed the included file that appeared")
-	assert.Equal(t, CodeGitConfig, f.Code)
-	assert.Contains(t, f.Reason, "evil.cfg")
-}
-
-// HEAD moves, in place, to a branch an includeIf "onbranch:" includes a
-// risky file for.
-func TestGitCacheSeesBranchSwitch(t *testing.T) {
-	home := gitHermetic(t)
-	dir := gitRepoDir(t)
-	ws := gitWS(t, dir)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "docs", "evil.cfg"), []byte("[diff \"x\"]\n\ttextconv = cat\n"), 0o644))
 	inc := filepath.Join(home, "evil.inc")
 	require.NoError(t, os.WriteFile(inc, []byte(fmt.Sprintf("[include]\n\tpath = %s/docs/evil.cfg\n", dir)), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"),
-		[]byte("[includeIf \"onbranch:evil\"]\n\tpath = "+inc+"\n"), 0o644))
+		[]byte("[includeIf \"onbranch:evil\"]\n\tpath = "+inc+"\n[include]\n\tpath = "+inc+"\n"), 0o644))
 	gitSetup(t, dir, "branch", "evil")
-	gitCacheWarm(t, ws, "log", "--oneline", "-5")
+	assert.Nil(t, gitFinding(t, ws, "log", "--oneline", "-5"))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/evil\n"), 0o644))
+	assert.Nil(t, gitFinding(t, ws, "log", "--oneline", "-5"))
+	// The same include in the repository's own configuration is judged.
+	gitAppendConfig(t, dir, fmt.Sprintf("[include]\n\tpath = %s/docs/evil.cfg\n", dir))
 	f := gitFinding(t, ws, "log", "--oneline", "-5")
-	require.NotNil(t, f, "a cached answer judged the repository on its old branch")
+	require.NotNil(t, f)
 	assert.Equal(t, CodeGitConfig, f.Code)
-	assert.Contains(t, f.Reason, "evil.cfg")
 }
 
 // A directory of index entries becomes a link out of the workspace: the

@@ -630,24 +630,22 @@ func TestGitLFSAsks(t *testing.T) {
 	assert.Equal(t, CodeGitConfig, f.Code)
 }
 
+// The user's own configuration is not what commands run with (they get
+// a private HOME), so what it includes is not judged; but a HOME inside
+// the workspace puts a file the user's own git reads where commands
+// could rewrite it, and git is refused there.
 func TestGitUserConfigIncludes(t *testing.T) {
 	home := gitHermetic(t)
 	dir := gitRepoDir(t)
 	ws := gitWS(t, dir)
-	// An include of a file outside the workspace is the user's business.
-	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = other.cfg\n"), 0o644))
-	assert.Nil(t, gitFinding(t, ws, "status"))
-	// One the agent could rewrite is not.
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"),
-		[]byte(fmt.Sprintf("[includeIf \"gitdir:/nope/\"]\n\tpath = %s/evil.cfg\n", dir)), 0o644))
-	f := gitFinding(t, ws, "status")
-	require.NotNil(t, f)
-	assert.Equal(t, CodeGitConfig, f.Code)
-	assert.Contains(t, f.Reason, "evil.cfg")
+		[]byte(fmt.Sprintf("[includeIf \"gitdir:/nope/\"]\n\tpath = %s/evil.cfg\n[diff]\n\texternal = sh\n", dir)), 0o644))
+	assert.Nil(t, gitFinding(t, ws, "status"))
+	assert.Nil(t, gitFinding(t, ws, "diff"))
 
-	// A HOME inside the workspace puts the user's configuration there.
 	t.Setenv("HOME", filepath.Join(dir, "docs"))
-	f = gitFinding(t, ws, "log")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "docs", ".gitconfig"), []byte("[user]\n\tname = x\n"), 0o644))
+	f := gitFinding(t, ws, "log")
 	require.NotNil(t, f)
 	assert.Equal(t, CodeGitConfig, f.Code)
 }
