@@ -1,0 +1,63 @@
+package main
+
+import "github.com/vtexec/vtexec/validators"
+
+// prefix are words put before the flag: a list for cut (except for its
+// own list flags), an input file for xargs, one thread for rg so that its
+// output comes in one order.
+func prefix(fa validators.FlagArity) []string {
+	switch fa.Program {
+	case "cut":
+		switch fa.Name {
+		case "-b", "-c", "-f", "--bytes", "--characters", "--fields":
+			return nil
+		}
+		return []string{"-f1"}
+	case "xargs":
+		return []string{"-a", "f1"}
+	case "rg":
+		return []string{"-j1"}
+	}
+	return nil
+}
+
+// programSuffix are operands put after the probe word, so that the
+// program has the operands it needs when the word is a value.
+var programSuffix = map[string][]string{
+	"diff": {"f1", "2"}, "comm": {"f1", "2"}, "cmp": {"f1", "2"}, "file": {"f1"},
+}
+
+// validValues are values a flag accepts, for flags that check their value
+// before anything else is read ("PROG FLAG" + " " + "VALUE").
+var validValues = map[string]string{
+	"grep --binary-files": "text", "grep -D": "read", "grep --devices": "read",
+	"file -e": "ascii", "file --exclude": "ascii",
+	"env -S": "true", "env --split-string": "true",
+	"find -amin": "1", "find -atime": "1", "find -cmin": "1", "find -ctime": "1",
+	"find -mmin": "1", "find -mtime": "1", "find -used": "1", "find -inum": "1", "find -links": "1",
+	"find -gid": "0", "find -uid": "0", "find -group": "root", "find -user": "root",
+	"find -maxdepth": "1", "find -mindepth": "1", "find -perm": "644", "find -regextype": "emacs",
+	"find -size": "1", "find -type": "f", "find -xtype": "f",
+}
+
+// skipReasons are the spellings not probed, each with its reason; keyed
+// "PROGRAM SUB... NAME" (two spaces when there is no subcommand).
+var skipReasons = map[string]string{
+	"find  (":         "an operator, not an option: find's parser pairs it with \")\"",
+	"find  )":         "an operator, not an option: find's parser pairs it with \"(\"",
+	"find  !":         "an operator, not an option: it negates the next primary",
+	"find  ,":         "an operator, not an option: it joins two expressions",
+	"find  -help":     "prints the usage and exits before reading further words",
+	"find  --help":    "prints the usage and exits before reading further words",
+	"find  -version":  "prints the version and exits before reading further words",
+	"find  --version": "prints the version and exits before reading further words",
+	"find  -exec":     "takes every word up to \";\" or \"+\"; the validator refuses it, and with it the whole command",
+	"find  -execdir":  "takes every word up to \";\" or \"+\"; the validator refuses it, and with it the whole command",
+	"find  -ok":       "takes every word up to \";\"; the validator refuses it, and with it the whole command",
+	"find  -okdir":    "takes every word up to \";\"; the validator refuses it, and with it the whole command",
+	"find  -context":  "find refuses it while parsing unless SELinux is enabled, so no later word is read",
+	"jq  -h":          "prints the usage and exits before reading further words",
+	"jq  --help":      "prints the usage and exits before reading further words",
+	"jq  -V":          "prints the version and exits before reading further words",
+	"jq  --version":   "prints the version and exits before reading further words",
+}
