@@ -45,7 +45,7 @@ func (p *prober) probe(fa validators.FlagArity) result {
 		r.outcome = disagree
 	}
 	// The attached forms.
-	if att := p.attached(fa); att != nil {
+	if att := p.attached(fa, sep.next); att != nil {
 		r.does += "; " + att.does
 		if !att.readable {
 			if r.outcome == agree {
@@ -142,7 +142,7 @@ func (p *prober) differ(x, y run) bool {
 	return masked(x) != masked(y)
 }
 
-var digits = regexp.MustCompile(`[0-9]+`)
+var digits = regexp.MustCompile(`0x[0-9a-f]+|[0-9]+`)
 
 func masked(r run) string {
 	return fmt.Sprintf("%d %v %s\x00%s", r.exit, r.timedOut, digits.ReplaceAllString(r.stdout, "N"), digits.ReplaceAllString(r.stderr, "N"))
@@ -160,7 +160,25 @@ func (p *prober) firstOperand(fa validators.FlagArity, pre, words []string, isOp
 			return observation{next: i, evidence: x.brief()}
 		}
 	}
+	if valueSeen(x.out(), fa, words[0]) {
+		return observation{next: 1, evidence: x.brief()}
+	}
 	return observation{next: -1, evidence: x.brief()}
+}
+
+// valueSeen reports whether the program complained about w (or about a
+// missing number or character) as the value of the flag: it took w.
+func valueSeen(out string, fa validators.FlagArity, w string) bool {
+	bare := strings.TrimLeft(spelling(fa), "-")
+	for _, m := range []string{
+		"`" + bare + "' expects", bare + " expects a", "option " + bare + " accepts", "after " + bare + "=",
+		"'" + w + "'", " " + w + "\n", "=" + w,
+	} {
+		if strings.Contains(out, m) {
+			return true
+		}
+	}
+	return strings.HasSuffix(strings.TrimSpace(out), " "+w)
 }
 
 func jqOperand(out, w string) bool { return strings.Contains(out, w+"/0 is not defined") }
@@ -197,7 +215,8 @@ func knowsNot(r run, fa validators.FlagArity) bool {
 		"Invalid argument `" + name + "'", "Invalid argument -`" + bare + "'",
 		"Unknown option " + name, "unknown predicate `" + name + "'",
 		"unknown option `" + bare + "'", "unknown switch `" + bare + "'",
-		"unrecognized argument: " + name, "unknown option: " + name,
+		"unrecognized argument: " + name, "unknown option: " + name, "unknown option `" + name + "'",
+		"unrecognized option: '" + name + "'", "does not expect negation",
 	} {
 		if strings.Contains(out, m) {
 			return true
@@ -216,8 +235,9 @@ type attachment struct {
 
 // attached probes "-xVALUE" for every short spelling (an attached value,
 // or a cluster of flags?) and "--name=VALUE" for long ones whose value
-// may be attached. It returns nil when there is nothing to probe.
-func (p *prober) attached(fa validators.FlagArity) *attachment {
+// may be attached; next is what the separate-word probe saw. It returns
+// nil when there is nothing to probe.
+func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 	if fa.Name == "-NUM" || (fa.Program == "git" && len(fa.Sub) == 0) || fa.Program == "find" {
 		return nil // -2 is a whole word; git's own and find's options stand alone
 	}
@@ -235,13 +255,20 @@ func (p *prober) attached(fa validators.FlagArity) *attachment {
 		pre = fa.Sub
 	}
 	x := p.exec(cat([]string{fa.Program}, pre, argv)...)
-	if fa.Program != "git" && isShort(fa) {
-		// "-x@W" is a cluster exactly when it does what "-x -@W" does.
-		y := p.exec(cat([]string{fa.Program}, pre, []string{spelling(fa), "-@W"})...)
-		a := &attachment{readable: true, attaches: p.differ(x, y), evidence: x.brief() + " vs " + y.brief()}
+	if fa.Program != "git" && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) {
+		// A flag that takes the next word attaches "@W" when "-x@W" does
+		// what "-x @W" does; one that does not reads "-x@W" as a cluster
+		// when it does what "-x -@W" does.
+		other := []string{spelling(fa), "@W"}
+		if next == 0 {
+			other[1] = "-@W"
+		}
+		y := p.exec(cat([]string{fa.Program}, pre, other)...)
+		a := &attachment{readable: true, evidence: x.brief() + " vs " + y.brief()}
+		a.attaches = p.differ(x, y) == (next == 0)
 		a.does = "reads " + argv[0] + " as the value"
 		if !a.attaches {
-			a.does = "reads " + argv[0] + " as a cluster of flags"
+			a.does = "does not read " + argv[0] + " as a value"
 		}
 		return a
 	}
@@ -250,7 +277,7 @@ func (p *prober) attached(fa validators.FlagArity) *attachment {
 	for _, m := range []string{
 		// A cluster: '@' read as a flag.
 		"invalid option -- '@'", "Found argument '-@'", "Invalid argument -`@'", "Unknown option -@",
-		"unknown switch `@'",
+		"unknown switch `@'", "invalid option: " + argv[0], "'" + argv[0][1:] + "': not a non-negative integer",
 		// No value allowed, or the whole word unknown.
 		"doesn't allow an argument", "takes no value", "unrecognized argument: " + argv[0],
 		"unrecognized option '" + argv[0] + "'", "Missing argument to " + fa.Name,
@@ -279,6 +306,17 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 		})
 	}
 	argv := cat([]string{"git"}, fa.Sub)
+	if len(fa.Sub) == 1 && fa.Sub[0] == "grep" {
+		// The first operand is the pattern (unless -e or -f gave one), the
+		// next a revision git cannot resolve.
+		o := p.firstOperand(fa, argv, []string{"PROBEa", "PROBEb", "PROBEc", "PROBEd"}, func(out, w string) bool {
+			return strings.Contains(out, "unable to resolve revision: "+w)
+		})
+		if o.next > 0 && fa.Name != "-e" && fa.Name != "-f" {
+			o.next--
+		}
+		return o
+	}
 	if gitRevParsed[strings.Join(fa.Sub, " ")] {
 		words := []string{"PROBEa", "PROBEb", "PROBEc"}
 		if v, ok := validValues["git "+fa.Name]; ok {
@@ -296,7 +334,7 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 		return observation{unknown: true, evidence: x.brief()}
 	case x.exit == 129 && strings.HasPrefix(x.stdout, "usage: "):
 		return observation{next: 0, evidence: x.brief()}
-	case strings.Contains(x.stderr, "unknown option `PROBEz'"):
+	case strings.Contains(x.stderr, "unknown option `PROBEz'") || valueSeen(x.out(), fa, "-h"):
 		return observation{next: 1, evidence: x.brief()}
 	}
 	return observation{next: -1, evidence: x.brief()}
