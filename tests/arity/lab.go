@@ -110,6 +110,13 @@ func newLab(root string) (*lab, error) {
 	if err := l.git("-C", l.repo, "commit", "-qam", "second"); err != nil {
 		return nil, err
 	}
+	// A stash, for git stash show and list.
+	if err := write("a.txt", "stashed\n"); err != nil {
+		return nil, err
+	}
+	if err := l.git("-C", l.repo, "stash", "-q"); err != nil {
+		return nil, err
+	}
 	if err := write("untracked.txt", "u\n"); err != nil {
 		return nil, err
 	}

@@ -171,7 +171,7 @@ func (p *prober) firstOperand(fa validators.FlagArity, pre, words []string, isOp
 func valueSeen(out string, fa validators.FlagArity, w string) bool {
 	bare := strings.TrimLeft(spelling(fa), "-")
 	for _, m := range []string{
-		"`" + bare + "' expects", bare + " expects a", "option " + bare + " accepts", "after " + bare + "=",
+		"`" + bare + "' expects", bare + " expects a", "' expects a ", "option " + bare + " accepts", "after " + bare + "=",
 		"'" + w + "'", " " + w + "\n", "=" + w,
 	} {
 		if strings.Contains(out, m) {
@@ -251,10 +251,20 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		return nil
 	}
 	pre := prefix(fa)
+	var tail []string
 	if fa.Program == "git" {
-		pre = fa.Sub
+		// parse-options stops at the first unknown option, so git runs with
+		// what follows the flag in the separate-word probe; a value git
+		// checks is one it accepts.
+		pre = gitArgv(fa)[1:]
+		if !gitRevParsed[strings.Join(fa.Sub, " ")] && fa.Sub[0] != "grep" {
+			tail = gitTail(fa) // the revision parser reports an unknown word last
+		}
+		if v, ok := validValues["git "+fa.Name]; ok && !isShort(fa) {
+			argv[0] = spelling(fa) + "=" + v
+		}
 	}
-	x := p.exec(cat([]string{fa.Program}, pre, argv)...)
+	x := p.exec(cat([]string{fa.Program}, pre, argv, tail)...)
 	if fa.Program != "git" && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) {
 		// A flag that takes the next word attaches "@W" when "-x@W" does
 		// what "-x @W" does; one that does not reads "-x@W" as a cluster
@@ -277,7 +287,7 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 	for _, m := range []string{
 		// A cluster: '@' read as a flag.
 		"invalid option -- '@'", "Found argument '-@'", "Invalid argument -`@'", "Unknown option -@",
-		"unknown switch `@'", "invalid option: " + argv[0], "'" + argv[0][1:] + "': not a non-negative integer",
+		"unknown switch `@'", "unknown option `-@W'", "unrecognized argument: -@W", "invalid option: " + argv[0], "'" + argv[0][1:] + "': not a non-negative integer",
 		// No value allowed, or the whole word unknown.
 		"doesn't allow an argument", "takes no value", "unrecognized argument: " + argv[0],
 		"unrecognized option '" + argv[0] + "'", "Missing argument to " + fa.Name,
@@ -305,11 +315,11 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 			return strings.Contains(out, "'"+w+"' is not a git command")
 		})
 	}
-	argv := cat([]string{"git"}, fa.Sub)
+	argv := gitArgv(fa)
 	if len(fa.Sub) == 1 && fa.Sub[0] == "grep" {
 		// The first operand is the pattern (unless -e or -f gave one), the
 		// next a revision git cannot resolve.
-		o := p.firstOperand(fa, argv, []string{"PROBEa", "PROBEb", "PROBEc", "PROBEd"}, func(out, w string) bool {
+		o := p.firstOperand(fa, argv, gitTail(fa), func(out, w string) bool {
 			return strings.Contains(out, "unable to resolve revision: "+w)
 		})
 		if o.next > 0 && fa.Name != "-e" && fa.Name != "-f" {
@@ -318,32 +328,86 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 		return o
 	}
 	if gitRevParsed[strings.Join(fa.Sub, " ")] {
-		words := []string{"PROBEa", "PROBEb", "PROBEc"}
-		if v, ok := validValues["git "+fa.Name]; ok {
-			words[0] = v
-		} else if fa.Kind == validators.Number {
-			words[0] = "3"
-		}
-		return p.firstOperand(fa, argv, words, gitOperand)
+		return p.firstOperand(fa, argv, gitTail(fa), gitOperand)
 	}
-	// parse-options: "-h" is a request for usage unless it is a value;
-	// then the unknown option after it is reached.
-	x := p.exec(cat(argv, []string{spelling(fa), "-h", "--PROBEz"})...)
+	if gitHelpProbed[fa.Sub[0]] {
+		return p.gitHelp(fa, argv)
+	}
+	// parse-options takes the next word as a value whatever it looks
+	// like, so of two unknown options the first is reported unless the
+	// flag took it.
+	x := p.exec(cat(argv, []string{spelling(fa)}, gitTail(fa))...)
 	switch {
 	case knowsNot(x, fa):
 		return observation{unknown: true, evidence: x.brief()}
-	case x.exit == 129 && strings.HasPrefix(x.stdout, "usage: "):
+	case strings.Contains(x.out(), "unknown option `PROBEy'"):
 		return observation{next: 0, evidence: x.brief()}
-	case strings.Contains(x.stderr, "unknown option `PROBEz'") || valueSeen(x.out(), fa, "-h"):
+	case strings.Contains(x.out(), "unknown option `PROBEz'") || valueSeen(x.out(), fa, "--PROBEy"):
 		return observation{next: 1, evidence: x.brief()}
 	}
 	return observation{next: -1, evidence: x.brief()}
 }
 
+// gitHelpProbed are the subcommands that keep unknown options (cherry-pick,
+// revert) or parse them in a shell script (submodule): "-h" after the flag
+// asks for usage unless the flag took it as its value.
+var gitHelpProbed = map[string]bool{"cherry-pick": true, "revert": true, "submodule": true}
+
+func (p *prober) gitHelp(fa validators.FlagArity, argv []string) observation {
+	x := p.exec(cat(argv, []string{spelling(fa)}, gitTail(fa))...)
+	switch {
+	case knowsNot(x, fa):
+		return observation{unknown: true, evidence: x.brief()}
+	case x.exit == 129 && strings.HasPrefix(x.stdout, "usage: "),
+		fa.Sub[0] == "submodule" && strings.HasPrefix(x.out(), "usage: git submodule"):
+		// parse-options prints the usage asked for with -h on stdout;
+		// git submodule's shell script prints its own.
+		return observation{next: 0, evidence: x.brief()}
+	case strings.Contains(x.out(), "PROBEz") || valueSeen(x.out(), fa, "-h"),
+		x.exit == 129 && strings.HasPrefix(x.stderr, "usage: "):
+		// The parser went past "-h" (to --PROBEz, or to a usage error).
+		return observation{next: 1, evidence: x.brief()}
+	}
+	return observation{next: -1, evidence: x.brief()}
+}
+
+// gitArgv is git and the subcommand words.
+func gitArgv(fa validators.FlagArity) []string {
+	if strings.Join(fa.Sub, " ") == "remote list" {
+		return []string{"git", "remote"} // vtexec's name for git remote without a subcommand
+	}
+	return cat([]string{"git"}, fa.Sub)
+}
+
+// gitTail is what the separate-word probe puts after a git flag.
+func gitTail(fa validators.FlagArity) []string {
+	switch {
+	case len(fa.Sub) == 0:
+		return []string{"PROBEd", "PROBEb", "PROBEc"}
+	case fa.Sub[0] == "grep":
+		words := []string{"PROBEa", "PROBEb", "PROBEc", "PROBEd"}
+		if fa.Kind == validators.Number {
+			words[0] = "3"
+		}
+		return words
+	case gitRevParsed[strings.Join(fa.Sub, " ")]:
+		words := []string{"PROBEa", "PROBEb", "PROBEc"}
+		if v, ok := validValues["git "+fa.Name]; ok && fa.Next > 0 {
+			words[0] = v
+		} else if fa.Kind == validators.Number {
+			words[0] = "3"
+		}
+		return words
+	case gitHelpProbed[fa.Sub[0]]:
+		return []string{"-h", "--PROBEz"}
+	}
+	return []string{"--PROBEy", "--PROBEz"}
+}
+
 // gitOperand reports whether git read w as a revision or a path.
 func gitOperand(out, w string) bool {
 	q := regexp.QuoteMeta(w)
-	return regexp.MustCompile(`ambiguous argument '` + q + `'|bad revision '` + q + `'|` + q + ` is not a valid reference|no such path '` + q + `'|'` + q + `' does not appear to be a valid revision|pathspec '` + q + `' did not match|Not a valid object name ` + q + `\b|bad revision: ` + q).MatchString(out)
+	return regexp.MustCompile(`ambiguous argument '` + q + `'|bad revision '` + q + `'|` + q + ` is not a valid reference|no such path '` + q + `'|'` + q + `' does not appear to be a valid revision|pathspec '` + q + `' did not match|Not a valid object name ` + q + `\b|bad revision: ` + q + `|Too many revisions specified: '` + q + `'`).MatchString(out)
 }
 
 // gitRevParsed are the git subcommands whose options go (partly) through
@@ -352,14 +416,18 @@ func gitOperand(out, w string) bool {
 var gitRevParsed = map[string]bool{
 	"log": true, "show": true, "whatchanged": true, "rev-list": true, "shortlog": true,
 	"diff": true, "diff-tree": true, "format-patch": true, "blame": true, "annotate": true,
-	"rev-parse": true, "reflog": true, "reflog show": true, "stash show": true,
+	"rev-parse": true, "reflog": true, "reflog show": true, "stash show": true, "stash list": true,
 	"bisect start": true, "bisect bad": true, "bisect new": true, "bisect good": true,
 	"bisect old": true, "bisect skip": true,
 }
 
 // skipReason says why a spelling is not probed, or "".
-func skipReason(fa validators.FlagArity) string {
-	return skipReasons[fa.Program+" "+strings.Join(fa.Sub, " ")+" "+fa.Name]
+func skipReason(fa validators.FlagArity) string { return skipReasons[key(fa)] }
+
+// key names a spelling in the tables: "PROGRAM SUB... NAME", with two
+// spaces when there is no subcommand.
+func key(fa validators.FlagArity) string {
+	return fa.Program + " " + strings.Join(fa.Sub, " ") + " " + fa.Name
 }
 
 func cat(parts ...[]string) []string {
