@@ -131,7 +131,7 @@ var gitGlobalFlags = []Flag{
 	{Long: "no-replace-objects"}, {Long: "literal-pathspecs"}, {Long: "glob-pathspecs"},
 	{Long: "noglob-pathspecs"}, {Long: "icase-pathspecs"}, {Long: "no-optional-locks"},
 	{Long: "html-path"}, {Long: "man-path"}, {Long: "info-path"},
-	{Long: "list-cmds", Arg: Text},
+	{Long: "list-cmds", Arg: Text, Optional: true},
 	{Short: "v", Long: "version"}, {Short: "h", Long: "help"},
 	{Short: "c", Arg: Text, Forbid: gitNoConfigFlag},
 	{Long: "config-env", Arg: Text, Forbid: gitNoConfigFlag},

@@ -82,7 +82,7 @@ func gitReadCmds() map[string]*gitCmd {
 			{Short: "m"}, {Short: "c"}, {Long: "cc"}, {Short: "v"}, {Long: "always"},
 			{Long: "merge-base"}, {Long: "combined-all-paths"},
 			{Long: "pretty", Arg: Text, Optional: true}, {Long: "format", Arg: Text, Optional: true},
-			{Long: "encoding", Arg: Text, Optional: true},
+			{Long: "encoding", Arg: Text},
 		}, gitDiffFlags)},
 		"range-diff": {spec: gitSpec("range-diff", "revision ranges", false, []Flag{
 			{Long: "creation-factor", Arg: Number}, {Long: "dual-color"}, {Long: "left-only"}, {Long: "right-only"},
@@ -313,8 +313,8 @@ func gitBlame(name string) *gitCmd {
 		{Short: "S", Arg: ReadPath}, {Long: "contents", Arg: ReadPath},
 		{Short: "C", Arg: Text, Optional: true}, {Short: "M", Arg: Text, Optional: true},
 		{Short: "L", Arg: Text}, {Long: "abbrev", Arg: Text, Optional: true},
-		{Long: "since", Arg: Text}, {Long: "reverse", Arg: Text}, {Long: "first-parent"},
-		{Long: "encoding", Arg: Text, Optional: true}, {Long: "date", Arg: Text},
+		{Long: "since", Arg: Text}, {Long: "reverse"}, {Long: "first-parent"},
+		{Long: "encoding", Arg: Text}, {Long: "date", Arg: Text},
 		{Long: "textconv", Forbid: "runs the textconv programs of the configuration"},
 	})}
 }

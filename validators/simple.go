@@ -22,7 +22,7 @@ var simpleSpecs = []*Spec{
 	}},
 	{Name: "tail", Doc: "files to read", NumberShort: true, Operands: ReadPaths, Flags: []Flag{
 		{Short: "c", Long: "bytes", Arg: Number}, {Short: "n", Long: "lines", Arg: Number},
-		{Short: "f", Long: "follow", Arg: Text, Optional: true}, {Short: "F"},
+		{Short: "f"}, {Long: "follow", Arg: Text, Optional: true}, {Short: "F"},
 		{Long: "max-unchanged-stats", Arg: Number}, {Long: "pid", Arg: Number},
 		{Short: "q", Long: "quiet"}, {Long: "silent"}, {Long: "retry"},
 		{Short: "s", Long: "sleep-interval", Arg: Text}, {Short: "v", Long: "verbose"},
@@ -40,7 +40,7 @@ var simpleSpecs = []*Spec{
 		{Short: "b", Long: "escape"}, {Long: "block-size", Arg: Text}, {Short: "B", Long: "ignore-backups"},
 		{Short: "c"}, {Short: "C"}, {Long: "color", Arg: Text, Optional: true}, {Long: "colour", Arg: Text, Optional: true},
 		{Short: "d", Long: "directory"}, {Short: "D", Long: "dired"}, {Short: "f"},
-		{Short: "F", Long: "classify", Arg: Text, Optional: true}, {Long: "file-type"},
+		{Short: "F"}, {Long: "classify", Arg: Text, Optional: true}, {Long: "file-type"},
 		{Long: "format", Arg: Text}, {Long: "full-time"}, {Short: "g"},
 		{Long: "group-directories-first"}, {Short: "G", Long: "no-group"},
 		{Short: "h", Long: "human-readable"}, {Long: "si"},

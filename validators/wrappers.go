@@ -101,7 +101,7 @@ func registerWrappers() {
 			{Short: "d", Long: "delimiter", Arg: Text}, {Short: "E", Arg: Text},
 			{Short: "e", Long: "eof", Arg: Text, Optional: true}, {Short: "I", Arg: Text},
 			{Short: "i", Long: "replace", Arg: Text, Optional: true},
-			{Short: "L", Long: "max-lines", Arg: Number}, {Short: "l", Arg: Number, Optional: true},
+			{Short: "L", Arg: Number}, {Long: "max-lines", Arg: Text, Optional: true}, {Short: "l", Arg: Number, Optional: true},
 			{Short: "n", Long: "max-args", Arg: Number}, {Short: "P", Long: "max-procs", Arg: Number},
 			{Short: "r", Long: "no-run-if-empty"}, {Short: "s", Long: "max-chars", Arg: Number},
 			{Long: "show-limits"}, {Short: "t", Long: "verbose"}, {Short: "x", Long: "exit"},

@@ -1,0 +1,227 @@
+// Command arity is the differential flag-arity probe: for every spelling
+// of every flag of every validator spec (git subcommand by subcommand), it
+// runs the installed program with the flag followed by probe words, in a
+// throwaway directory, and observes whether the program took the next
+// word as the flag's value; for flags whose value may be attached, whether
+// the program reads "--name=VALUE" and "-xVALUE" as a value. The spec must
+// agree. It prints counts per program, every disagreement with its
+// evidence, and every flag it skips with the reason, and exits 1 on any
+// disagreement or any observation it cannot read.
+//
+//	go run ./tests/arity [-v] [-only PROGRAM]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/vtexec/vtexec/validators"
+)
+
+// Outcomes of one flag.
+const (
+	agree        = "agree"
+	disagree     = "DISAGREE"
+	known        = "known"        // a disagreement listed in knownDisagreements
+	unknownFlag  = "unknown"      // the program does not know the spelling
+	inconclusive = "INCONCLUSIVE" // no observation could be read
+	skipped      = "skipped"
+)
+
+type result struct {
+	fa       validators.FlagArity
+	outcome  string
+	says     string // what the spec says
+	does     string // what the program did
+	evidence string
+}
+
+func (r *result) where() string {
+	s := r.fa.Program
+	if len(r.fa.Sub) > 0 {
+		s += " " + strings.Join(r.fa.Sub, " ")
+	}
+	return s + " " + r.fa.Name
+}
+
+func main() {
+	verbose := flag.Bool("v", false, "print every flag's outcome")
+	only := flag.String("only", "", "probe only this program")
+	flag.Parse()
+
+	flags := validators.FlagArities()
+	// Every program a spec names must be installed: a missing one fails.
+	missing := map[string]bool{}
+	for _, fa := range flags {
+		if _, err := exec.LookPath(fa.Program); err != nil {
+			missing[fa.Program] = true
+		}
+	}
+	if len(missing) > 0 {
+		var names []string
+		for n := range missing {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(os.Stderr, "arity: programs not installed: %s\n", strings.Join(names, " "))
+		os.Exit(2)
+	}
+
+	root, err := os.MkdirTemp("", "vtexec-arity-")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(root)
+	lab, err := newLab(root)
+	if err != nil {
+		fatal(err)
+	}
+
+	var todo []validators.FlagArity
+	for _, fa := range flags {
+		if *only == "" || fa.Program == *only {
+			todo = append(todo, fa)
+		}
+	}
+	results := make([]result, len(todo))
+	seen := map[string]bool{}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	workers := runtime.NumCPU()
+	if workers < 2 {
+		workers = 2
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			p := lab.prober(w)
+			for i := range jobs {
+				results[i] = p.probe(todo[i])
+			}
+		}(w)
+	}
+	for i := range todo {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	// A listed disagreement is reported but does not fail the run; one
+	// that no longer disagrees does, so that the list only shrinks.
+	var stale []string
+	for i := range results {
+		r := &results[i]
+		k := key(r.fa)
+		if _, ok := knownDisagreements[k]; !ok {
+			continue
+		}
+		seen[k] = true
+		if r.outcome == disagree {
+			r.outcome = known
+			r.does += " [" + knownDisagreements[k] + "]"
+		} else if r.outcome != skipped {
+			stale = append(stale, k+" ("+r.outcome+")")
+		}
+	}
+	for k := range knownDisagreements {
+		if !seen[k] && (*only == "" || strings.HasPrefix(k, *only+" ")) {
+			stale = append(stale, k+" (no such flag)")
+		}
+	}
+	sort.Strings(stale)
+
+	code := report(results, *verbose)
+	if len(stale) > 0 {
+		fmt.Printf("\nknownDisagreements entries that no longer disagree (remove them):\n  %s\n", strings.Join(stale, "\n  "))
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// report prints the counts and every disagreement and skip, and returns
+// the exit code.
+func report(results []result, verbose bool) int {
+	type counts struct{ probed, agreed, disagreed, known, unknown, inconclusive, skipped int }
+	per := map[string]*counts{}
+	var programs []string
+	total := &counts{}
+	for _, r := range results {
+		c := per[r.fa.Program]
+		if c == nil {
+			c = &counts{}
+			per[r.fa.Program] = c
+			programs = append(programs, r.fa.Program)
+		}
+		for _, c := range []*counts{c, total} {
+			switch r.outcome {
+			case skipped:
+				c.skipped++
+				continue
+			case agree:
+				c.agreed++
+			case disagree:
+				c.disagreed++
+			case known:
+				c.disagreed++
+				c.known++
+			case unknownFlag:
+				c.unknown++
+			case inconclusive:
+				c.inconclusive++
+			}
+			c.probed++
+		}
+	}
+	sort.Strings(programs)
+	section := func(title, outcome string) {
+		n := 0
+		for _, r := range results {
+			if r.outcome == outcome {
+				if n == 0 {
+					fmt.Printf("\n%s:\n", title)
+				}
+				n++
+				fmt.Printf("  %s: spec %s; program %s\n", r.where(), r.says, r.does)
+				if r.evidence != "" {
+					fmt.Printf("      evidence: %s\n", r.evidence)
+				}
+			}
+		}
+	}
+	if verbose {
+		for _, r := range results {
+			fmt.Printf("%-12s %s: spec %s; program %s\n", r.outcome, r.where(), r.says, r.does)
+		}
+	}
+	section("Disagreements", disagree)
+	section("Known disagreements (listed in tests/arity/known.go for the owner of validators/)", known)
+	section("Observations that could not be read", inconclusive)
+	section("Spellings the program does not know (it refuses them, so nothing runs)", unknownFlag)
+	section("Skipped, with the reason", skipped)
+
+	fmt.Printf("\n%-10s %7s %7s %9s %7s %7s %12s %7s\n", "program", "probed", "agreed", "disagreed", "(known)", "unknown", "inconclusive", "skipped")
+	line := func(name string, c *counts) {
+		fmt.Printf("%-10s %7d %7d %9d %7d %7d %12d %7d\n", name, c.probed, c.agreed, c.disagreed, c.known, c.unknown, c.inconclusive, c.skipped)
+	}
+	for _, p := range programs {
+		line(p, per[p])
+	}
+	line("total", total)
+	fmt.Printf("flag-arity probe: %d flags probed, %d agreed, %d disagreed (%d of them known), %d unknown to the program, %d inconclusive, %d skipped\n",
+		total.probed, total.agreed, total.disagreed, total.known, total.unknown, total.inconclusive, total.skipped)
+	if total.disagreed > total.known || total.inconclusive > 0 {
+		return 1
+	}
+	return 0
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "arity:", err)
+	os.Exit(2)
+}

@@ -1,0 +1,54 @@
+package validators
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Git flags whose arity the specs had wrong, found by tests/arity. Where
+// the spec took the next word as the value and git does not, that word
+// went unchecked though git reads it as a revision or a path; where git
+// takes the next word and the spec did not, a harmless value was refused
+// as a path.
+func TestGitFlagArity(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t) // out -> /etc
+	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "3")))
+	ws := gitWS(t, dir)
+	for _, tc := range []struct {
+		argv []string
+		code string // "" allowed
+	}{
+		// --unified takes its value only attached (-U3, --unified=3).
+		{[]string{"log", "--unified", "3"}, "outside_workspace"},
+		{[]string{"log", "--unified=3", "a.txt"}, ""},
+		// blame --reverse is a switch: the word after it is the file.
+		{[]string{"blame", "--reverse", "out/passwd"}, "outside_workspace"},
+		// -l takes the next word, a number.
+		{[]string{"log", "-l", "out/passwd"}, "bad_usage"},
+		{[]string{"log", "-l", "5", "a.txt"}, ""},
+		// The revision parser takes the next word for these.
+		{[]string{"log", "--glob", "out/passwd"}, ""},
+		{[]string{"log", "--exclude", "out/passwd", "--all"}, ""},
+		{[]string{"log", "--max-age", "out/passwd"}, ""},
+		{[]string{"log", "--min-age", "out/passwd"}, ""},
+		{[]string{"log", "--encoding", "out/passwd"}, ""},
+		{[]string{"log", "--decorate-refs", "out/passwd"}, ""},
+		{[]string{"log", "--decorate-refs-exclude", "out/passwd"}, ""},
+		{[]string{"diff-tree", "--encoding", "out/passwd", "HEAD"}, ""},
+		{[]string{"blame", "--encoding", "out/passwd", "a.txt"}, ""},
+	} {
+		f := gitFinding(t, ws, tc.argv...)
+		if tc.code == "" {
+			assert.Nil(t, f, "%v", tc.argv)
+			continue
+		}
+		if assert.NotNil(t, f, "%v", tc.argv) {
+			assert.Equal(t, tc.code, f.Code, "%v: %s", tc.argv, f.Reason)
+		}
+	}
+}
