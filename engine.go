@@ -58,6 +58,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 			return nil, &RequestError{Code: "bad_policy", Reason: fmt.Sprintf("%s: %v", r.File, err), Hint: "fix or remove the [[root]]"}
 		}
 	}
+	st.ws.AddAskNames(st.pol.Protect...)
 	// After the roots: a root may not cover vtexec's own files either.
 	if err := st.ownFilesOutside(); err != nil {
 		return nil, err

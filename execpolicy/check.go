@@ -445,7 +445,7 @@ func findingVerdict(name string, err error) *Verdict {
 		if f.Ask {
 			d = Ask
 		}
-		return &Verdict{Decision: d, Code: f.Code, Reason: f.Reason, Hint: f.Hint}
+		return &Verdict{Decision: d, Code: f.Code, Reason: f.Reason, Hint: f.Hint, NeverAlways: f.NeverAlways}
 	}
 	return deny(CodeBadUsage, "", "%s: %v", name, err)
 }
@@ -538,6 +538,9 @@ func samePath(a, b string) bool {
 func pathVerdict(program, arg string, err error) *Verdict {
 	var be *workspace.BoundaryError
 	if errors.As(err, &be) {
+		if be.Code == workspace.AskFirst {
+			return &Verdict{Decision: Ask, NeverAlways: true, Code: string(be.Code), Reason: program + ": " + be.Error(), Hint: be.Hint()}
+		}
 		return &Verdict{Decision: Deny, Code: string(be.Code), Reason: program + ": " + be.Error(), Hint: be.Hint()}
 	}
 	return deny(string(workspace.Invalid), "use a path inside the workspace", "%s: %q: %v", program, arg, err)

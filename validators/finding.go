@@ -23,6 +23,8 @@ type Finding struct {
 	Code   string
 	Reason string
 	Hint   string
+	// NeverAlways: a person may approve it once or for a session only.
+	NeverAlways bool
 }
 
 func (f *Finding) Error() string { return f.Code + ": " + f.Reason }
@@ -35,9 +37,17 @@ func refuse(code, hint, format string, args ...any) *Finding {
 func pathFinding(program, arg string, err error) *Finding {
 	var be *workspace.BoundaryError
 	if errors.As(err, &be) {
-		return &Finding{Code: string(be.Code), Reason: program + ": " + be.Error(), Hint: be.Hint()}
+		return boundaryFinding(be, program+": "+be.Error())
 	}
 	return refuse(string(workspace.Invalid), "use a plain path inside the workspace", "%s: %q: %v", program, arg, err)
+}
+
+// boundaryFinding is the Finding for a workspace error: a refusal, or for
+// agent and editor configuration an ask a person may answer once or for
+// a session.
+func boundaryFinding(be *workspace.BoundaryError, reason string) *Finding {
+	ask := be.Code == workspace.AskFirst
+	return &Finding{Ask: ask, NeverAlways: ask, Code: string(be.Code), Reason: reason, Hint: be.Hint()}
 }
 
 func quoteList(items []string) string {

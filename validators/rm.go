@@ -232,8 +232,7 @@ func checkEntry(c *Call, op, verb string) (string, error) {
 	if _, err := c.WS.Resolve(parent, workspace.Write); err != nil {
 		var be *workspace.BoundaryError
 		if errors.As(err, &be) {
-			return "", &Finding{Code: string(be.Code), Hint: be.Hint(),
-				Reason: fmt.Sprintf("%s: %q: its directory %s", prog, op, be.Error())}
+			return "", boundaryFinding(be, fmt.Sprintf("%s: %q: its directory %s", prog, op, be.Error()))
 		}
 		return "", pathFinding(prog, op, err)
 	}

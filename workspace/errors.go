@@ -13,6 +13,9 @@ const (
 	// Invalid means the path cannot be resolved safely: empty, a NUL byte,
 	// too long, a symlink loop, or ".." after a missing directory.
 	Invalid Code = "bad_path"
+	// AskFirst means a write to the path needs a person's approval: it is
+	// agent or editor configuration (see DefaultAskNames).
+	AskFirst Code = "agent_config"
 )
 
 // BoundaryError reports a path that may not be used.
@@ -38,6 +41,8 @@ func (e *BoundaryError) Hint() string {
 		return "use a path inside the workspace (relative to the current directory, under ./)"
 	case Protected:
 		return "this path is write-protected (.git internals, vtexec's own files); write somewhere else in the workspace"
+	case AskFirst:
+		return "a person must approve writing agent or editor configuration (once or for this session); write elsewhere if you can"
 	default:
 		return "use a plain relative path to an existing location inside the workspace"
 	}

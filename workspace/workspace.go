@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -32,7 +33,16 @@ type Workspace struct {
 	root  string
 	cwd   string
 	extra []extraRoot
+	// askNames are the names a write must ask about (see AskNames).
+	askNames []string
 }
+
+// DefaultAskNames are the names of agent and editor configuration, read
+// by programs that run code from it later: Claude Code, Codex, Gemini
+// CLI, Cursor, VS Code and JetBrains settings, MCP server lists, direnv
+// scripts, git attributes (which pick filter and diff programs). A name
+// matches a path component at any depth, case-insensitively.
+var DefaultAskNames = []string{".claude", ".codex", ".gemini", ".cursor", ".vscode", ".idea", ".mcp.json", ".envrc", ".gitattributes"}
 
 // extraRoot is a directory outside the root that policy grants.
 type extraRoot struct {
@@ -65,7 +75,14 @@ func New(dir string) (*Workspace, error) {
 	if real == "/" {
 		return nil, errors.New("workspace root may not be /: choose a project directory")
 	}
-	return &Workspace{root: real, cwd: real}, nil
+	return &Workspace{root: real, cwd: real, askNames: DefaultAskNames}, nil
+}
+
+// AddAskNames adds names a write must ask about: a plain name matches a
+// path component at any depth; a name with a "/" inside, or ending in
+// one, is a path relative to the root (and what lies below it).
+func (w *Workspace) AddAskNames(names ...string) {
+	w.askNames = append(w.askNames[:len(w.askNames):len(w.askNames)], names...)
 }
 
 // AddRoot grants access to another directory tree, read-only unless
@@ -203,6 +220,9 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 		if protectedIn(root, real) {
 			return fail(Protected, real, "path is write-protected")
 		}
+		if name := w.askName(root, real); name != "" {
+			return fail(AskFirst, real, "path is in "+name+", agent or editor configuration that runs code later")
+		}
 		// A write may replace the last component itself (cp
 		// --remove-destination, mv, sed -i): where a symlink sits
 		// matters as much as where it points.
@@ -307,6 +327,31 @@ func linkLocation(full string) (string, bool) {
 		return "", false
 	}
 	return loc, true
+}
+
+// askName returns the ask-before-write name real is or lies below, or "".
+func (w *Workspace) askName(root, real string) string {
+	rel := strings.TrimPrefix(strings.TrimPrefix(real, root), "/")
+	if rel == "" {
+		return ""
+	}
+	parts := strings.Split(rel, "/")
+	for _, n := range w.askNames {
+		name := strings.TrimSuffix(n, "/")
+		if !strings.Contains(name, "/") && !strings.HasSuffix(n, "/") {
+			for _, p := range parts {
+				if strings.EqualFold(p, name) {
+					return name
+				}
+			}
+			continue
+		}
+		want := strings.Split(name, "/")
+		if len(parts) >= len(want) && slices.EqualFunc(parts[:len(want)], want, strings.EqualFold) {
+			return name
+		}
+	}
+	return ""
 }
 
 // protected reports whether a real path inside the root may not be written:
