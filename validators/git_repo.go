@@ -500,12 +500,24 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 				}
 				continue
 			}
-			if _, err := in.ws.Resolve(it.path, workspace.Read); err != nil {
+			real, err := in.ws.Resolve(it.path, workspace.Read)
+			if err != nil {
 				target, _ := os.Readlink(it.path)
 				return &Finding{Code: string(workspace.Outside),
 					Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(it.path), target),
 					Hint:   "remove the link (a person can), or run git outside vtexec"}
 			}
+			// A link to an ordinary workspace file would make the git
+			// directory writable by the back door: a command allowed to
+			// write that file would rewrite what git reads.
+			if in.ws.CheckReal(real, workspace.Write) == nil {
+				target, _ := os.Readlink(it.path)
+				return refuse(CodeGitConfig, "remove the link (a person can), or run git outside vtexec",
+					"git: %s in the git directory is a symbolic link to %s, an ordinary workspace path a command could write; the git directory is protected only where its entries lead to protected places", in.ws.Rel(it.path), target)
+			}
+		}
+		if err := in.hardLinkedEntries(root); err != nil {
+			return err
 		}
 		if w.tooLarge {
 			return refuse(CodeGitConfig, "pack the repository (git gc) or run git outside vtexec",
@@ -516,6 +528,30 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 		return nil
 	}
 	return in.alternates(filepath.Join(repo.commonDir, "objects"), 0)
+}
+
+// gitConfigFiles are the files of a git directory git reads configuration
+// or names of programs and files from.
+var gitConfigFiles = []string{"config", "config.worktree", "info/attributes", "info/exclude", "info/sparse-checkout",
+	"commondir", "gitdir", "objects/info/alternates", "HEAD", "packed-refs"}
+
+// hardLinkedEntries refuses a git directory whose configuration files
+// have another name: a write under that name would change them. Only
+// these files are looked at (objects are hard-linked by local clones),
+// every time, since a new link does not change the git directory itself.
+func (in *gitInspection) hardLinkedEntries(dir string) error {
+	for _, name := range gitConfigFiles {
+		p := filepath.Join(dir, name)
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+			return refuse(CodeGitConfig, "give the file a single name again (a person can: cp it aside and mv it back), or run git outside vtexec",
+				"git: %s in the git directory has %d names (hard links); a write under another name would change what git reads", in.ws.Rel(p), st.Nlink)
+		}
+	}
+	return nil
 }
 
 // nestedGitDir checks a git directory found inside another (modules/NAME,
