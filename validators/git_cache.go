@@ -80,7 +80,7 @@ func lstatID(p string) fileID {
 	}
 	return fileID{
 		dev: uint64(st.Dev), ino: uint64(st.Ino), mode: uint32(st.Mode), uid: st.Uid, gid: st.Gid,
-		size: int64(st.Size), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
+		size: int64(st.Size), mtime: statMtime(&st), ctime: statCtime(&st),
 	}
 }
 
