@@ -289,7 +289,7 @@ func (g *gitCall) resolveRepoOpts() error {
 		if !ok {
 			continue
 		}
-		real, err := g.ws.Resolve(value, workspace.Read)
+		real, err := resolveBoth(g.ws, g.dir, value, workspace.Read)
 		if err != nil {
 			return pathFinding("git "+name, value, err)
 		}
@@ -390,6 +390,9 @@ func gitPathspecs(g *gitCall, specs []string) error {
 		}
 		if path == "" {
 			path = "."
+		}
+		if _, err := resolveBoth(g.ws, base, path, workspace.Read); err != nil {
+			return pathFinding("git", spec, err)
 		}
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(base, path)

@@ -454,20 +454,15 @@ func (in *gitInspection) pathKey(dir, lower, key, value, shown string) string {
 		return ""
 	}
 	bad := fmt.Sprintf("%s = %s in %s names a path outside the workspace (or write-protected), which git would read or write", key, value, shown)
-	var candidates []string
-	switch {
-	case strings.HasPrefix(value, "~") || strings.HasPrefix(value, "%("):
+	if strings.HasPrefix(value, "~") || strings.HasPrefix(value, "%(") {
 		return bad
-	case filepath.IsAbs(value):
-		candidates = []string{value}
-	default:
-		candidates = []string{filepath.Join(dir, value)}
-		if in.top != "" {
-			candidates = append(candidates, filepath.Join(in.top, value))
-		}
 	}
-	for _, p := range candidates {
-		if _, err := in.ws.Resolve(p, access); err != nil {
+	bases := []string{dir}
+	if in.top != "" {
+		bases = append(bases, in.top)
+	}
+	for _, base := range bases {
+		if _, err := resolveBoth(in.ws, base, value, access); err != nil {
 			return bad
 		}
 	}
@@ -560,10 +555,7 @@ func (in *gitInspection) hardLinkedEntries(dir string) error {
 func (in *gitInspection) nestedGitDir(dir string) error {
 	if body, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
 		common := strings.TrimSpace(string(body))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
-		}
-		if _, err := in.ws.Resolve(common, workspace.Read); err != nil {
+		if _, err := resolveBoth(in.ws, dir, common, workspace.Read); err != nil {
 			return &Finding{Code: string(workspace.Outside),
 				Reason: fmt.Sprintf("git: %s/commondir names %s, outside the workspace; git would use that repository", in.ws.Rel(dir), strings.TrimSpace(string(body))),
 				Hint:   "remove the nested git directory (a person can), or run git outside vtexec"}
@@ -601,11 +593,7 @@ func (in *gitInspection) alternates(objects string, depth int) error {
 			}
 			line = unq
 		}
-		p := line
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(objects, p)
-		}
-		real, err := in.ws.Resolve(p, workspace.Read)
+		real, err := resolveBoth(in.ws, objects, line, workspace.Read)
 		if err != nil {
 			return &Finding{Code: string(workspace.Outside),
 				Reason: fmt.Sprintf("git: the repository borrows objects from %s (objects/info/alternates), outside the workspace; git would show their contents", line),
