@@ -42,7 +42,11 @@ func (c *Call) checkValue(u FlagUse) error {
 		if !isNumber(u.Value) {
 			return refuse(CodeBadUsage, "give a number, e.g. "+u.As+" 10", "%s %s: %q is not a number", c.Program(), u.As, u.Value)
 		}
-	case ReadPath, WritePath:
+	case NamePart:
+		if u.Value == "" || u.Value == "." || u.Value == ".." || strings.ContainsAny(u.Value, "/\x00") {
+			return refuse(CodeForbiddenFlag, "use a plain word without / for "+u.As,
+				"%s %s %q: the program builds a file name from it, which a \"/\" or \"..\" would move elsewhere", c.Program(), u.As, u.Value)
+		}
 		// "-f=PATH": GNU getopt names the file "=PATH", other parsers
 		// (ripgrep's) drop the "=": refused rather than guessed.
 		if !strings.HasPrefix(u.As, "--") && strings.HasPrefix(u.Value, "=") {

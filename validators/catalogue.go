@@ -66,7 +66,8 @@ func (e *Entry) addFlags(flags []Flag) {
 }
 
 func argDoc(f Flag) string {
-	doc := map[ArgKind]string{Text: "TEXT", Number: "N", ReadPath: "FILE(read, confined)", WritePath: "FILE(written, confined)"}[f.Arg]
+	doc := map[ArgKind]string{Text: "TEXT", Number: "N", ReadPath: "FILE(read, confined)", WritePath: "FILE(written, confined)",
+		NamePart: "NAME(part of a file name, no /)"}[f.Arg]
 	if doc != "" && f.Optional {
 		return "[=" + doc + "]"
 	}

@@ -16,7 +16,7 @@ var cpSpec = &Spec{Name: "cp", Doc: "SOURCE... DEST: sources read, destination w
 	{Long: "parents"}, {Short: "R", Long: "recursive"}, {Short: "r"},
 	{Long: "reflink", Arg: Text, Optional: true}, {Long: "remove-destination"},
 	{Long: "sparse", Arg: Text}, {Long: "strip-trailing-slashes"},
-	{Short: "S", Long: "suffix", Arg: Text}, {Short: "t", Long: "target-directory", Arg: WritePath},
+	{Short: "S", Long: "suffix", Arg: NamePart}, {Short: "t", Long: "target-directory", Arg: WritePath},
 	{Short: "T", Long: "no-target-directory"}, {Short: "u"}, {Long: "update", Arg: Text, Optional: true},
 	{Short: "v", Long: "verbose"}, {Short: "x", Long: "one-file-system"},
 	{Long: "keep-directory-symlink"}, {Long: "debug"}, {Long: "help"}, {Long: "version"},

@@ -222,8 +222,8 @@ func gitReadCmds() map[string]*gitCmd {
 		"format-patch": {check: gitFormatPatchCheck, spec: gitSpec("format-patch",
 			"revisions; patches are written to the current directory or -o DIR, confined (or --stdout)", true, []Flag{
 				{Short: "n", Long: "numbered"}, {Short: "N", Long: "no-numbered"}, {Short: "s", Long: "signoff"},
-				{Long: "stdout"}, {Long: "cover-letter"}, {Long: "numbered-files"}, {Long: "suffix", Arg: Text},
-				{Long: "start-number", Arg: Number}, {Short: "v", Long: "reroll-count", Arg: Text},
+				{Long: "stdout"}, {Long: "cover-letter"}, {Long: "numbered-files"}, {Long: "suffix", Arg: NamePart},
+				{Long: "start-number", Arg: Number}, {Short: "v", Long: "reroll-count", Arg: NamePart},
 				{Long: "filename-max-length", Arg: Number}, {Long: "rfc"},
 				{Long: "cover-from-description", Arg: Text}, {Long: "subject-prefix", Arg: Text},
 				{Short: "o", Long: "output-directory", Arg: WritePath}, {Short: "k", Long: "keep-subject"},

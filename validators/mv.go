@@ -22,7 +22,7 @@ var mvSpec = &Spec{Name: "mv",
 	Operands: mvOperands, Flags: []Flag{
 		{Long: "backup", Arg: Text, Optional: true}, {Short: "b"},
 		{Short: "f", Long: "force"}, {Short: "i", Long: "interactive"}, {Short: "n", Long: "no-clobber"},
-		{Long: "strip-trailing-slashes"}, {Short: "S", Long: "suffix", Arg: Text},
+		{Long: "strip-trailing-slashes"}, {Short: "S", Long: "suffix", Arg: NamePart},
 		{Short: "t", Long: "target-directory", Arg: WritePath}, {Short: "T", Long: "no-target-directory"},
 		{Short: "u", Long: "update"}, {Short: "v", Long: "verbose"}, {Short: "Z", Long: "context"},
 		{Long: "help"}, {Long: "version"},

@@ -22,6 +22,11 @@ const (
 	ReadPath
 	// WritePath is a file that will be written: inside and not protected.
 	WritePath
+	// NamePart is text the program builds a file name from (a backup
+	// suffix, a patch file's suffix or version): it must not hold a "/",
+	// be "." or "..", or be empty, so the name stays where the program
+	// puts it.
+	NamePart
 )
 
 // Flag describes one option of a program.

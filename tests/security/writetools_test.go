@@ -210,3 +210,17 @@ func TestLinkReplacingALinkIsJudgedWhereItLands(t *testing.T) {
 	}
 	assert.Equal(t, "allow", decide(t, ws, "mv src/deep/S src/deep/S2").Decision)
 }
+
+// Names a program builds from text values: a value that becomes part of a
+// file name must not hold a "/" or be "..", whatever the program.
+var namePartCases = []tableCase{
+	{"git format-patch -1 --suffix=/../../pwn", deny("forbidden_flag")},
+	{"git format-patch -1 -o out --suffix /../../../pwn", deny("forbidden_flag")},
+	{"git format-patch -1 -v ../../x", deny("forbidden_flag")},
+	{"git format-patch -1 --reroll-count=2/../../x", deny("forbidden_flag")},
+	{"cp -b -S /../../pwn file.txt copy.txt", deny("forbidden_flag")},
+	{"mv -b --suffix=.. file.txt moved.txt", deny("forbidden_flag")},
+	{"cp -b -S .orig file.txt copy.txt", allow},
+}
+
+func TestNamePartsStayNames(t *testing.T) { checkTable(t, namePartCases) }
