@@ -47,6 +47,7 @@ func (c *Call) checkValue(u FlagUse) error {
 			return refuse(CodeForbiddenFlag, "use a plain word without / for "+u.As,
 				"%s %s %q: the program builds a file name from it, which a \"/\" or \"..\" would move elsewhere", c.Program(), u.As, u.Value)
 		}
+	case ReadPath, WritePath:
 		// "-f=PATH": GNU getopt names the file "=PATH", other parsers
 		// (ripgrep's) drop the "=": refused rather than guessed.
 		if !strings.HasPrefix(u.As, "--") && strings.HasPrefix(u.Value, "=") {
