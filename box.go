@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -33,6 +34,7 @@ type box struct {
 	home, tmp string
 	extraEnv  []string // tool presets
 	cleanup   func()
+	release   func() // gives a cached box back; nil for one of its own
 }
 
 // openBox prepares the box a request's programs run in: read-write on the
@@ -74,7 +76,7 @@ func (st *state) openBox() (*box, error) {
 			spec.ReadOnly = append(spec.ReadOnly, r.Path)
 		}
 	}
-	cb, err := confine.Open(spec, mode)
+	cb, release, err := st.engine.boxes.open(spec, mode)
 	if err != nil {
 		b.cleanup()
 		if errors.Is(err, confine.ErrUnsupported) {
@@ -83,8 +85,114 @@ func (st *state) openBox() (*box, error) {
 		}
 		return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that the workspace and the policy's roots exist"}
 	}
-	b.Box = cb
+	b.Box, b.release = cb, release
 	return b, nil
+}
+
+// report is the box's report for this run.
+func (b *box) report(p *plan.Plan) confine.Report {
+	r := b.Report()
+	if p != nil {
+		for _, c := range p.Commands() {
+			if c.Network {
+				r.NetworkGranted = append(r.NetworkGranted, filepath.Base(c.Argv[0]))
+			}
+		}
+	}
+	return r
+}
+
+// boxCache keeps the boxes of a long-lived Engine, so a request whose box
+// would be the same (the same spec and mode, the same files at the paths
+// it protects and binds) reuses its Landlock ruleset and mount
+// namespaces instead of building them again.
+type boxCache struct {
+	mu sync.Mutex
+	m  map[string]*cachedBox
+}
+
+type cachedBox struct {
+	box     *confine.Box
+	refs    int
+	evicted bool
+}
+
+const boxCacheSize = 16
+
+// open returns a box for spec, and the function that releases it.
+func (c *boxCache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func(), error) {
+	key := boxKey(spec, mode)
+	c.mu.Lock()
+	if e := c.m[key]; e != nil {
+		e.refs++
+		c.mu.Unlock()
+		return e.box, c.releaser(e), nil
+	}
+	c.mu.Unlock()
+	b, err := confine.Open(spec, mode)
+	if err != nil {
+		return nil, nil, err
+	}
+	e := &cachedBox{box: b, refs: 1}
+	key = boxKey(spec, mode) // placeholders may have been made
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= boxCacheSize {
+		for k, old := range c.m {
+			old.evicted = true
+			if old.refs == 0 {
+				old.box.Close()
+			}
+			delete(c.m, k)
+		}
+		if c.m == nil {
+			c.m = map[string]*cachedBox{}
+		}
+	}
+	if _, taken := c.m[key]; taken {
+		e.evicted = true // another request made the same box meanwhile
+	} else {
+		c.m[key] = e
+	}
+	return b, c.releaser(e), nil
+}
+
+func (c *boxCache) releaser(e *cachedBox) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			e.refs--
+			if e.refs == 0 && e.evicted {
+				e.box.Close()
+			}
+		})
+	}
+}
+
+// boxKey names a box: its mode and spec, and the identity of every path
+// it binds or protects, so a path replaced since (a placeholder removed,
+// a git directory made) is never served by a box built for the old one.
+func boxKey(spec confine.Spec, mode confine.Mode) string {
+	var b strings.Builder
+	raw, _ := json.Marshal(spec)
+	b.WriteString(string(mode))
+	b.Write(raw)
+	paths := append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...)
+	paths = append(paths, spec.GitDirs...)
+	for _, p := range spec.Protected {
+		paths = append(paths, p.Path)
+	}
+	for _, p := range paths {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(p, &st); err != nil {
+			fmt.Fprintf(&b, "|%s:-", p)
+			continue
+		}
+		fmt.Fprintf(&b, "|%s:%d:%d:%o", p, st.Dev, st.Ino, st.Mode&syscall.S_IFMT)
+	}
+	return b.String()
 }
 
 // ProtectedNames are the names at the workspace root that hold code or
@@ -136,7 +244,9 @@ func (b *box) close() {
 	if b == nil {
 		return
 	}
-	if b.Box != nil {
+	if b.release != nil {
+		b.release()
+	} else if b.Box != nil {
 		b.Box.Close()
 	}
 	b.cleanup()

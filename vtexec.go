@@ -196,6 +196,7 @@ type Engine struct {
 
 	mu       sync.Mutex
 	policies map[string]*cachedPolicy // by policy files, see policy
+	boxes    boxCache
 	loads    atomic.Int64             // policy loads, for tests
 }
 
@@ -269,7 +270,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Environ:   bx.environ(),
 		ExtraEnv:  bx.extraEnv,
 	})
-	report := bx.Report()
+	report := bx.report(st.decided.Plan)
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}

@@ -39,7 +39,6 @@ type Box struct {
 		rs   *ruleset
 		err  error
 	}
-	granted sync.Mutex // guards report.NetworkGranted
 	netns   int        // the shared network namespace, or -1
 	root    bool       // namespaces and capabilities as root
 	userns  bool       // unprivileged: a user namespace per process instead
@@ -145,10 +144,9 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 
 // Report says what the box applies.
 func (b *Box) Report() Report {
-	b.granted.Lock()
-	defer b.granted.Unlock()
 	r := b.report
-	r.NetworkGranted = append([]string(nil), r.NetworkGranted...)
+	r.Protected = append([]string(nil), r.Protected...)
+	r.Missing = append([]string(nil), r.Missing...)
 	return r
 }
 
@@ -280,9 +278,6 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		if rules, err = b.networkRules(); err != nil {
 			return err
 		}
-		b.granted.Lock()
-		b.report.NetworkGranted = append(b.report.NetworkGranted, filepath.Base(cmd.Path))
-		b.granted.Unlock()
 	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}

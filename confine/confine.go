@@ -84,7 +84,8 @@ type Report struct {
 	// Filesystem is "confined" when only the spec's paths and the system
 	// directories are reachable, else "unconfined".
 	Filesystem string `json:"filesystem"`
-	// NetworkGranted names the programs that were let use the network.
+	// NetworkGranted names the programs of the run a person's rule let
+	// use the network (filled in by the caller, which knows the run).
 	NetworkGranted []string `json:"network_granted,omitempty"`
 	// Network is "denied" (a private network namespace, loopback only,
 	// plus Landlock TCP rules where available), "tcp-denied" (Landlock
