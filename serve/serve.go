@@ -174,7 +174,10 @@ func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellIn
 	}
 	r := s.request(req, in.Command, in.Cwd)
 	r.Timeout = time.Duration(in.TimeoutMs) * time.Millisecond
+	stop := reportProgress(ctx, req, &r)
+	// ctx ends when the client cancels the call: the command is killed.
 	res, err := s.engine.Run(ctx, r)
+	stop()
 	if err != nil {
 		return nil, vtexec.Result{}, toError(err)
 	}
