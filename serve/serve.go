@@ -32,6 +32,9 @@ type Options struct {
 	AuditLog string
 	// Version is reported to clients.
 	Version string
+	// AskTimeout is how long a person has to answer an approval asked by
+	// elicitation; 0 means DefaultAskTimeout.
+	AskTimeout time.Duration
 }
 
 // ShellInput is the shell tool's input.
@@ -58,6 +61,8 @@ type Server struct {
 	engine *vtexec.Engine
 	mcp    *mcp.Server
 
+	key []byte // seals the questions shown to clients (see seal)
+
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // connection → vtexec session id
 }
@@ -75,7 +80,11 @@ func New(opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, engine: opts.Engine, sessions: map[*mcp.ServerSession]string{}}
+	if opts.AskTimeout <= 0 {
+		opts.AskTimeout = DefaultAskTimeout
+	}
+	s := &Server{opts: opts, engine: opts.Engine, key: make([]byte, 32), sessions: map[*mcp.ServerSession]string{}}
+	rand.Read(s.key)
 	if s.engine == nil {
 		s.engine = vtexec.NewEngine(vtexec.Config{})
 	}
@@ -174,6 +183,26 @@ func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellIn
 	}
 	r := s.request(req, in.Command, in.Cwd)
 	r.Timeout = time.Duration(in.TimeoutMs) * time.Millisecond
+	switch askModeOf(req.Session) {
+	case askInline:
+		r.Approver = &elicitApprover{ss: req.Session, timeout: s.opts.AskTimeout}
+	case askRoundTrip:
+		if resp, ok := req.Params.InputResponses[approvalKey]; ok {
+			r.Approver = &answeredApprover{response: resp, shown: req.Params.RequestState, key: s.key}
+			break
+		}
+		_, q, err := s.engine.Question(ctx, r)
+		if err != nil {
+			return nil, vtexec.Result{}, toError(err)
+		}
+		if q != nil {
+			// Ask first; the client calls again with the answer.
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{approvalKey: elicitParams(*q, 0)},
+				RequestState:  seal(s.key, *q),
+			}, vtexec.Result{}, nil
+		}
+	}
 	stop := reportProgress(ctx, req, &r)
 	// ctx ends when the client cancels the call: the command is killed.
 	res, err := s.engine.Run(ctx, r)

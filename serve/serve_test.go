@@ -32,12 +32,18 @@ func newServer(t *testing.T) (*Server, string) {
 // connect opens one client connection to s through the in-memory
 // transport.
 func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	return connectVersion(t, s, opts, "")
+}
+
+// connectVersion connects a client that asks for protocol version v
+// ("" means the SDK's latest).
+func connectVersion(t *testing.T, s *Server, opts *mcp.ClientOptions, v string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	_, err := s.Connect(ctx, st)
 	require.NoError(t, err)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs

@@ -19,6 +19,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	fs := newFlags("serve")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
+	askTimeout := fs.Duration("ask-timeout", serve.DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -30,7 +31,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
 			Hint: "pass --workspace with an existing project directory"}
 	}
-	s, err := serve.New(serve.Options{Workspace: *wsDir, AuditLog: *auditLog, Version: moduleVersion()})
+	s, err := serve.New(serve.Options{Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, Version: moduleVersion()})
 	if err != nil {
 		return 0, err
 	}
