@@ -63,8 +63,8 @@ type Server struct {
 
 	key []byte // seals the questions shown to clients (see seal)
 
-	mu       sync.Mutex
-	sessions map[*mcp.ServerSession]string // connection → vtexec session id
+	mu    sync.Mutex
+	conns map[*mcp.ServerSession]*conn
 }
 
 // New returns a Server for opts.
@@ -83,7 +83,7 @@ func New(opts Options) (*Server, error) {
 	if opts.AskTimeout <= 0 {
 		opts.AskTimeout = DefaultAskTimeout
 	}
-	s := &Server{opts: opts, engine: opts.Engine, key: make([]byte, 32), sessions: map[*mcp.ServerSession]string{}}
+	s := &Server{opts: opts, engine: opts.Engine, key: make([]byte, 32), conns: map[*mcp.ServerSession]*conn{}}
 	rand.Read(s.key)
 	if s.engine == nil {
 		s.engine = vtexec.NewEngine(vtexec.Config{})
@@ -115,21 +115,25 @@ func New(opts Options) (*Server, error) {
 // MCP returns the underlying SDK server.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Run serves one connection on t until the client hangs up or ctx ends.
-// A client that hangs up is not an error.
+// Run serves one connection on t until the client hangs up or ctx ends;
+// then it kills the commands still running and returns once they are
+// gone. A client that hangs up is not an error.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	ss, err := s.Connect(ctx, t)
 	if err != nil {
 		return err
 	}
+	c := s.conn(ss)
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {
 	case <-ctx.Done():
+		c.calls.Wait() // ctx was theirs too: their commands are being killed
 		ss.Close()
 		<-done
 		return nil
 	case err := <-done:
+		c.calls.Wait()
 		if errors.Is(err, mcp.ErrConnectionClosed) {
 			return nil
 		}
@@ -137,34 +141,45 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	}
 }
 
-// Connect serves one connection on t and returns at once; the
-// connection's session is forgotten when it ends.
+// Connect serves one connection on t and returns at once. The commands
+// its calls run are killed when ctx ends or the connection does.
 func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, err
 	}
-	s.session(ss)
+	cctx, cancel := context.WithCancel(ctx)
+	c := s.conn(ss)
+	s.mu.Lock()
+	c.ctx = cctx
+	s.mu.Unlock()
 	go func() {
 		ss.Wait()
+		cancel()
 		s.mu.Lock()
-		delete(s.sessions, ss)
+		delete(s.conns, ss)
 		s.mu.Unlock()
 	}()
 	return ss, nil
 }
 
-// session returns the vtexec session id of a connection, made on first
-// use: "mcp-" and 26 random characters.
-func (s *Server) session(ss *mcp.ServerSession) string {
+// conn is what a Server keeps of one connection.
+type conn struct {
+	session string          // vtexec session id: "mcp-" and 26 random characters
+	ctx     context.Context // ends with the connection
+	calls   sync.WaitGroup  // shell calls under way
+}
+
+// conn returns a connection's state, made on first use.
+func (s *Server) conn(ss *mcp.ServerSession) *conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := s.sessions[ss]
+	c, ok := s.conns[ss]
 	if !ok {
-		id = "mcp-" + rand.Text()
-		s.sessions[ss] = id
+		c = &conn{session: "mcp-" + rand.Text(), ctx: context.Background()}
+		s.conns[ss] = c
 	}
-	return id
+	return c
 }
 
 func (s *Server) request(req *mcp.CallToolRequest, command, cwd string) vtexec.Request {
@@ -172,12 +187,23 @@ func (s *Server) request(req *mcp.CallToolRequest, command, cwd string) vtexec.R
 		Command:   command,
 		Workspace: s.opts.Workspace,
 		Cwd:       cwd,
-		Session:   s.session(req.Session),
+		Session:   s.conn(req.Session).session,
 		AuditLog:  s.opts.AuditLog,
 	}
 }
 
 func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellInput) (*mcp.CallToolResult, vtexec.Result, error) {
+	c := s.conn(req.Session)
+	c.calls.Add(1)
+	defer c.calls.Done()
+	// The command dies with the call (a client's cancellation) and with
+	// the connection.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	cctx := c.ctx
+	s.mu.Unlock()
+	defer context.AfterFunc(cctx, cancel)()
 	if in.TimeoutMs < 0 {
 		return nil, vtexec.Result{}, &Error{Code: "bad_request", Reason: "timeout_ms is negative", Hint: "leave timeout_ms out, or give a positive number of milliseconds"}
 	}

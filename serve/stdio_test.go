@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -106,5 +107,31 @@ func benchStdio(b *testing.B, tool string) {
 		if err != nil || res.IsError {
 			b.Fatalf("call: %v %v", err, res)
 		}
+	}
+}
+
+// SIGTERM ends vtexec serve at once, and the commands it runs with it.
+func TestServeEndsOnSIGTERM(t *testing.T) {
+	cs, ws, _, cmd := startServe(t)
+	name := "sigterm-" + filepath.Base(filepath.Dir(ws)) + ".log"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, name), nil, 0o644))
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolShell, Arguments: map[string]any{"command": "tail -f " + name}})
+	start := time.Now()
+	for len(running(t, name)) == 0 {
+		require.Less(t, time.Since(start), 5*time.Second, "tail did not start")
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	exited := make(chan struct{})
+	go func() { cs.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+		t.Fatalf("vtexec serve still runs 5s after SIGTERM: %s; tail: %v", st, running(t, name))
+	}
+	for len(running(t, name)) > 0 {
+		require.Less(t, time.Since(start), 10*time.Second, "tail outlived vtexec serve")
+		time.Sleep(20 * time.Millisecond)
 	}
 }

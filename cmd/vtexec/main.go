@@ -45,7 +45,7 @@ const usage = `usage:
   vtexec policy check [--workspace DIR]
   vtexec policy trust [--workspace DIR]          (vouch for the project's policy files as they are now)
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
-  vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m]
+  vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m] [--jsonl]
                                                 (MCP server on stdin/stdout: tools shell, shell_check)
 
 After --, one argument is a shell command string; several are one argv.

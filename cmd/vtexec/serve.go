@@ -19,6 +19,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	fs := newFlags("serve")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
+	jsonl := fs.Bool("jsonl", false, "the same tools as JSON lines: {\"id\",\"tool\",\"arguments\"} in, {\"id\",\"is_error\",\"text\",\"result\"} out")
 	askTimeout := fs.Duration("ask-timeout", serve.DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
@@ -34,6 +35,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	s, err := serve.New(serve.Options{Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, Version: moduleVersion()})
 	if err != nil {
 		return 0, err
+	}
+	if *jsonl {
+		return 0, s.ServeJSONL(ctx, stdin, stdout)
 	}
 	r, ok := stdin.(io.ReadCloser)
 	if !ok {
