@@ -58,12 +58,13 @@ func askModeOf(ss *mcp.ServerSession) askMode {
 type elicitApprover struct {
 	ss      *mcp.ServerSession
 	timeout time.Duration
+	purpose string // the agent's description of the command
 }
 
 func (a *elicitApprover) Approve(ctx context.Context, q vtexec.Question) (vtexec.Answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
-	res, err := a.ss.Elicit(ctx, elicitParams(q, a.timeout))
+	res, err := a.ss.Elicit(ctx, elicitParams(q, a.timeout, a.purpose))
 	if err != nil {
 		return vtexec.AnswerDeny, err
 	}
@@ -116,17 +117,27 @@ func seal(key []byte, q vtexec.Question) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func elicitParams(q vtexec.Question, timeout time.Duration) *mcp.ElicitParams {
-	return &mcp.ElicitParams{Mode: "form", Message: elicitMessage(q, timeout), RequestedSchema: answerSchema(q.NeverAlways)}
+func elicitParams(q vtexec.Question, timeout time.Duration, purpose string) *mcp.ElicitParams {
+	return &mcp.ElicitParams{Mode: "form", Message: elicitMessage(q, timeout, purpose), RequestedSchema: answerSchema(q.NeverAlways)}
 }
 
+// maxPurpose bounds the agent's description shown with a question.
+const maxPurpose = 200
+
 // elicitMessage is the question as a terminal shows it (every word
-// escaped, the rule "session" or "always" would record), with the
-// terminal's key line replaced by what the form offers.
-func elicitMessage(q vtexec.Question, timeout time.Duration) string {
+// escaped, the rule "session" or "always" would record) and the agent's
+// description of it, escaped, with the terminal's key line replaced by
+// what the form offers.
+func elicitMessage(q vtexec.Question, timeout time.Duration, purpose string) string {
 	text := q.Text()
 	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
 		text = text[:i+1]
+	}
+	if purpose != "" {
+		if len(purpose) > maxPurpose {
+			purpose = strings.ToValidUTF8(purpose[:maxPurpose], "") + "…"
+		}
+		text += "  the agent says it is for: " + vtexec.DisplayText(purpose) + "\n"
 	}
 	offer := "Answer once (run it this time), session (allow the rule for this connection), always (record the rule in .vtexec/policy.local.toml) or deny."
 	if q.NeverAlways {

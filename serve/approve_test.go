@@ -90,7 +90,7 @@ func TestElicitOnceAndDeny(t *testing.T) {
 		p := &person{answers: map[string]string{"rm gone.txt": "once", "rm keep.txt": "deny", "rm also-keep.txt": "decline"}}
 		cs := p.client(t, s, version)
 
-		res, txt, _ := call(t, cs, ToolShell, map[string]any{"command": "rm gone.txt"})
+		res, txt, _ := call(t, cs, ToolShell, map[string]any{"command": "rm gone.txt", "description": "tidy up\n\u202eok"})
 		assert.False(t, res.IsError, txt)
 		assert.NoFileExists(t, filepath.Join(ws, "gone.txt"))
 		d, _, how := approval(t, res)
@@ -101,6 +101,7 @@ func TestElicitOnceAndDeny(t *testing.T) {
 		q := p.asked[0]
 		assert.Contains(t, q.Message, "vtexec: approve this command?\n  in "+ws+"\n  $ rm gone.txt\n")
 		assert.Contains(t, q.Message, "exactly these arguments")
+		assert.Contains(t, q.Message, "\n  the agent says it is for: tidy up\\u000a\\u202eok\n", "the agent's words, escaped")
 		offer := "Answer once (run it this time), session (allow the rule for this connection), always (record the rule in .vtexec/policy.local.toml) or deny."
 		if version < roundTripVersion {
 			offer += " No answer within 2m0s denies." // the server waits, so it times out

@@ -42,7 +42,7 @@ type ShellInput struct {
 	Command     string `json:"command" jsonschema:"the command line, in bash syntax (see the rules in the tool description)"`
 	Cwd         string `json:"cwd,omitempty" jsonschema:"directory to start in, relative to the workspace root or absolute inside it; later calls continue from where this one ends; default: this connection's current directory"`
 	TimeoutMs   int64  `json:"timeout_ms,omitempty" jsonschema:"kill the command after this many milliseconds; default: the policy's limit, else 30000"`
-	Description string `json:"description,omitempty" jsonschema:"a few words on what the command is for, shown to people"`
+	Description string `json:"description,omitempty" jsonschema:"a few words on what the command is for, shown to the person asked to approve it"`
 }
 
 // CheckInput is the shell_check tool's input.
@@ -112,7 +112,9 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// MCP returns the underlying SDK server.
+// MCP returns the underlying SDK server, for transports Run does not
+// cover; connections made on it directly keep their commands running
+// until each call ends.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one connection on t until the client hangs up or ctx ends;
@@ -209,25 +211,12 @@ func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellIn
 	}
 	r := s.request(req, in.Command, in.Cwd)
 	r.Timeout = time.Duration(in.TimeoutMs) * time.Millisecond
-	switch askModeOf(req.Session) {
-	case askInline:
-		r.Approver = &elicitApprover{ss: req.Session, timeout: s.opts.AskTimeout}
-	case askRoundTrip:
-		if resp, ok := req.Params.InputResponses[approvalKey]; ok {
-			r.Approver = &answeredApprover{response: resp, shown: req.Params.RequestState, key: s.key}
-			break
-		}
-		_, q, err := s.engine.Question(ctx, r)
-		if err != nil {
-			return nil, vtexec.Result{}, toError(err)
-		}
-		if q != nil {
-			// Ask first; the client calls again with the answer.
-			return &mcp.CallToolResult{
-				InputRequests: mcp.InputRequestMap{approvalKey: elicitParams(*q, 0)},
-				RequestState:  seal(s.key, *q),
-			}, vtexec.Result{}, nil
-		}
+	ask, err := s.arrangeApproval(ctx, req, &r, in.Description)
+	if err != nil {
+		return nil, vtexec.Result{}, toError(err)
+	}
+	if ask != nil {
+		return ask, vtexec.Result{}, nil
 	}
 	stop := reportProgress(ctx, req, &r)
 	// ctx ends when the client cancels the call: the command is killed.
@@ -240,6 +229,31 @@ func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellIn
 		Content: []mcp.Content{&mcp.TextContent{Text: renderResult(res)}},
 		IsError: !res.Decision.Allowed(),
 	}, res, nil
+}
+
+// arrangeApproval sets r.Approver for the way the client can be asked.
+// For a client asked in rounds, when the command asks, it returns the
+// question to send first instead: the client calls again with the
+// answer.
+func (s *Server) arrangeApproval(ctx context.Context, req *mcp.CallToolRequest, r *vtexec.Request, purpose string) (*mcp.CallToolResult, error) {
+	switch askModeOf(req.Session) {
+	case askInline:
+		r.Approver = &elicitApprover{ss: req.Session, timeout: s.opts.AskTimeout, purpose: purpose}
+	case askRoundTrip:
+		if resp, ok := req.Params.InputResponses[approvalKey]; ok {
+			r.Approver = &answeredApprover{response: resp, shown: req.Params.RequestState, key: s.key}
+			return nil, nil
+		}
+		_, q, err := s.engine.Question(ctx, *r)
+		if err != nil || q == nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{approvalKey: elicitParams(*q, 0, purpose)},
+			RequestState:  seal(s.key, *q),
+		}, nil
+	}
+	return nil, nil
 }
 
 func (s *Server) check(ctx context.Context, req *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, vtexec.Decision, error) {
