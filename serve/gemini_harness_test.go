@@ -21,8 +21,10 @@ import (
 // TestGeminiCLICallsVtexecServe drives the real Gemini CLI
 // (@google/gemini-cli@0.61.0, offline, its model scripted with
 // --fake-responses) against vtexec serve, registered as the MCP server
-// "vtexec". GEMINI_JS is the path of the CLI's bundle/gemini.js; .ci/run
-// installs it. Without it the test fails: the tag asks for this run.
+// "vtexec": an allowed command, a refused one, cd holding across calls,
+// and a command that needs approval. GEMINI_JS is the path of the CLI's
+// bundle/gemini.js; .ci/run installs it. Without it the test fails: the
+// tag asks for this run. It passes with no network (unshare -n).
 func TestGeminiCLICallsVtexecServe(t *testing.T) {
 	geminiJS := os.Getenv("GEMINI_JS")
 	if geminiJS == "" {
@@ -69,6 +71,7 @@ func TestGeminiCLICallsVtexecServe(t *testing.T) {
 		shell("cat /etc/passwd"),
 		shell("cd sub"),
 		shell("cat inner.txt"),
+		shell("rm ../hello.txt"),
 		turn(`{"text":"FINAL-ANSWER: done"}`),
 	}, "\n") + "\n"
 	fakePath := filepath.Join(dir, "fake.jsonl")
@@ -134,7 +137,7 @@ func TestGeminiCLICallsVtexecServe(t *testing.T) {
 			require.Equal(t, "success", ev.Status, "result event: %s", sc.Text())
 		}
 	}
-	require.Len(t, calls, 4, "stdout:\n%s\nstderr:\n%s", log, stderr.String())
+	require.Len(t, calls, 5, "stdout:\n%s\nstderr:\n%s", log, stderr.String())
 	for _, c := range calls {
 		assert.Equal(t, "mcp_vtexec_shell", c.name)
 	}
@@ -154,5 +157,12 @@ func TestGeminiCLICallsVtexecServe(t *testing.T) {
 
 	assert.Contains(t, calls[2].output, "cwd: "+filepath.Join(work, "sub"), log)
 	assert.Contains(t, calls[3].output, "INNER-MARKER-08e2", "cd held for the next call: "+log)
+	// Gemini CLI 0.61.0 declares no elicitation: an ask is refused at
+	// once, with the hint, and nothing is removed.
+	ask := calls[4]
+	assert.Equal(t, "error", ask.status, log)
+	assert.Contains(t, ask.errMessage, "refused: deny needs_approval: ", log)
+	assert.Contains(t, ask.errMessage, "hint: run it in a terminal to be asked", log)
+	assert.FileExists(t, filepath.Join(work, "hello.txt"))
 	assert.Equal(t, "FINAL-ANSWER: done", final)
 }
