@@ -340,3 +340,31 @@ func TestClip(t *testing.T) {
 	assert.True(t, strings.HasPrefix(got, "ééééé\n[… "), got)
 	assert.True(t, strings.HasSuffix(got, "…]\nééééé"), got)
 }
+
+func TestCwdArgumentStartsThereAndHolds(t *testing.T) {
+	s, ws := newServer(t)
+	sub := filepath.Join(ws, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	cs := connect(t, s, nil)
+	_, _, r := call(t, cs, ToolShell, map[string]any{"command": "pwd", "cwd": "sub"})
+	assert.Equal(t, sub+"\n", r.Stdout)
+	_, _, r = call(t, cs, ToolShell, map[string]any{"command": "pwd"})
+	assert.Equal(t, sub+"\n", r.Stdout, "later calls continue from where the last one ended")
+	_, _, r = call(t, cs, ToolShell, map[string]any{"command": "pwd", "cwd": ws})
+	assert.Equal(t, ws+"\n", r.Stdout)
+}
+
+func TestLongOutputTextKeepsHeadAndTail(t *testing.T) {
+	s, _ := newServer(t)
+	cs := connect(t, s, nil)
+	res, txt, r := call(t, cs, ToolShell, map[string]any{"command": "seq 1 100000"})
+	require.False(t, res.IsError, txt)
+	assert.True(t, strings.HasPrefix(r.Stdout, "1\n2\n3\n"))
+	assert.True(t, strings.HasSuffix(r.Stdout, "99999\n100000\n"))
+	assert.Contains(t, r.Stdout, " bytes omitted]\n", "vtexec keeps head and tail of what it returns")
+	assert.True(t, strings.HasPrefix(txt, "exit code: 0\nstdout:\n1\n2\n3\n"), txt[:40])
+	assert.Contains(t, txt, " lines omitted …]\n")
+	assert.Contains(t, txt, "\n99999\n100000\nstderr: (empty)\n")
+	assert.Contains(t, txt, "note: output beyond vtexec's limit was cut")
+	assert.Less(t, len(txt), textHead+textTail+1024, "the text for the model stays small")
+}
