@@ -3,10 +3,12 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -134,4 +136,30 @@ func TestServeEndsOnSIGTERM(t *testing.T) {
 		require.Less(t, time.Since(start), 10*time.Second, "tail outlived vtexec serve")
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// serve --jsonl answers every line, even those still running when its
+// input ends.
+func TestServeJSONLOverPipes(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildVtexec(t, dir)
+	ws := filepath.Join(dir, "ws")
+	require.NoError(t, os.Mkdir(ws, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("jsonl-pipe\n"), 0o644))
+	cmd := exec.Command(bin, "serve", "--jsonl", "--workspace", ws, "--audit", "off")
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	cmd.Stdin = strings.NewReader(`{"id":1,"tool":"shell","arguments":{"command":"cat a.txt"}}` + "\n" +
+		`{"id":2,"tool":"shell_check","arguments":{"command":"rm a.txt"}}` + "\n")
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.Len(t, lines, 2, "%s", out)
+	byID := map[float64]map[string]any{}
+	for _, l := range lines {
+		var a map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &a))
+		byID[a["id"].(float64)] = a
+	}
+	assert.Equal(t, "jsonl-pipe\n", byID[1]["result"].(map[string]any)["stdout"])
+	assert.Equal(t, "ask", byID[2]["result"].(map[string]any)["decision"])
 }
