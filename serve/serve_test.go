@@ -201,7 +201,7 @@ func TestShellTimeout(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "log"), []byte("first\n"), 0o644))
 	cs := connect(t, s, nil)
 	start := time.Now()
-	res, txt, r := call(t, cs, ToolShell, map[string]any{"command": "tail -f log", "timeout_ms": 300})
+	res, txt, r := call(t, cs, ToolShell, map[string]any{"command": "tail -f log", "timeout_ms": 1000})
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.False(t, res.IsError)
 	assert.True(t, r.TimedOut)
