@@ -277,8 +277,7 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 	if ap == nil {
 		return needsApproval(d), nil
 	}
-	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
-	answer, err := ap.Approve(ctx, q)
+	answer, err := ap.Approve(ctx, st.question(d))
 	if err != nil || answer == AnswerDeny || answer == "" {
 		d.Decision, d.Code, d.Approval = "deny", "denied_by_user", string(AnswerDeny)
 		d.Reason = "a person refused: " + d.Reason

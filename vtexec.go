@@ -54,6 +54,10 @@ type Request struct {
 	// Confinement is "required", "best-effort" or "off" (Run only); ""
 	// means the policy's, else required where the kernel has Landlock.
 	Confinement string
+	// Started, if set (Run only), is called once the command is about to
+	// run, with a function that returns the output kept so far; that
+	// function may be called from any goroutine while Run goes on.
+	Started func(output func() (stdout, stderr string))
 }
 
 // Decision is the verdict on a request, shaped for JSON.
@@ -269,6 +273,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Launcher:  runner.Boxed{Box: bx.Box},
 		Environ:   bx.environ(),
 		ExtraEnv:  bx.extraEnv,
+		Output:    started(req.Started),
 	})
 	report := bx.report(st.decided.Plan)
 	if err != nil {
@@ -307,6 +312,16 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Marker:      st.marker(res.ExitCode),
 		Warnings:    st.warnings,
 	}, nil
+}
+
+// started adapts a Request's Started to the runner's Output.
+func started(f func(func() (string, string))) func(stdout, stderr *runner.Capture) {
+	if f == nil {
+		return nil
+	}
+	return func(stdout, stderr *runner.Capture) {
+		f(func() (string, string) { return stdout.String(), stderr.String() })
+	}
 }
 
 // afterRun, if set, is called once the command has run (a test's fault

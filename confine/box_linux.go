@@ -39,10 +39,10 @@ type Box struct {
 		rs   *ruleset
 		err  error
 	}
-	netns   int        // the shared network namespace, or -1
-	root    bool       // namespaces and capabilities as root
-	userns  bool       // unprivileged: a user namespace per process instead
-	report  Report
+	netns  int  // the shared network namespace, or -1
+	root   bool // namespaces and capabilities as root
+	userns bool // unprivileged: a user namespace per process instead
+	report Report
 
 	// mounts are the box's mount namespaces, made on first use: [0] for
 	// every program but git, [1] for git.

@@ -1,6 +1,7 @@
 package cwdtrack
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,6 +63,7 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 	defer unlock()
 
 	sess, err := s.read(path)
+	var before []byte // the session as read; nil for a new one
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		sess = &Session{ID: id, Token: NewToken(), Workspace: workspace, Cwd: workspace}
@@ -69,9 +71,16 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 		return nil, err
 	case sess.Workspace != workspace:
 		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
+	default:
+		before, _ = json.Marshal(sess)
 	}
 	if err := fn(sess); err != nil {
 		return nil, err
+	}
+	// Unchanged: nothing to write (most calls only read the session, and
+	// a write costs two fsyncs).
+	if after, err := json.Marshal(sess); before != nil && err == nil && bytes.Equal(before, after) {
+		return sess, nil
 	}
 	return sess, s.write(path, sess)
 }

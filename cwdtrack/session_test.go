@@ -70,3 +70,28 @@ func TestSessionConcurrentUpdates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, s.Approvals, 20)
 }
+
+// An update that changes nothing leaves the file as it is.
+func TestSessionUnchangedIsNotWritten(t *testing.T) {
+	st := Store{Dir: t.TempDir()}
+	path := filepath.Join(st.Dir, "s.json")
+	_, err := st.Update("s", "/ws", func(*Session) error { return nil })
+	require.NoError(t, err)
+	first, err := os.Stat(path)
+	require.NoError(t, err, "a new session is written")
+
+	_, err = st.Update("s", "/ws", func(s *Session) error { s.Cwd = "/ws"; return nil })
+	require.NoError(t, err)
+	same, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(first, same), "rewritten though unchanged")
+
+	s, err := st.Update("s", "/ws", func(s *Session) error { s.Cwd = "/ws/src"; return nil })
+	require.NoError(t, err)
+	changed, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.False(t, os.SameFile(first, changed))
+	again, err := st.Update("s", "/ws", func(*Session) error { return nil })
+	require.NoError(t, err)
+	assert.Equal(t, s, again)
+}

@@ -42,6 +42,9 @@ type Options struct {
 	// step or later runs, the error is written to stderr, and the Result
 	// has Stopped set and ExitCode 126.
 	Recheck func(step int, cmds []plan.Cmd) error
+	// Output, if set, is called once before the first step with the
+	// captures the run writes to; they may be read while it goes on.
+	Output func(stdout, stderr *Capture)
 }
 
 // withDefaults returns o with every zero field replaced by its default.
@@ -120,6 +123,9 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 		env:    withExtra(Env(opts.Environ), opts.ExtraEnv),
 		stdout: NewCapture(opts.MaxOutput),
 		stderr: NewCapture(opts.MaxOutput),
+	}
+	if opts.Output != nil {
+		opts.Output(r.stdout, r.stderr)
 	}
 	status, timedOut, ran, err := r.steps(ctx, p.Steps)
 	var failed error

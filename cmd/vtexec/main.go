@@ -4,6 +4,7 @@
 //	vtexec check [--workspace DIR] [--cwd DIR] [--json] -- 'COMMAND'
 //	vtexec check --jsonl [--workspace DIR]
 //	vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
+//	vtexec serve [--workspace DIR]                (MCP over stdio)
 //
 // After "--", one argument is a command string; several are an argv.
 package main
@@ -44,6 +45,8 @@ const usage = `usage:
   vtexec policy check [--workspace DIR]
   vtexec policy trust [--workspace DIR]          (vouch for the project's policy files as they are now)
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
+  vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m] [--jsonl]
+                                                (MCP server on stdin/stdout: tools shell, shell_check)
 
 After --, one argument is a shell command string; several are one argv.
 check exits 0 allow, 1 deny, 3 ask, 2 usage error.
@@ -75,6 +78,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout)
+	case "serve":
+		code, err = cmdServe(ctx, args[1:], stdin, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/serve"
+)
+
+// cmdServe serves MCP on stdin and stdout until the client hangs up or a
+// signal ends ctx.
+func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	fs := newFlags("serve")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
+	jsonl := fs.Bool("jsonl", false, "the same tools as JSON lines: {\"id\",\"tool\",\"arguments\"} in, {\"id\",\"is_error\",\"text\",\"result\"} out")
+	askTimeout := fs.Duration("ask-timeout", serve.DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	if fs.NArg() > 0 {
+		return 0, &usageError{"serve takes no arguments: MCP requests come on stdin"}
+	}
+	// Fail at start, not at the first call.
+	if fi, err := os.Stat(*wsDir); err != nil || !fi.IsDir() {
+		return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
+			Hint: "pass --workspace with an existing project directory"}
+	}
+	s, err := serve.New(serve.Options{Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, Version: moduleVersion()})
+	if err != nil {
+		return 0, err
+	}
+	if *jsonl {
+		return 0, s.ServeJSONL(ctx, stdin, stdout)
+	}
+	r, ok := stdin.(io.ReadCloser)
+	if !ok {
+		r = io.NopCloser(stdin)
+	}
+	w, ok := stdout.(io.WriteCloser)
+	if !ok {
+		w = nopWriteCloser{stdout}
+	}
+	return 0, s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// moduleVersion is vtexec's version as the build recorded it.
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

@@ -1,0 +1,165 @@
+package serve
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vtexec/vtexec"
+)
+
+// DefaultAskTimeout is how long a person has to answer an elicitation.
+const DefaultAskTimeout = 2 * time.Minute
+
+// approvalKey names the elicitation in a multi round-trip call.
+const approvalKey = "approval"
+
+// roundTripVersion is the first protocol version in which a server may
+// not send requests of its own during a call: it returns its questions
+// as the call's input requests, and the client calls again with the
+// answers (SEP-2322).
+const roundTripVersion = "2026-07-28"
+
+// How a connection's client can be asked.
+type askMode int
+
+const (
+	askNone      askMode = iota // no elicitation: an ask is a deny, needs_approval
+	askInline                   // elicitation/create while the call waits
+	askRoundTrip                // input requests, answered in a second call
+)
+
+func askModeOf(ss *mcp.ServerSession) askMode {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+		return askNone
+	}
+	if e := p.Capabilities.Elicitation; e.Form == nil && e.URL != nil {
+		return askNone // URL mode only: it cannot show a form
+	}
+	if p.ProtocolVersion >= roundTripVersion {
+		return askRoundTrip
+	}
+	return askInline
+}
+
+// elicitApprover asks the person behind an MCP client with
+// elicitation/create while the call waits: a form with one field, once,
+// session, always or deny. Declining, cancelling, an answer outside
+// these and no answer before the timeout all deny.
+type elicitApprover struct {
+	ss      *mcp.ServerSession
+	timeout time.Duration
+	purpose string // the agent's description of the command
+}
+
+func (a *elicitApprover) Approve(ctx context.Context, q vtexec.Question) (vtexec.Answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	res, err := a.ss.Elicit(ctx, elicitParams(q, a.timeout, a.purpose))
+	if err != nil {
+		return vtexec.AnswerDeny, err
+	}
+	return answerOf(res, q), nil
+}
+
+// answeredApprover answers with the person's answer to the question
+// shown in an earlier round of the call, if Run asks the same question;
+// a command whose question changed in between (its files did) is denied.
+type answeredApprover struct {
+	response mcp.InputResponse
+	shown    string // the round's request state: the server's seal on the question shown
+	key      []byte
+}
+
+func (a *answeredApprover) Approve(_ context.Context, q vtexec.Question) (vtexec.Answer, error) {
+	if !hmac.Equal([]byte(seal(a.key, q)), []byte(a.shown)) {
+		return vtexec.AnswerDeny, errors.New("the question changed after it was shown; call again to be asked anew")
+	}
+	res, ok := a.response.(*mcp.ElicitResult)
+	if !ok {
+		return vtexec.AnswerDeny, fmt.Errorf("the answer is a %T, not an elicitation result", a.response)
+	}
+	return answerOf(res, q), nil
+}
+
+// answerOf reads the person's answer; anything but an accepted form with
+// an answer on offer is deny.
+func answerOf(res *mcp.ElicitResult, q vtexec.Question) vtexec.Answer {
+	if res == nil || res.Action != "accept" {
+		return vtexec.AnswerDeny
+	}
+	answer, _ := res.Content["answer"].(string)
+	switch a := vtexec.Answer(answer); a {
+	case vtexec.AnswerOnce, vtexec.AnswerSession:
+		return a
+	case vtexec.AnswerAlways:
+		if !q.NeverAlways {
+			return a
+		}
+	}
+	return vtexec.AnswerDeny
+}
+
+// seal authenticates a question the server showed, so that an answer
+// counts only for a question this server asked, and for that one only.
+func seal(key []byte, q vtexec.Question) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(q.Text()))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func elicitParams(q vtexec.Question, timeout time.Duration, purpose string) *mcp.ElicitParams {
+	return &mcp.ElicitParams{Mode: "form", Message: elicitMessage(q, timeout, purpose), RequestedSchema: answerSchema(q.NeverAlways)}
+}
+
+// maxPurpose bounds the agent's description shown with a question.
+const maxPurpose = 200
+
+// elicitMessage is the question as a terminal shows it (every word
+// escaped, the rule "session" or "always" would record) and the agent's
+// description of it, escaped, with the terminal's key line replaced by
+// what the form offers.
+func elicitMessage(q vtexec.Question, timeout time.Duration, purpose string) string {
+	text := q.Text()
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[:i+1]
+	}
+	if purpose != "" {
+		if len(purpose) > maxPurpose {
+			purpose = strings.ToValidUTF8(purpose[:maxPurpose], "") + "…"
+		}
+		text += "  the agent says it is for: " + vtexec.DisplayText(purpose) + "\n"
+	}
+	offer := "Answer once (run it this time), session (allow the rule for this connection), always (record the rule in .vtexec/policy.local.toml) or deny."
+	if q.NeverAlways {
+		offer = "Answer once (run it this time), session (allow the rule for this connection) or deny; this command cannot be approved always."
+	}
+	deadline := ""
+	if timeout > 0 {
+		deadline = fmt.Sprintf(" No answer within %s denies.", timeout)
+	}
+	return text + offer + deadline
+}
+
+func answerSchema(neverAlways bool) *jsonschema.Schema {
+	choices := []any{string(vtexec.AnswerOnce), string(vtexec.AnswerSession), string(vtexec.AnswerAlways), string(vtexec.AnswerDeny)}
+	if neverAlways {
+		choices = []any{string(vtexec.AnswerOnce), string(vtexec.AnswerSession), string(vtexec.AnswerDeny)}
+	}
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"answer": {Type: "string", Title: "Run this command?", Enum: choices},
+		},
+		Required: []string{"answer"},
+	}
+}

@@ -1,0 +1,122 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type jsonlAnswer struct {
+	ID      any            `json:"id"`
+	IsError bool           `json:"is_error"`
+	Text    string         `json:"text"`
+	Result  map[string]any `json:"result"`
+	Error   *struct {
+		Code, Reason, Hint string
+	} `json:"error"`
+}
+
+func TestJSONLAnswersEveryLineByID(t *testing.T) {
+	s, ws := newServer(t)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "hello.txt"), []byte("jsonl-marker\n"), 0o644))
+	in := strings.Join([]string{
+		`{"id":1,"tool":"shell","arguments":{"command":"cat hello.txt"}}`,
+		`{"id":"two","tool":"shell_check","arguments":{"command":"echo $(ls)"}}`,
+		`{"id":3,"tool":"shell","arguments":{"command":"cat /etc/passwd"}}`,
+		`not json`,
+		`{"id":5}`,
+		`{"id":6,"tool":"rm","arguments":{}}`,
+		`{"id":7,"tool":"shell","arguments":{"cmd":"ls"}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	require.NoError(t, s.ServeJSONL(context.Background(), strings.NewReader(in), &out))
+
+	got := map[string]jsonlAnswer{}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, lines, 7, out.String())
+	for _, l := range lines {
+		var a jsonlAnswer
+		require.NoError(t, json.Unmarshal([]byte(l), &a), l)
+		b, _ := json.Marshal(a.ID)
+		got[string(b)] = a
+	}
+	assert.False(t, got["1"].IsError)
+	assert.Equal(t, "jsonl-marker\n", got["1"].Result["stdout"])
+	assert.Contains(t, got["1"].Text, "exit code: 0\nstdout:\njsonl-marker\n")
+
+	assert.False(t, got[`"two"`].IsError)
+	assert.Equal(t, "substitution", got[`"two"`].Result["code"])
+
+	assert.True(t, got["3"].IsError)
+	assert.Contains(t, got["3"].Text, "refused: deny outside_workspace: ")
+
+	require.NotNil(t, got["null"].Error, "the line that is not JSON")
+	assert.Equal(t, "bad_request", got["null"].Error.Code)
+	assert.Contains(t, got["null"].Error.Hint, `"tool": "shell"`)
+	require.NotNil(t, got["5"].Error)
+	assert.Equal(t, `no "tool"`, got["5"].Error.Reason)
+	require.NotNil(t, got["6"].Error)
+	assert.Contains(t, got["6"].Error.Reason, "rm")
+	assert.True(t, got["7"].IsError, "arguments are checked against the schema")
+}
+
+// One stream is one session: a cd holds for the lines after it.
+func TestJSONLCdHoldsForTheStream(t *testing.T) {
+	s, ws := newServer(t)
+	require.NoError(t, os.Mkdir(filepath.Join(ws, "sub"), 0o755))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeJSONL(context.Background(), inR, outW); outW.Close() }()
+	answers := bufio.NewScanner(outR)
+	send := func(line string) jsonlAnswer {
+		_, err := io.WriteString(inW, line+"\n")
+		require.NoError(t, err)
+		require.True(t, answers.Scan())
+		var a jsonlAnswer
+		require.NoError(t, json.Unmarshal(answers.Bytes(), &a))
+		return a
+	}
+	a := send(`{"id":1,"tool":"shell","arguments":{"command":"cd sub"}}`)
+	assert.Equal(t, filepath.Join(ws, "sub"), a.Result["cwd"])
+	a = send(`{"id":2,"tool":"shell","arguments":{"command":"pwd"}}`)
+	assert.Equal(t, filepath.Join(ws, "sub")+"\n", a.Result["stdout"])
+	inW.Close()
+	require.NoError(t, <-done)
+}
+
+// Ending the stream's context (SIGTERM) kills what runs and returns.
+func TestJSONLStopsOnContext(t *testing.T) {
+	s, ws := newServer(t)
+	name := "stop-" + filepath.Base(ws) + ".log"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, name), nil, 0o644))
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- s.ServeJSONL(ctx, inR, &out) }()
+	_, err := io.WriteString(inW, `{"id":1,"tool":"shell","arguments":{"command":"tail -f `+name+`"}}`+"\n")
+	require.NoError(t, err)
+	for len(running(t, name)) == 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream did not end")
+	}
+	assert.Empty(t, running(t, name))
+	assert.Contains(t, out.String(), `"code":"cancelled"`)
+}

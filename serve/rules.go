@@ -1,0 +1,31 @@
+package serve
+
+// Rules teaches a model vtexec's rules before its first call: what runs,
+// what is refused and what to do instead. Every face that describes a
+// shell tool to a model can reuse it.
+const Rules = `Commands run without a shell, inside the workspace; anything vtexec cannot check is refused before it runs.
+
+Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT.
+
+Refused, and what to do instead:
+- $(...) and backticks: run the inner command first, then write its output literally.
+- Variables ($HOME, $1) and assignments (A=1 cmd, export A=1): write values literally; the environment is fixed.
+- Subshells ( ... ), loops and if/case: run the commands one at a time, or joined with && ; || |.
+- Background jobs (&): run in the foreground; every command ends at its timeout.
+- Here-documents (<<EOF): write the text to a file first, then pass the file.
+- Paths outside the workspace (/etc/passwd, ../x, ~/x): use paths inside it.
+- Network tools, shells run as programs, privilege tools (curl, ssh, sh, sudo): not available.
+
+Write a file with a redirect: printf '%s\n' 'first line' 'second line' > notes.txt (>> appends). sed -i edits in place.
+
+cd persists: after cd src (alone or as in cd src && ls) later calls on this connection start in src; other connections are not affected. Each result tells the cwd.
+
+Some commands (rm, programs not on the allowlist, git commands that rewrite history) need a person's approval; when none can be given the call fails with code needs_approval. Every refusal has a code, a reason and a hint: follow the hint instead of retrying the same command.`
+
+// Tool descriptions.
+const (
+	shellDescription = "Run a shell command in the workspace and return its exit code, stdout, stderr and the working directory after it.\n\n" + Rules
+
+	checkDescription = "Decide whether a shell command would be allowed, asked about or refused, without running it. " +
+		"The answer has the decision, and for a refusal a code, a reason and a hint. Same rules as the shell tool:\n\n" + Rules
+)
