@@ -201,7 +201,7 @@ type Engine struct {
 	mu       sync.Mutex
 	policies map[string]*cachedPolicy // by policy files, see policy
 	boxes    boxCache
-	loads    atomic.Int64             // policy loads, for tests
+	loads    atomic.Int64 // policy loads, for tests
 }
 
 // Config sets up an Engine. The zero Config is what the CLI uses.
