@@ -13,9 +13,11 @@ import (
 
 // BenchmarkStartup starts whole processes, each once per iteration, in
 // turn: a baseline binary that links vtexec's third-party dependencies
-// and does nothing, `vtexec check -- ls`, `vtexec run -- 'cat small'` and
-// cat itself. It reports the median of each in ms, and vtexec's part:
-// check-baseline, and run-baseline-cat. Run it with a fixed count:
+// and does nothing, `vtexec check -- ls`, `vtexec run -- 'cat small'`
+// without and with the kernel box, and cat itself. It reports the median
+// of each in ms, and vtexec's part: check-baseline, run-baseline-cat
+// (unconfined) and confined-unconfined (the box's own cost). Run it with
+// a fixed count:
 //
 //	go test -run '^$' -bench Startup -benchtime 300x ./cmd/vtexec
 func BenchmarkStartup(b *testing.B) {
@@ -36,8 +38,9 @@ func BenchmarkStartup(b *testing.B) {
 	}{
 		{"baseline", []string{baseline}},
 		{"check", []string{vtexec, "check", "--", "ls"}},
-		{"run", []string{vtexec, "run", "--", "cat small"}},
+		{"run", []string{vtexec, "run", "--confinement", "off", "--", "cat small"}},
 		{"cat", []string{cat, "small"}},
+		{"run-confined", []string{vtexec, "run", "--", "cat small"}},
 	}
 	times := make([][]time.Duration, len(cases))
 	for b.Loop() {
@@ -58,6 +61,7 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	b.ReportMetric(med[1]-med[0], "check-baseline-ms")
 	b.ReportMetric(med[2]-med[0]-med[3], "run-baseline-cat-ms")
+	b.ReportMetric(med[4]-med[2], "confined-unconfined-ms")
 	b.ReportMetric(0, "ns/op")
 }
 
