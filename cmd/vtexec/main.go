@@ -18,6 +18,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,7 +40,7 @@ const usage = `usage:
   vtexec check [--workspace DIR] [--cwd DIR] [--session ID] [--json] -- 'COMMAND'
   vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
   vtexec run [--workspace DIR] [--cwd DIR] [--session ID] [--timeout 30s] [--max-output 64KiB]
-             [--audit FILE|off] [--ask-timeout 2m] [--json] -- 'COMMAND'
+             [--audit FILE|off] [--ask-timeout 2m] [--confinement required|best-effort|off] [--json] -- 'COMMAND'
   vtexec policy allow [--workspace DIR] [--scope local|project|user] [--any-arguments] -- PROGRAM [SUBCOMMAND...]
   vtexec policy list [--workspace DIR] [--json]
   vtexec policy explain [--workspace DIR] [--cwd DIR] [--session ID] -- 'COMMAND'
@@ -47,6 +49,8 @@ const usage = `usage:
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
   vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m] [--jsonl]
                                                 (MCP server on stdin/stdout: tools shell, shell_check)
+
+  vtexec version | vtexec SUBCOMMAND --help
 
 After --, one argument is a shell command string; several are one argv.
 check exits 0 allow, 1 deny, 3 ask, 2 usage error.
@@ -83,10 +87,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "vtexec", version())
+		return 0
 	case "":
 		err = &usageError{"no subcommand"}
 	default:
 		err = &usageError{fmt.Sprintf("unknown subcommand %q", args[0])}
+	}
+	var help *helpRequested
+	if errors.As(err, &help) {
+		fmt.Fprint(stdout, help.text)
+		return 0
 	}
 	if err != nil {
 		if (args[0] == "run" || args[0] == "check") && wantsJSON(args[1:]) {
@@ -110,11 +122,56 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
+// helpRequested is -h or --help on a subcommand: its flags, on stdout.
+type helpRequested struct{ text string }
+
+func (h *helpRequested) Error() string { return "help requested" }
+
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return &usageError{err.Error()}
+		if errors.Is(err, flag.ErrHelp) {
+			var b strings.Builder
+			fmt.Fprintf(&b, "usage: vtexec %s [flags] -- 'COMMAND'\n\nflags:\n", fs.Name())
+			fs.SetOutput(&b)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+			return &helpRequested{b.String()}
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "timeout") && strings.Contains(msg, "invalid value") {
+			msg += " (give a duration with a unit, e.g. 5s, 90s or 2m)"
+		}
+		return &usageError{msg}
+	}
+	// Without "--", a word after the command that is one of vtexec's own
+	// flags was meant for vtexec: refuse rather than run it as the
+	// command's argument, or drop it.
+	if !slices.Contains(args, "--") && fs.NArg() > 1 {
+		for _, a := range fs.Args()[1:] {
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && fs.Lookup(name) != nil {
+				return &usageError{fmt.Sprintf("vtexec's flag %s comes after the command: put vtexec's flags first and the command after --, e.g. vtexec %s %s -- %q",
+					a, fs.Name(), a, fs.Arg(0))}
+			}
+		}
 	}
 	return nil
+}
+
+// version is the module version vtexec was built as, with the commit
+// when the build knows it.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
 }
 
 // encodeJSON writes v as one JSON line, without HTML escaping.
