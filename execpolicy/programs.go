@@ -3,7 +3,6 @@ package execpolicy
 import (
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/vtexec/vtexec/plan"
@@ -217,19 +216,20 @@ func realName(prog string) (string, bool) {
 	return filepath.Base(real), true
 }
 
-// shellBuiltins have no meaning without a shell, or change shell state
-// vtexec does not keep. cd is vtexec's own builtin and is not listed;
-// command is unwrapped (see unwrapCommand).
-var shellBuiltins = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for _, b := range strings.Fields(`alias unalias bg fg jobs disown wait suspend bind builtin caller
-		compgen complete compopt declare typeset local readonly export unset set shopt enable eval exec
-		source . exit logout return break continue shift getopts hash help history fc let mapfile readarray
-		read pushd popd dirs trap ulimit umask type times`) {
-		m[b] = "vtexec runs programs directly, without a shell"
+// shellBuiltin reports whether name is a shell builtin: builtins have no
+// meaning without a shell, or change shell state vtexec does not keep. cd
+// is vtexec's own builtin and is not listed; command is unwrapped (see
+// unwrapCommand).
+func shellBuiltin(name string) bool {
+	switch name {
+	case "alias", "unalias", "bg", "fg", "jobs", "disown", "wait", "suspend", "bind", "builtin", "caller",
+		"compgen", "complete", "compopt", "declare", "typeset", "local", "readonly", "export", "unset", "set", "shopt", "enable", "eval", "exec",
+		"source", ".", "exit", "logout", "return", "break", "continue", "shift", "getopts", "hash", "help", "history", "fc", "let", "mapfile", "readarray",
+		"read", "pushd", "popd", "dirs", "trap", "ulimit", "umask", "type", "times":
+		return true
 	}
-	return m
-})
+	return false
+}
 
 // shellScript reports whether a plan is exactly one `bash -c SCRIPT` (or
 // sh, with -l/--login allowed), and returns SCRIPT. Such a command is
