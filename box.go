@@ -119,6 +119,20 @@ type cachedBox struct {
 
 const boxCacheSize = 16
 
+// closeAll closes every cached box; those still in use close when
+// released.
+func (c *boxCache) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.m {
+		e.evicted = true
+		if e.refs == 0 {
+			e.box.Close()
+		}
+		delete(c.m, k)
+	}
+}
+
 // open returns a box for spec, and the function that releases it.
 func (c *boxCache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func(), error) {
 	key := boxKey(spec, mode)

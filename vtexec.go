@@ -221,6 +221,17 @@ func NewEngine(cfg Config) *Engine {
 // defaultEngine serves the package-level Check and Run.
 var defaultEngine = NewEngine(Config{})
 
+// Close releases what the Engine keeps between requests: its boxes'
+// rulesets, namespaces and cgroups. Requests still running finish first.
+func (e *Engine) Close() error {
+	e.boxes.closeAll()
+	return nil
+}
+
+// Close closes the default Engine (see Engine.Close); a command that used
+// Check or Run calls it before it exits.
+func Close() error { return defaultEngine.Close() }
+
 // Check decides on req with the default Engine.
 func Check(ctx context.Context, req Request) (Decision, error) { return defaultEngine.Check(ctx, req) }
 
@@ -266,11 +277,16 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	defer bx.close()
+	group, err := bx.NewGroup()
+	if err != nil {
+		return Result{}, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that vtexec may make cgroups here, or set confinement = \"best-effort\""}
+	}
+	defer group.Close()
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
 		Recheck:   st.recheck(asked),
-		Launcher:  runner.Boxed{Box: bx.Box},
+		Launcher:  runner.Boxed{Box: bx.Box, Group: group},
 		Environ:   bx.environ(),
 		ExtraEnv:  bx.extraEnv,
 		Output:    started(req.Started),

@@ -126,6 +126,13 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if !b.report.PIDNamespace {
 		missing = append(missing, "pid namespace: needs root or unprivileged user namespaces")
 	}
+	if b.root && spec.Limits.Processes > 0 {
+		if _, err := ownPidsCgroup(); err == nil {
+			b.report.PidsCgroup = true
+		} else {
+			missing = append(missing, "process count: RLIMIT_NPROC does not bind root and no pids cgroup can be made: "+err.Error())
+		}
+	}
 	if b.root {
 		b.report.Capabilities = "dropped"
 	} else {
@@ -140,6 +147,21 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, strings.Join(missing, "; "))
 	}
 	return b, nil
+}
+
+// NewGroup returns a group for one run's processes: as root, a pids
+// cgroup bounding how many there are at once (RLIMIT_NPROC does not bind
+// root). Close it once they have ended. Without root, or without a pids
+// controller, it is nil, which groups nothing.
+func (b *Box) NewGroup() (*Group, error) {
+	if !b.report.PidsCgroup {
+		return nil, nil
+	}
+	cg, err := newPidsCgroup(b.spec.Limits.Processes)
+	if err != nil {
+		return nil, fmt.Errorf("confine: pids cgroup: %w", err)
+	}
+	return &Group{cg: cg}, nil
 }
 
 // Report says what the box applies.
@@ -245,7 +267,11 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			started <- err
 			return
 		}
-		started <- b.limit(cmd.Process.Pid)
+		err := b.limit(cmd.Process.Pid)
+		if err == nil {
+			err = opts.Group.add(cmd.Process.Pid)
+		}
+		started <- err
 		p.err = cmd.Wait()
 		close(p.done)
 	}()

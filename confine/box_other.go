@@ -41,3 +41,12 @@ func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) { return Sta
 func (b *Box) StartWith(cmd *exec.Cmd, leader Process, _ StartOptions) (Process, error) {
 	return StartDirect(cmd, leader)
 }
+
+// Group bounds the processes of one run; here it groups nothing.
+type Group struct{}
+
+// Close does nothing.
+func (g *Group) Close() {}
+
+// NewGroup returns nil: there are no process groups to make here.
+func (b *Box) NewGroup() (*Group, error) { return nil, nil }

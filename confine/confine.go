@@ -100,6 +100,9 @@ type Report struct {
 	// Capabilities is "dropped" when programs run with an empty
 	// bounding set, "none" when vtexec had none to give.
 	Capabilities string `json:"capabilities,omitempty"`
+	// PidsCgroup: as root, the box's process count is bounded by a pids
+	// cgroup (RLIMIT_NPROC does not bind root).
+	PidsCgroup bool `json:"pids_cgroup,omitempty"`
 	// Protected lists the paths the kernel keeps read-only; SocketsHidden
 	// tells that the directories holding the machine's unix sockets are
 	// covered.
@@ -121,6 +124,8 @@ type StartOptions struct {
 	// Git: the program runs git, which may write the box's git
 	// directories except their hooks and config.
 	Git bool
+	// Group, if set, is the run's process group (see Box.NewGroup).
+	Group *Group
 }
 
 // ErrPipelineEnded is returned by Start when the pipeline's last command,

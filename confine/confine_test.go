@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -134,4 +135,24 @@ func TestOffReportsNothingApplied(t *testing.T) {
 	assert.Equal(t, 0, r.Landlock)
 	assert.Equal(t, "unconfined", r.Filesystem)
 	assert.False(t, r.PIDNamespace)
+}
+
+// As root, the process count is bounded by the box's pids cgroup, which
+// RLIMIT_NPROC is not; without root, by RLIMIT_NPROC.
+func TestProcessLimit(t *testing.T) {
+	spec := Spec{ReadWrite: []string{t.TempDir()}, Limits: Limits{Processes: 8}}
+	b := openBox(t, spec)
+	if os.Geteuid() == 0 {
+		require.True(t, b.Report().PidsCgroup, "%v", b.Report().Missing)
+	}
+	cmd := command(spec, "/bin/sh", "-c", "sleep 0.05; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 2 & done; wait")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	group, err := b.NewGroup()
+	require.NoError(t, err)
+	defer group.Close()
+	p, err := b.StartWith(cmd, nil, StartOptions{Group: group})
+	require.NoError(t, err)
+	p.Wait()
+	assert.Contains(t, stderr.String(), "fork", "16 processes started under a limit of 8")
 }

@@ -40,13 +40,17 @@ func (Direct) Start(_ plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.
 	return confine.StartDirect(cmd, leader)
 }
 
-// Boxed is the Launcher that starts every program in a kernel box.
-type Boxed struct{ Box *confine.Box }
+// Boxed is the Launcher that starts every program in a kernel box, and in
+// Group if set (the run's process group, see confine.Box.NewGroup).
+type Boxed struct {
+	Box   *confine.Box
+	Group *confine.Group
+}
 
 // Command is Direct's.
 func (Boxed) Command(c plan.Cmd, env []string) *exec.Cmd { return Direct{}.Command(c, env) }
 
 // Start starts cmd in the box, with the network if c was granted it.
 func (b Boxed) Start(c plan.Cmd, cmd *exec.Cmd, leader confine.Process) (confine.Process, error) {
-	return b.Box.StartWith(cmd, leader, confine.StartOptions{Network: c.Network, Git: c.Git})
+	return b.Box.StartWith(cmd, leader, confine.StartOptions{Network: c.Network, Git: c.Git, Group: b.Group})
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,7 +31,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
 			Hint: "pass --workspace with an existing project directory"}
 	}
-	s, err := serve.New(serve.Options{Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, Version: moduleVersion()})
+	engine := vtexec.NewEngine(vtexec.Config{})
+	defer engine.Close()
+	s, err := serve.New(serve.Options{Engine: engine, Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, Version: version()})
 	if err != nil {
 		return 0, err
 	}
@@ -55,9 +56,3 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // moduleVersion is vtexec's version as the build recorded it.
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
