@@ -37,7 +37,7 @@ const usage = `usage:
   vtexec check [--workspace DIR] [--cwd DIR] [--session ID] [--json] -- 'COMMAND'
   vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
   vtexec run [--workspace DIR] [--cwd DIR] [--session ID] [--timeout 30s] [--max-output 64KiB]
-             [--audit FILE|off] [--ask-timeout 2m] [--json] -- 'COMMAND'
+             [--audit FILE|off] [--ask-timeout 2m] [--no-prompt] [--json] -- 'COMMAND'
   vtexec policy allow [--workspace DIR] [--scope local|project|user] [--any-arguments] -- PROGRAM [SUBCOMMAND...]
   vtexec policy list [--workspace DIR] [--json]
   vtexec policy explain [--workspace DIR] [--cwd DIR] [--session ID] -- 'COMMAND'
