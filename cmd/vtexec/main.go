@@ -23,6 +23,7 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/hook"
 )
 
 // Exit codes of check; run exits with the command's own code.
@@ -44,6 +45,7 @@ const usage = `usage:
   vtexec policy check [--workspace DIR]
   vtexec policy trust [--workspace DIR]          (vouch for the project's policy files as they are now)
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
+  vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite]   (a harness's pre-tool hook: event on stdin)
 
 After --, one argument is a shell command string; several are one argv.
 check exits 0 allow, 1 deny, 3 ask, 2 usage error.
@@ -75,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout)
+	case "hook":
+		return hook.Main(args[1:], stdin, stdout, stderr, os.Environ())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,159 @@
+package hook
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// arg is one path argument of a file tool: its name, how it is used, and
+// whether it is a glob pattern (then its fixed leading directories are
+// what is checked).
+type arg struct {
+	name   string
+	access workspace.Access
+	glob   bool
+}
+
+var (
+	r, w = workspace.Read, workspace.Write
+	// fileTools are the file tools each harness has and their path
+	// arguments (Gemini's from its 0.61.0 tool declarations).
+	fileTools = map[Harness]map[string][]arg{
+		Claude: {
+			"Read": {{"file_path", r, false}}, "Write": {{"file_path", w, false}},
+			"Edit": {{"file_path", w, false}}, "MultiEdit": {{"file_path", w, false}},
+			"NotebookEdit": {{"notebook_path", w, false}}, "NotebookRead": {{"notebook_path", r, false}},
+			"Glob": {{"path", r, false}, {"pattern", r, true}}, "Grep": {{"path", r, false}},
+			"LS": {{"path", r, false}},
+		},
+		Gemini: {
+			"read_file": {{"file_path", r, false}}, "write_file": {{"file_path", w, false}},
+			"replace": {{"file_path", w, false}}, "list_directory": {{"dir_path", r, false}},
+			"read_many_files": {{"include", r, true}},
+			"glob":            {{"dir_path", r, false}, {"pattern", r, true}},
+			"grep_search":     {{"dir_path", r, false}},
+		},
+	}
+	// patchKeys are where Codex's apply_patch may carry the patch text.
+	patchKeys = []string{"input", "patch", "command"}
+)
+
+// decideFiles confines the paths of a file tool; other tools pass.
+func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
+	var uses []pathUse
+	switch {
+	case ev.Harness == Codex && (ev.ToolName == "apply_patch" || ev.ToolName == "ApplyPatch"):
+		text := ""
+		for _, k := range patchKeys {
+			if s, ok := ev.str(k); ok && strings.Contains(s, "*** Begin Patch") {
+				text = s
+			}
+		}
+		if text == "" {
+			return deny("bad_request", "the apply_patch call carries no patch (*** Begin Patch)", "send the patch as the tool's input")
+		}
+		for _, p := range PatchPaths(text) {
+			uses = append(uses, pathUse{p, w})
+		}
+	default:
+		args, ok := fileTools[ev.Harness][ev.ToolName]
+		if !ok {
+			return Verdict{Kind: Pass}
+		}
+		for _, a := range args {
+			vals, _ := ev.strs(a.name)
+			for _, v := range vals {
+				if a.glob {
+					v = globDir(v)
+				}
+				if v != "" {
+					uses = append(uses, pathUse{v, a.access})
+				}
+			}
+		}
+	}
+	if len(uses) == 0 {
+		return Verdict{Kind: Pass}
+	}
+	if v, ok := addPolicyRoots(ws); !ok {
+		return v
+	}
+	if ev.Cwd != "" {
+		if err := ws.Chdir(ev.Cwd); err != nil {
+			return boundary(err)
+		}
+	}
+	for _, u := range uses {
+		if strings.HasPrefix(u.path, "~") {
+			// A harness may expand ~ itself; name the place plainly.
+			return deny(string(workspace.Invalid), u.path+": a path starting with ~", "write the path relative to the workspace, without ~")
+		}
+		if _, err := ws.Resolve(u.path, u.access); err != nil {
+			return boundary(err)
+		}
+	}
+	return Verdict{Kind: Pass}
+}
+
+type pathUse struct {
+	path   string
+	access workspace.Access
+}
+
+// addPolicyRoots grants the extra roots of the workspace's policy, as the
+// Engine does for commands.
+func addPolicyRoots(ws *workspace.Workspace) (Verdict, bool) {
+	files, err := vtexec.PolicyFilesFor(ws.Root())
+	if err != nil {
+		return deny("bad_request", err.Error(), "set XDG_CONFIG_HOME and XDG_STATE_HOME"), false
+	}
+	pol, err := vtexec.LoadPolicy(files)
+	if err != nil {
+		return requestError(err), false
+	}
+	for _, root := range pol.Roots {
+		if err := ws.AddRoot(root.Path, root.Access == "read-write"); err != nil {
+			return deny("bad_policy", root.File+": "+err.Error(), "fix or remove the [[root]]"), false
+		}
+	}
+	return Verdict{}, true
+}
+
+// globDir is the fixed part of a glob pattern: its leading directories up
+// to the first one with a glob character ("." if that is the first).
+func globDir(pattern string) string {
+	parts := strings.Split(pattern, "/")
+	for i, p := range parts {
+		if strings.ContainsAny(p, "*?[{") {
+			parts = parts[:i]
+			break
+		}
+	}
+	dir := strings.Join(parts, "/")
+	switch {
+	case dir == "" && strings.HasPrefix(pattern, "/"):
+		return "/"
+	case dir == "":
+		return "."
+	}
+	return filepath.Clean(dir)
+}
+
+// PatchPaths are the files a Codex patch adds, updates, deletes or moves
+// to, from its "*** Add File: ", "*** Update File: ", "*** Delete File: "
+// and "*** Move to: " lines.
+func PatchPaths(patch string) []string {
+	var out []string
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimRight(line, "\r")
+		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if p, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), h); ok {
+				out = append(out, strings.TrimSpace(p))
+			}
+		}
+	}
+	return out
+}
