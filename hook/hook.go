@@ -131,10 +131,22 @@ func requestError(err error) Verdict {
 // maxEvent bounds what is read from stdin.
 const maxEvent = 16 << 20
 
-// Main is `vtexec hook`: one event on stdin, one answer on stdout. An event
+// Main is `vtexec hook`: one event on stdin, one answer on stdout (and
+// `vtexec hook install|uninstall`, which edit a harness's settings). An event
 // it cannot read is blocked with exit code 2 and the reason on stderr,
 // which every harness takes as a block.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
+	getenv := func(name string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+				return v
+			}
+		}
+		return ""
+	}
+	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
+		return mainInstall(args[0] == "install", args[1:], stdout, stderr, getenv)
+	}
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	harness := fs.String("harness", "auto", "claude, codex, gemini or auto")
@@ -161,14 +173,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	if err != nil {
 		fmt.Fprintf(stderr, "vtexec refused (bad_request): cannot read the hook event: %v\nHint: run vtexec hook as the harness's pre-tool hook (see vtexec's README)\n", err)
 		return 2
-	}
-	getenv := func(name string) string {
-		for i := len(env) - 1; i >= 0; i-- {
-			if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
-				return v
-			}
-		}
-		return ""
 	}
 	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv}
 	if !*noRewrite {
