@@ -4,6 +4,7 @@
 //	vtexec check [--workspace DIR] [--cwd DIR] [--json] -- 'COMMAND'
 //	vtexec check --jsonl [--workspace DIR]
 //	vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
+//	vtexec hook [--harness claude|codex|gemini|auto] < EVENT
 //
 // After "--", one argument is a command string; several are an argv.
 package main
@@ -46,6 +47,7 @@ const usage = `usage:
   vtexec policy trust [--workspace DIR]          (vouch for the project's policy files as they are now)
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
   vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite]   (a harness's pre-tool hook: event on stdin)
+  vtexec hook install|uninstall --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]
 
 After --, one argument is a shell command string; several are one argv.
 check exits 0 allow, 1 deny, 3 ask, 2 usage error.
