@@ -124,23 +124,6 @@ func TestHookClaudeCode(t *testing.T) {
 	assert.Contains(t, results["toolu_3"].text, "README-CONTENT-51")
 }
 
-// contentText is a tool_result's text, a string or a list of text blocks.
-func contentText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Text string `json:"text"`
-	}
-	_ = json.Unmarshal(raw, &blocks)
-	var b strings.Builder
-	for _, x := range blocks {
-		b.WriteString(x.Text)
-	}
-	return b.String()
-}
-
 // mockClaude answers POST /v1/messages with SSE: the next scripted tool
 // call in the main loop (a request whose tools include Bash), else text.
 type mockClaude struct {

@@ -36,9 +36,11 @@ var (
 			"glob":            {{"dir_path", r, false}, {"pattern", r, true}},
 			"grep_search":     {{"dir_path", r, false}},
 		},
+		Codex: {"view_image": {{"path", r, false}}},
 	}
-	// patchKeys are where Codex's apply_patch may carry the patch text.
-	patchKeys = []string{"input", "patch", "command"}
+	// patchKeys are where Codex's apply_patch may carry the patch text
+	// (0.169.0 sends it as "command").
+	patchKeys = []string{"command", "input", "patch"}
 )
 
 // decideFiles confines the paths of a file tool; other tools pass.

@@ -231,6 +231,9 @@ func TestFileToolsAreConfined(t *testing.T) {
 		{Codex, "apply_patch", map[string]any{"input": patch("*** Update File: src/a.txt", "*** Move to: .git/config", "@@")}, "protected_path"},
 		{Codex, "apply_patch", map[string]any{"input": patch("*** Delete File: " + outside + "/y")}, "outside_workspace"},
 		{Codex, "apply_patch", map[string]any{"input": "no patch here"}, "bad_request"},
+		{Codex, "apply_patch", map[string]any{"command": patch("*** Add File: /tmp/x")}, "outside_workspace"},
+		{Codex, "view_image", map[string]any{"path": "/etc/passwd"}, "outside_workspace"},
+		{Codex, "view_image", map[string]any{"path": "README.md"}, ""},
 		// Tools the hook does not guard pass unchanged.
 		{Claude, "Task", map[string]any{"prompt": "read /etc/passwd"}, ""},
 		{Claude, "WebFetch", map[string]any{"url": "https://example.com"}, ""},
