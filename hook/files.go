@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -93,11 +94,33 @@ func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 			// A harness may expand ~ itself; name the place plainly.
 			return deny(string(workspace.Invalid), u.path+": a path starting with ~", "write the path relative to the workspace, without ~")
 		}
-		if _, err := ws.Resolve(u.path, u.access); err != nil {
+		real, err := ws.Resolve(u.path, u.access)
+		if err != nil {
 			return boundary(err)
+		}
+		if n := protectedName(ws.Root(), real); n != "" && u.access == w {
+			return deny(string(workspace.Protected), fmt.Sprintf("%q resolves to %q, under %s, which holds code or settings another program runs; vtexec's box keeps it read-only for commands too", u.path, real, n),
+				"change the agent's or editor's settings yourself; write somewhere else in the workspace")
 		}
 	}
 	return Verdict{Kind: Pass}
+}
+
+// protectedName is the entry of vtexec.ProtectedNames (names at the
+// workspace root the kernel box keeps read-only) that real is or lies
+// under; "" if none.
+func protectedName(root, real string) string {
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "../") {
+		return ""
+	}
+	first, _, _ := strings.Cut(rel, "/")
+	for _, n := range vtexec.ProtectedNames {
+		if strings.EqualFold(first, strings.TrimSuffix(n, "/")) {
+			return n
+		}
+	}
+	return ""
 }
 
 type pathUse struct {

@@ -64,6 +64,7 @@ func TestHookInRealHarness(t *testing.T) {
 		call("run_shell_command", map[string]any{"command": "printenv GIT_CONFIG_NOSYSTEM"}),
 		call("read_file", map[string]any{"file_path": filepath.Join(geminiTmp, "secret.txt")}),
 		call("write_file", map[string]any{"file_path": ".vtexec/policy.toml", "content": "[[rule]]\n"}),
+		call("write_file", map[string]any{"file_path": ".gemini/settings.json", "content": "{\"hooks\":{}}\n"}),
 		call("read_file", map[string]any{"file_path": "README.md"}),
 		turn(map[string]any{"text": "FINAL-ANSWER: done"}),
 	}, "\n") + "\n"
@@ -115,7 +116,7 @@ func TestHookInRealHarness(t *testing.T) {
 			require.Equal(t, "success", s("status"), sc.Text())
 		}
 	}
-	require.Len(t, results, 5, stdout.String())
+	require.Len(t, results, 6, stdout.String())
 
 	// (a) a refused command is blocked with vtexec's code.
 	assert.Equal(t, "error", results[0].status)
@@ -135,11 +136,15 @@ func TestHookInRealHarness(t *testing.T) {
 	assert.NotContains(t, results[2].output, "SECRET-77")
 
 	// Writing vtexec's own policy is refused; reading a workspace file
-	// passes.
+	// (last) passes.
 	assert.Equal(t, "error", results[3].status)
 	assert.Contains(t, results[3].output, "vtexec refused (protected_path)")
 	assert.NoFileExists(t, filepath.Join(work, ".vtexec", "policy.toml"))
-	assert.Equal(t, "success", results[4].status, results[4].output)
+	// So is writing the project's Gemini settings, where hooks live.
+	assert.Equal(t, "error", results[4].status)
+	assert.Contains(t, results[4].output, "vtexec refused (protected_path)")
+	assert.NoFileExists(t, filepath.Join(work, ".gemini", "settings.json"))
+	assert.Equal(t, "success", results[5].status, results[5].output)
 
 	assert.Equal(t, "FINAL-ANSWER: done", final)
 }

@@ -196,6 +196,8 @@ func TestNoRewriteAllowsOnlyPlainWords(t *testing.T) {
 func TestFileToolsAreConfined(t *testing.T) {
 	ws := project(t)
 	outside := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".codex"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(ws, ".codex", "config.toml"), filepath.Join(ws, "to-settings")))
 	patch := func(lines ...string) string {
 		return "*** Begin Patch\n" + strings.Join(lines, "\n") + "\n*** End Patch\n"
 	}
@@ -212,6 +214,17 @@ func TestFileToolsAreConfined(t *testing.T) {
 		{Claude, "Write", map[string]any{"file_path": ".git/config", "content": "x"}, "protected_path"},
 		{Claude, "Edit", map[string]any{"file_path": outside + "/x"}, "outside_workspace"},
 		{Claude, "MultiEdit", map[string]any{"file_path": ".vtexec/policy.toml"}, "protected_path"},
+		// The names vtexec's box keeps read-only: harness and editor
+		// settings (hooks!), .envrc, .mcp.json, .gitattributes.
+		{Claude, "Write", map[string]any{"file_path": ".claude/settings.json"}, "protected_path"},
+		{Claude, "Edit", map[string]any{"file_path": ws + "/.Gemini/settings.json"}, "protected_path"},
+		{Claude, "Write", map[string]any{"file_path": "to-settings"}, "protected_path"}, // a link into .codex
+		{Claude, "Read", map[string]any{"file_path": ".claude/settings.json"}, ""},
+		{Claude, "Write", map[string]any{"file_path": "src/.claude/notes"}, ""}, // only at the root
+		{Gemini, "write_file", map[string]any{"file_path": ".gemini/settings.json", "content": "{}"}, "protected_path"},
+		{Gemini, "replace", map[string]any{"file_path": ".envrc"}, "protected_path"},
+		{Codex, "apply_patch", map[string]any{"command": patch("*** Add File: .mcp.json")}, "protected_path"},
+		{Codex, "apply_patch", map[string]any{"command": patch("*** Update File: src/a.txt", "*** Move to: .vscode/tasks.json")}, "protected_path"},
 		{Claude, "NotebookEdit", map[string]any{"notebook_path": "../x.ipynb"}, "outside_workspace"},
 		{Claude, "Glob", map[string]any{"pattern": "src/**/*.txt"}, ""},
 		{Claude, "Glob", map[string]any{"pattern": "../**/*"}, "outside_workspace"},
