@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestHookClaudeCode runs Claude Code 2.1.330 against a scripted Messages
+// TestHookClaudeCode runs Claude Code 2.1.330 (-p) against a scripted Messages
 // API on loopback, with the built vtexec as its PreToolUse hook. It needs
 // CLAUDE_BIN (node_modules/.bin/claude) and fails without it.
 func TestHookClaudeCode(t *testing.T) {
@@ -50,6 +50,7 @@ func TestHookClaudeCode(t *testing.T) {
 		{"name": "Bash", "input": map[string]any{"command": "printenv GIT_CONFIG_NOSYSTEM", "description": "env"}},
 		{"name": "Read", "input": map[string]any{"file_path": "/etc/passwd"}},
 		{"name": "Read", "input": map[string]any{"file_path": filepath.Join(work, "README.md")}},
+		{"name": "Bash", "input": map[string]any{"command": "tar -cf out.tar README.md", "description": "archive"}},
 	}
 	srv := &mockClaude{script: script}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -105,7 +106,7 @@ func TestHookClaudeCode(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, results, 4, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	require.Len(t, results, len(script), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	t.Logf("results: %+v", results)
 
 	// A refused command is blocked with vtexec's code.
@@ -122,6 +123,11 @@ func TestHookClaudeCode(t *testing.T) {
 	assert.NotContains(t, results["toolu_2"].text, "root:")
 	assert.False(t, results["toolu_3"].isError, results["toolu_3"].text)
 	assert.Contains(t, results["toolu_3"].text, "README-CONTENT-51")
+	// An ask goes to Claude Code as an ask; with no one to answer in -p
+	// mode (Bash allowed or not), nothing runs.
+	assert.True(t, results["toolu_4"].isError)
+	assert.Contains(t, results["toolu_4"].text, "vtexec asks a person (not_allowed)")
+	assert.NoFileExists(t, filepath.Join(work, "out.tar"))
 }
 
 // mockClaude answers POST /v1/messages with SSE: the next scripted tool
