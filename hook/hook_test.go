@@ -9,9 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vtexec/vtexec"
 )
@@ -317,4 +320,41 @@ func TestMainEndToEnd(t *testing.T) {
 	assert.Contains(t, errs, "vtexec refused (bad_request)")
 	code, _, _ = run([]string{"--harness", "cursor"}, ev)
 	assert.Equal(t, 2, code)
+}
+
+// FuzzRewriteLine: whatever the command, the rewritten line parses as
+// bash into exactly the intended words, each one single-quoted text.
+func FuzzRewriteLine(f *testing.F) {
+	for _, s := range []string{"ls", `'`, `'\''`, "a\nb", "$(id)", "`id`", `\`, "日本", "*"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if strings.IndexByte(cmd, 0) >= 0 || !utf8.ValidString(cmd) {
+			return // JSON strings carry neither to the hook
+		}
+		line := RewriteLine("/v t/vtexec", "/w", "/w/s", "id-1", cmd)
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+		require.NoError(t, err)
+		require.Len(t, file.Stmts, 1)
+		call, ok := file.Stmts[0].Cmd.(*syntax.CallExpr)
+		require.True(t, ok)
+		var words []string
+		for _, w := range call.Args {
+			for _, p := range w.Parts {
+				switch p := p.(type) {
+				case *syntax.SglQuoted:
+					require.False(t, p.Dollar)
+				case *syntax.Lit:
+					require.Equal(t, `\'`, p.Value, "only the escaped quote is unquoted")
+				default:
+					t.Fatalf("part %T in %q", p, line)
+				}
+			}
+			fields, err := expand.Fields(nil, w)
+			require.NoError(t, err)
+			require.Len(t, fields, 1)
+			words = append(words, fields[0])
+		}
+		assert.Equal(t, []string{"/v t/vtexec", "run", "--no-prompt", "--workspace", "/w", "--cwd", "/w/s", "--session", "id-1", "--", cmd}, words)
+	})
 }
