@@ -58,7 +58,11 @@ func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 		if text == "" {
 			return deny("bad_request", "the apply_patch call carries no patch (*** Begin Patch)", "send the patch as the tool's input")
 		}
-		for _, p := range PatchPaths(text) {
+		paths, err := PatchPaths(text)
+		if err != nil {
+			return deny(string(workspace.Invalid), err.Error(), "write the patch with exact *** Add File: / Update File: / Delete File: / Move to: headers")
+		}
+		for _, p := range paths {
 			uses = append(uses, pathUse{p, w})
 		}
 	default:
@@ -70,7 +74,10 @@ func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 			vals, _ := ev.strs(a.name)
 			for _, v := range vals {
 				if a.glob {
-					v = globDir(v)
+					var err error
+					if v, err = globDir(v); err != nil {
+						return deny(string(workspace.Invalid), err.Error(), "start the pattern with the directory to search and use no .. in it")
+					}
 				}
 				if v != "" {
 					uses = append(uses, pathUse{v, a.access})
@@ -148,37 +155,64 @@ func addPolicyRoots(ws *workspace.Workspace) (Verdict, bool) {
 }
 
 // globDir is the fixed part of a glob pattern: its leading directories up
-// to the first one with a glob character ("." if that is the first).
-func globDir(pattern string) string {
+// to the first one with a glob character ("." if that is the first). A
+// pattern that could reach above or beside that part (a ".." or a brace
+// alternative with a "/" after it) is an error.
+func globDir(pattern string) (string, error) {
 	parts := strings.Split(pattern, "/")
+	fixed := len(parts)
 	for i, p := range parts {
 		if strings.ContainsAny(p, "*?[{") {
-			parts = parts[:i]
+			fixed = i
 			break
 		}
 	}
-	dir := strings.Join(parts, "/")
+	rest := strings.Join(parts[fixed:], "/")
+	depth := 0
+	for i, c := range rest {
+		switch {
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case c == '/' && depth > 0, c == '.' && strings.HasPrefix(rest[i:], ".."):
+			return "", fmt.Errorf("the glob pattern %q can reach beyond %q (a .. or a brace alternative with a /)", pattern, strings.Join(parts[:fixed], "/"))
+		}
+	}
+	dir := strings.Join(parts[:fixed], "/")
 	switch {
 	case dir == "" && strings.HasPrefix(pattern, "/"):
-		return "/"
+		return "/", nil
 	case dir == "":
-		return "."
+		return ".", nil
 	}
-	return filepath.Clean(dir)
+	return filepath.Clean(dir), nil
 }
+
+// patchHeaders are the lines of a Codex patch that name a file.
+var patchHeaders = []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}
 
 // PatchPaths are the files a Codex patch adds, updates, deletes or moves
 // to, from its "*** Add File: ", "*** Update File: ", "*** Delete File: "
-// and "*** Move to: " lines.
-func PatchPaths(patch string) []string {
+// and "*** Move to: " lines. A line that looks like such a header but is
+// not exactly one is an error, so no spelling the hook misreads reaches
+// the patch tool.
+func PatchPaths(patch string) ([]string, error) {
 	var out []string
 	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
-		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if p, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), h); ok {
+		t := strings.TrimSpace(line)
+		found := false
+		for _, h := range patchHeaders {
+			if p, ok := strings.CutPrefix(t, h); ok {
 				out = append(out, strings.TrimSpace(p))
+				found = true
 			}
 		}
+		low := strings.ToLower(t)
+		if !found && strings.HasPrefix(low, "***") && (strings.Contains(low, "file") || strings.Contains(low, "move")) &&
+			low != "*** end of file" {
+			return nil, fmt.Errorf("the patch line %q is not one of the headers vtexec reads", t)
+		}
 	}
-	return out
+	return out, nil
 }
