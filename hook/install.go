@@ -15,11 +15,11 @@ import (
 )
 
 // settingsFile is where h keeps its hooks for scope "user" or "project"
-// (dir is the project). Codex's TOML is not edited (see Install).
+// (dir is the project). Codex's TOML is not edited (see mainInstall).
 func settingsFile(h Harness, scope, dir, home string) (string, error) {
 	sub := map[Harness]string{Claude: ".claude", Gemini: ".gemini"}[h]
 	if sub == "" {
-		return "", fmt.Errorf("vtexec does not edit %s's settings: add the lines from `vtexec hook install --harness %s --dry-run` yourself", h, h)
+		return "", fmt.Errorf("vtexec edits no settings file of %s", h)
 	}
 	switch scope {
 	case "user":
