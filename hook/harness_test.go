@@ -47,11 +47,11 @@ func TestHookInRealHarness(t *testing.T) {
 		"model":    map[string]any{"name": "gemini-2.5-flash"},
 		"privacy":  map[string]any{"usageStatisticsEnabled": false},
 		"general":  map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
-		"hooks": map[string]any{"BeforeTool": []any{map[string]any{
-			"matcher": "run_shell_command|read_file|write_file|replace|read_many_files|list_directory|glob|grep_search",
-			"hooks":   []any{map[string]any{"name": "vtexec", "type": "command", "command": bin + " hook --harness gemini", "timeout": 30000}}}}},
 	}
-	b, _ := json.MarshalIndent(settings, "", "  ")
+	// The hook goes in as vtexec hook install puts it.
+	b, _ := json.Marshal(settings)
+	b, _, err = Edit(b, Gemini, bin, true)
+	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), b, 0o644))
 
 	// One call per model turn, so the hooks fire in this order.
