@@ -308,6 +308,10 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 	return d, nil
 }
 
+// NeedsApproval turns an ask into the deny given where no person can be
+// asked: code needs_approval, with a hint on how to approve it ahead.
+func NeedsApproval(d Decision) Decision { return needsApproval(d) }
+
 func needsApproval(d Decision) Decision {
 	d.Decision, d.Code = "deny", CodeNeedsApproval
 	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason

@@ -5,6 +5,7 @@
 //	vtexec check --jsonl [--workspace DIR]
 //	vtexec run [--workspace DIR] [--cwd DIR] [--timeout 30s] [--max-output 64KiB] [--json] -- 'COMMAND'
 //	vtexec serve [--workspace DIR]                (MCP over stdio)
+//	vtexec hook [--harness claude|codex|gemini|auto] < EVENT
 //
 // After "--", one argument is a command string; several are an argv.
 package main
@@ -26,6 +27,7 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/hook"
 )
 
 // Exit codes of check; run exits with the command's own code.
@@ -40,7 +42,7 @@ const usage = `usage:
   vtexec check [--workspace DIR] [--cwd DIR] [--session ID] [--json] -- 'COMMAND'
   vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
   vtexec run [--workspace DIR] [--cwd DIR] [--session ID] [--timeout 30s] [--max-output 64KiB]
-             [--audit FILE|off] [--ask-timeout 2m] [--confinement required|best-effort|off] [--json] -- 'COMMAND'
+             [--audit FILE|off] [--ask-timeout 2m] [--confinement required|best-effort|off] [--no-prompt] [--json] -- 'COMMAND'
   vtexec policy allow [--workspace DIR] [--scope local|project|user] [--any-arguments] -- PROGRAM [SUBCOMMAND...]
   vtexec policy list [--workspace DIR] [--json]
   vtexec policy explain [--workspace DIR] [--cwd DIR] [--session ID] -- 'COMMAND'
@@ -49,6 +51,8 @@ const usage = `usage:
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
   vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m] [--jsonl]
                                                 (MCP server on stdin/stdout: tools shell, shell_check)
+  vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite]   (a harness's pre-tool hook: event on stdin)
+  vtexec hook install|uninstall --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]
 
   vtexec version | vtexec SUBCOMMAND --help
 
@@ -85,6 +89,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdPolicy(ctx, args[1:], stdout)
 	case "serve":
 		code, err = cmdServe(ctx, args[1:], stdin, stdout)
+	case "hook":
+		return hook.Main(args[1:], stdin, stdout, stderr, os.Environ())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

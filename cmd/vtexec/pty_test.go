@@ -150,3 +150,32 @@ func TestPromptNeverAlwaysIgnoresA(t *testing.T) {
 	assert.Equal(t, 126, code, shown)
 	assert.NotContains(t, shown, "[a]lways")
 }
+
+func TestRunNoPromptRefusesOnATerminal(t *testing.T) {
+	ws := cliWorkspace(t)
+	// On a terminal without CI, --no-prompt still never asks.
+	cmd := exec.Command(os.Args[0], "run", "--no-prompt", "--workspace", ws, "--", ptyAsk)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CI=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "VTEXEC_TEST_AS_CLI=1")
+	ptmx, err := pty.Start(cmd)
+	require.NoError(t, err)
+	defer ptmx.Close()
+	var out lockedBuffer
+	go func() { _, _ = bytesCopy(&out, ptmx) }()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("run --no-prompt waited for an answer; terminal showed %q", out.String())
+	}
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, 126, ee.ExitCode())
+	assert.NoFileExists(t, filepath.Join(ws, "out.tar"))
+}

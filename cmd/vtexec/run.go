@@ -22,6 +22,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
 	askTimeout := fs.Duration("ask-timeout", 2*time.Minute, "how long to wait for a person's answer")
 	confinement := fs.String("confinement", "", "kernel confinement: required, best-effort or off (default: the policy's, else required where the kernel has Landlock)")
+	noPrompt := fs.Bool("no-prompt", false, "never ask a person: an ask is refused with code needs_approval")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -41,7 +42,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	req.Workspace, req.Cwd, req.Timeout, req.MaxOutput = *wsDir, *cwd, *timeout, limit
 	req.Session, req.AuditLog, req.Confinement = *session, *auditLog, *confinement
-	req.Approver = terminalApprover(stdin, *askTimeout)
+	if !*noPrompt {
+		req.Approver = terminalApprover(stdin, *askTimeout)
+	}
 	res, err := vtexec.Run(ctx, req)
 	if err != nil {
 		return 0, err

@@ -1,0 +1,192 @@
+//go:build harnessclaude
+
+package hook
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHookClaudeCode runs Claude Code 2.1.330 (-p) against a scripted Messages
+// API on loopback, with the built vtexec as its PreToolUse hook. It needs
+// CLAUDE_BIN (node_modules/.bin/claude) and fails without it.
+func TestHookClaudeCode(t *testing.T) {
+	claude := os.Getenv("CLAUDE_BIN")
+	require.NotEmpty(t, claude, "set CLAUDE_BIN to node_modules/.bin/claude (npm install @anthropic-ai/claude-code@2.1.330)")
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	home, work := filepath.Join(dir, "home"), filepath.Join(dir, "work")
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	require.NoError(t, os.MkdirAll(work, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(work, "README.md"), []byte("README-CONTENT-51\n"), 0o644))
+
+	bin := filepath.Join(dir, "vtexec")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	settings := filepath.Join(dir, "settings.json")
+	data, _, err := Edit(nil, Claude, bin, true)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(settings, data, 0o644))
+
+	// The scripted model: one tool call per turn, then a final text.
+	script := []map[string]any{
+		{"name": "Bash", "input": map[string]any{"command": "cat /etc/passwd", "description": "read"}},
+		{"name": "Bash", "input": map[string]any{"command": "printenv GIT_CONFIG_NOSYSTEM", "description": "env"}},
+		{"name": "Read", "input": map[string]any{"file_path": "/etc/passwd"}},
+		{"name": "Read", "input": map[string]any{"file_path": filepath.Join(work, "README.md")}},
+		{"name": "Bash", "input": map[string]any{"command": "tar -cf out.tar README.md", "description": "archive"}},
+	}
+	srv := &mockClaude{script: script}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(ln)
+	defer hs.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claude, "-p", "run the tools", "--output-format", "stream-json", "--verbose",
+		"--settings", settings, "--allowedTools", "Bash,Read")
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_BASE_URL=http://" + ln.Addr().String(),
+		"ANTHROPIC_API_KEY=sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+
+	// The tool results, by tool_use id (toolu_0 … toolu_3).
+	results := map[string]struct {
+		text    string
+		isError bool
+	}{}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != "user" {
+			continue
+		}
+		var blocks []struct {
+			Type    string          `json:"type"`
+			ID      string          `json:"tool_use_id"`
+			Content json.RawMessage `json:"content"`
+			IsError bool            `json:"is_error"`
+		}
+		if json.Unmarshal(ev.Message.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" {
+				results[b.ID] = struct {
+					text    string
+					isError bool
+				}{contentText(b.Content), b.IsError}
+			}
+		}
+	}
+	require.Len(t, results, len(script), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	t.Logf("results: %+v", results)
+
+	// A refused command is blocked with vtexec's code.
+	assert.True(t, results["toolu_0"].isError)
+	assert.Contains(t, results["toolu_0"].text, "vtexec refused (outside_workspace)")
+	assert.NotContains(t, results["toolu_0"].text, "root:")
+	// An allowed one was rewritten (updatedInput) and ran through vtexec.
+	assert.False(t, results["toolu_1"].isError, results["toolu_1"].text)
+	assert.Regexp(t, `(?m)^1$`, results["toolu_1"].text)
+	assert.Contains(t, results["toolu_1"].text, `[vtexec-cwd] cwd="`+work+`"`)
+	// Read outside the workspace is blocked; inside it passes.
+	assert.True(t, results["toolu_2"].isError)
+	assert.Contains(t, results["toolu_2"].text, "vtexec refused (outside_workspace)")
+	assert.NotContains(t, results["toolu_2"].text, "root:")
+	assert.False(t, results["toolu_3"].isError, results["toolu_3"].text)
+	assert.Contains(t, results["toolu_3"].text, "README-CONTENT-51")
+	// An ask goes to Claude Code as an ask; with no one to answer in -p
+	// mode (Bash allowed or not), nothing runs.
+	assert.True(t, results["toolu_4"].isError)
+	assert.Contains(t, results["toolu_4"].text, "vtexec asks a person (not_allowed)")
+	assert.NoFileExists(t, filepath.Join(work, "out.tar"))
+}
+
+// mockClaude answers POST /v1/messages with SSE: the next scripted tool
+// call in the main loop (a request whose tools include Bash), else text.
+type mockClaude struct {
+	mu     sync.Mutex
+	script []map[string]any
+}
+
+func (m *mockClaude) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.Contains(r.URL.Path, "count_tokens") {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"input_tokens":1}`)
+		return
+	}
+	var req struct {
+		Messages []struct {
+			Role string `json:"role"`
+		} `json:"messages"`
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(body, &req)
+	main := false
+	for _, tl := range req.Tools {
+		main = main || tl.Name == "Bash"
+	}
+	turn := 0
+	for _, msg := range req.Messages {
+		if msg.Role == "assistant" {
+			turn++
+		}
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	send := func(typ string, v map[string]any) {
+		v["type"] = typ
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b)
+	}
+	send("message_start", map[string]any{"message": map[string]any{"id": fmt.Sprintf("msg_%d", turn), "type": "message", "role": "assistant",
+		"model": "claude-mock", "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}})
+	stop := "end_turn"
+	if main && turn < len(m.script) {
+		call := m.script[turn]
+		args, _ := json.Marshal(call["input"])
+		send("content_block_start", map[string]any{"index": 0, "content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", turn), "name": call["name"], "input": map[string]any{}}})
+		send("content_block_delta", map[string]any{"index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(args)}})
+		stop = "tool_use"
+	} else {
+		text := "ok"
+		if main {
+			text = "FINAL-ANSWER: done"
+		}
+		send("content_block_start", map[string]any{"index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+		send("content_block_delta", map[string]any{"index": 0, "delta": map[string]any{"type": "text_delta", "text": text}})
+	}
+	send("content_block_stop", map[string]any{"index": 0})
+	send("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 1}})
+	send("message_stop", map[string]any{})
+}

@@ -1,0 +1,178 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec"
+)
+
+// quote single-quotes s for bash: inside single quotes no byte is
+// special, and each quote in s ends them, is written escaped, and opens
+// them again.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// RewriteLine is the bash line that runs command through vtexec instead:
+// exe run --no-prompt --workspace W [--cwd C] [--session S] -- command,
+// every word single-quoted so bash passes each on exactly as written.
+// cwd and session may be empty.
+func RewriteLine(exe, workspace, cwd, session, command string) string {
+	words := []string{exe, "run", "--no-prompt", "--workspace", workspace}
+	if cwd != "" {
+		words = append(words, "--cwd", cwd)
+	}
+	if session != "" {
+		words = append(words, "--session", session)
+	}
+	words = append(words, "--", command)
+	for i, w := range words {
+		words[i] = quote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// plainForBash reports why command, which vtexec allowed, is not safe for
+// bash to run itself, outside vtexec ("" if it is). Safe means: bash
+// would run exactly the argv vtexec checked, and nothing vtexec's runner
+// adds was needed to make it safe. So: simple commands joined only by
+// ;, &&, || or |; words of plain text (quoted or not) with no expansion,
+// glob, brace, tilde or escape; no redirection, here-document, assignment
+// or background job; each program found by bash's PATH (pathEnv, relative
+// entries from dir) where vtexec found it; no git (bash would let it run
+// the repository's configured programs, which vtexec's git environment
+// turns off); and decided by vtexec's built-in rules, not by a policy
+// rule or approval (which may grant network or tool presets that only
+// vtexec's box applies).
+func plainForBash(command string, d vtexec.Decision, pathEnv, dir string) string {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return "it does not parse: " + err.Error()
+	}
+	for _, st := range f.Stmts {
+		if why := plainStmt(st); why != "" {
+			return why
+		}
+	}
+	if d.Rule != "" {
+		return "it is allowed by a policy rule or approval (" + d.Rule + "), which may rely on vtexec's box"
+	}
+	for _, c := range d.Commands {
+		if c.Program == "" {
+			continue // a builtin: bash's does the same
+		}
+		if filepath.Base(c.Program) == "git" {
+			return "git would run the repository's configured programs (hooks, filters, pagers) without vtexec's git environment"
+		}
+		if strings.Contains(c.Argv[0], "/") {
+			return "the program is named by a path (" + c.Argv[0] + ")"
+		}
+		if got := lookPath(c.Argv[0], pathEnv, dir); !samePath(got, c.Program) {
+			return "bash would run " + c.Argv[0] + " from " + orNone(got) + ", not vtexec's " + c.Program
+		}
+	}
+	return ""
+}
+
+func plainStmt(st *syntax.Stmt) string {
+	switch {
+	case st.Background || st.Coprocess:
+		return "it starts a background job"
+	case len(st.Redirs) > 0:
+		return "it has a redirection or here-document"
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Assigns) > 0 {
+			return "it sets variables"
+		}
+		for _, w := range c.Args {
+			if !plainWord(w) {
+				return "the word " + quote(wordText(w)) + " is not plain text (an expansion, glob, brace, tilde or escape)"
+			}
+		}
+		return ""
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
+		default:
+			return "it uses " + c.Op.String()
+		}
+		if why := plainStmt(c.X); why != "" {
+			return why
+		}
+		return plainStmt(c.Y)
+	case nil:
+		return ""
+	}
+	return "it is not a simple command (a subshell, block, loop, test or function)"
+}
+
+// special are the bytes that make bash change an unquoted word.
+const special = "*?[]{}~\\$`!"
+
+func plainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, special) {
+				return false
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.ContainsAny(l.Value, "\\$`!") {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func wordText(w *syntax.Word) string {
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, w)
+	return b.String()
+}
+
+// lookPath finds name as bash would with PATH pathEnv, from directory dir.
+func lookPath(name, pathEnv, dir string) string {
+	for _, d := range filepath.SplitList(pathEnv) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "nowhere"
+	}
+	return s
+}
