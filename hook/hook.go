@@ -147,6 +147,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return mainInstall(args[0] == "install", args[1:], stdout, stderr, getenv)
 	}
+	if len(args) > 0 && args[0] == "test" {
+		return mainTest(args[1:], stdout, stderr, getenv)
+	}
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	harness := fs.String("harness", "auto", "claude, codex, gemini or auto")
@@ -174,6 +177,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 		fmt.Fprintf(stderr, "vtexec refused (bad_request): cannot read the hook event: %v\nHint: run vtexec hook as the harness's pre-tool hook (see vtexec's README)\n", err)
 		return 2
 	}
+	noteSighting(ev)
 	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv}
 	if !*noRewrite {
 		opt.Exe = selfPath()
