@@ -374,6 +374,9 @@ func source(req Request) (string, error) {
 	case strings.IndexByte(req.Command, 0) >= 0:
 		return "", badRequest("remove the NUL byte; no shell command can contain one",
 			"the command contains a NUL byte at offset %d", strings.IndexByte(req.Command, 0))
+	case strings.Contains(req.Command, "\r\n"):
+		return "", badRequest("end lines with LF alone; bash keeps a CR before LF as part of the word, the parser would drop it",
+			"the command has a CR LF line ending at offset %d", strings.Index(req.Command, "\r\n"))
 	case strings.TrimSpace(req.Command) == "":
 		return "", badRequest("send a command to run", "empty command")
 	}

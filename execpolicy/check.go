@@ -56,6 +56,10 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		// The parser would drop it, running another command than sent.
 		return deny(CodeParse, "remove the NUL byte; no shell command can contain one", "the command contains a NUL byte at offset %d", i)
 	}
+	if i := strings.Index(src, "\r\n"); i >= 0 {
+		// The parser reads CR LF as a newline; bash keeps the CR.
+		return deny(CodeParse, "end lines with LF alone", "the command has a CR LF line ending at offset %d, which bash and vtexec's parser would read differently", i)
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return deny(CodeParse, "fix the shell syntax (check quotes and brackets)", "cannot parse command: %v", err)
