@@ -54,6 +54,7 @@ const usage = `usage:
   vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite]   (a harness's pre-tool hook: event on stdin)
   vtexec hook install|uninstall --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]
 
+  vtexec describe                               (the rules, written for a model)
   vtexec version | vtexec SUBCOMMAND --help
 
 After --, one argument is a shell command string; several are one argv.
@@ -93,6 +94,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return hook.Main(args[1:], stdin, stdout, stderr, os.Environ())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
+		return 0
+	case "describe":
+		fmt.Fprint(stdout, describe())
 		return 0
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "vtexec", version())
