@@ -255,6 +255,9 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.
 func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
+	if req.Confinement != string(confine.ModeOff) {
+		confine.Warm() // the network namespace, while the command is checked
+	}
 	st, err := e.prepare(req)
 	if err != nil {
 		return Result{}, err

@@ -442,6 +442,15 @@ func (b *Box) limit(pid int) error {
 	return nil
 }
 
+// Warm starts making what every box of the process shares (the network
+// namespace) in the background, so a caller that will open a box can
+// overlap it with its own work. Open waits for it.
+func Warm() {
+	if os.Geteuid() == 0 {
+		go sharedNetns()
+	}
+}
+
 var (
 	netnsOnce sync.Once
 	netnsFD   = -1
