@@ -52,3 +52,14 @@ func TestGitFlagArity(t *testing.T) {
 		}
 	}
 }
+
+// git reflog expire --expire and --expire-unreachable take the next word
+// (a time); "now" is not a ref.
+func TestGitReflogExpireArity(t *testing.T) {
+	cmd := gitCmds["reflog"].subs["expire"]
+	a, err := gitParse(cmd, []string{"--expire", "now", "--expire-unreachable", "now", "--all"})
+	require.NoError(t, err)
+	assert.Empty(t, a.Operands)
+	assert.Equal(t, []string{"now"}, a.Values("expire"))
+	assert.Equal(t, []string{"now"}, a.Values("expire-unreachable"))
+}
