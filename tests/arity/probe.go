@@ -257,7 +257,14 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		// what follows the flag in the separate-word probe; a value git
 		// checks is one it accepts.
 		pre = gitArgv(fa)[1:]
-		if !gitRevParsed[strings.Join(fa.Sub, " ")] && fa.Sub[0] != "grep" {
+		switch {
+		case fa.Sub[0] == "rev-parse":
+			return nil // rev-parse prints the words it does not know
+		case fa.Sub[0] == "blame" || fa.Sub[0] == "annotate":
+			tail = []string{"a.txt"} // the file to blame
+		case fa.Sub[0] == "rev-list" || fa.Sub[0] == "diff-tree":
+			tail = []string{"HEAD"} // a commit, so that only a bad option brings the usage
+		case !gitRevParsed[strings.Join(fa.Sub, " ")] && fa.Sub[0] != "grep":
 			tail = gitTail(fa) // the revision parser reports an unknown word last
 		}
 		if v, ok := validValues["git "+fa.Name]; ok && !isShort(fa) {
@@ -292,11 +299,14 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		"doesn't allow an argument", "takes no value", "unrecognized argument: " + argv[0],
 		"unrecognized option '" + argv[0] + "'", "Missing argument to " + fa.Name,
 		"Found argument '" + argv[0] + "'", "Invalid argument `" + argv[0] + "'", "Unknown option " + argv[0],
-		"unknown option `" + strings.TrimLeft(argv[0], "-") + "'",
+		"unknown option `" + strings.TrimLeft(argv[0], "-") + "'", "unknown option `" + argv[0] + "'",
 	} {
 		if strings.Contains(out, m) {
 			refused = true
 		}
+	}
+	if fa.Program == "git" && x.exit == 129 && strings.HasPrefix(x.stderr, "usage: ") {
+		refused = true // the usage as an error: git read no value
 	}
 	a := &attachment{readable: true, attaches: !refused, evidence: x.brief()}
 	a.does = "reads " + argv[0] + " as the value"
@@ -422,7 +432,12 @@ var gitRevParsed = map[string]bool{
 }
 
 // skipReason says why a spelling is not probed, or "".
-func skipReason(fa validators.FlagArity) string { return skipReasons[key(fa)] }
+func skipReason(fa validators.FlagArity) string {
+	if fa.Program == "git" && len(fa.Sub) > 0 && fa.Sub[0] == "submodule" {
+		return "git submodule is a shell script in git 2.39 that answers -h and an unknown option alike with its usage, so no observation tells whether the word after the flag was its value"
+	}
+	return skipReasons[key(fa)]
+}
 
 // key names a spelling in the tables: "PROGRAM SUB... NAME", with two
 // spaces when there is no subcommand.

@@ -85,6 +85,12 @@ var skipReasons = map[string]string{
 	"git bisect start --first-parent":   bisectStart,
 	"git bisect terms --term-good":      bisectTerms,
 	"git bisect terms --term-bad":       bisectTerms,
+	"git rev-parse --sq-quote":          "prints every later word quoted, whatever it is",
+	"git rev-parse --verify":            revParseOne,
+	"git rev-parse --short":             revParseOne,
+	"git rev-parse --revs-only":         "drops the words that are not revisions from its output without a complaint",
+	"git rev-parse --flags":             "drops the words that are not options from its output without a complaint",
+	"git rev-parse --parseopt":          "switches rev-parse to parsing an option specification read from standard input",
 	"git log --ignore-missing":          ignoreMissing,
 	"git show --ignore-missing":         ignoreMissing,
 	"git whatchanged --ignore-missing":  ignoreMissing,
@@ -102,5 +108,6 @@ const envSplit = "env splits its value into words and reads them again as its ow
 const (
 	bisectStart   = "git bisect start reads words that are not revisions as pathspecs without a complaint, so nothing shows how the word after the flag was read"
 	bisectTerms   = "git bisect terms refuses more than one word whatever the flag, before it reads them"
+	revParseOne   = "makes rev-parse want exactly one revision, which it checks before reading the words as revisions"
 	ignoreMissing = "makes git pass over revisions that do not exist, so the probe words leave no trace"
 )
