@@ -56,7 +56,8 @@ var validValues = map[string]string{
 	"git --untracked-files": "no", "git --ignored": "no", "git --column": "never", "git --show-object-format": "storage",
 	"git --abbrev-ref": "strict", "git --short": "8", "git --disambiguate": "abc", "git --path-format": "absolute",
 	"git --since": "yesterday", "git --after": "yesterday", "git --until": "yesterday", "git --before": "yesterday",
-	"git --unified": "3",
+	"git --unified": "3", "git --cover-from-description": "message",
+	"git blame -L": "1,1", "git annotate -L": "1,1",
 }
 
 // skipReasons are the spellings not probed, each with its reason; keyed
@@ -91,6 +92,25 @@ var skipReasons = map[string]string{
 	"git rev-parse --revs-only":         "drops the words that are not revisions from its output without a complaint",
 	"git rev-parse --flags":             "drops the words that are not options from its output without a complaint",
 	"git rev-parse --parseopt":          "switches rev-parse to parsing an option specification read from standard input",
+	"git reflog --ignore-missing":       ignoreMissing,
+	"git reflog show --ignore-missing":  ignoreMissing,
+	"git stash list --ignore-missing":   ignoreMissing,
+	"git bisect terms --no-term-good":   bisectTerms,
+	"git bisect terms --no-term-bad":    bisectTerms,
+	"git stash store -q":                stashStore,
+	"git stash store --quiet":           stashStore,
+	"git stash store --no-quiet":        stashStore,
+	"git stash store --no-message":      stashStore,
+	"git rev-parse --path-format":       "rev-parse refuses --path-format without an attached value before it reads further words",
+	"git diff --no-index":               "git diff --no-index wants exactly two paths and prints its usage for any other count without naming them",
+	"git  --html-path":                  printsAndExits,
+	"git  --man-path":                   printsAndExits,
+	"git  --info-path":                  printsAndExits,
+	"git  --exec-path":                  printsAndExits,
+	"git  -v":                           printsAndExits,
+	"git  --version":                    printsAndExits,
+	"git  -h":                           gitHelp,
+	"git  --help":                       gitHelp,
 	"git log --ignore-missing":          ignoreMissing,
 	"git show --ignore-missing":         ignoreMissing,
 	"git whatchanged --ignore-missing":  ignoreMissing,
@@ -110,4 +130,10 @@ const (
 	bisectTerms   = "git bisect terms refuses more than one word whatever the flag, before it reads them"
 	revParseOne   = "makes rev-parse want exactly one revision, which it checks before reading the words as revisions"
 	ignoreMissing = "makes git pass over revisions that do not exist, so the probe words leave no trace"
+)
+
+const (
+	stashStore     = "git stash store fails without a word when its operands are wrong, so the probe words leave no trace"
+	printsAndExits = "prints and exits before reading further words"
+	gitHelp        = "stands for the help subcommand: the words after it are help's operands (a manual page to show), which vtexec checks as such"
 )
