@@ -58,7 +58,7 @@ func FlagArities() []FlagArity {
 func specArities(program string, sub []string, s *Spec, nextWordShort bool) []FlagArity {
 	var out []FlagArity
 	if s.NumberShort {
-		out = append(out, FlagArity{Program: program, Sub: sub, Name: "-NUM", Kind: Number, Attach: true})
+		out = append(out, FlagArity{Program: program, Sub: sub, Name: "-NUM", Kind: Number})
 	}
 	for _, f := range s.Flags {
 		next := 0

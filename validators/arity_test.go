@@ -52,3 +52,54 @@ func TestGitFlagArity(t *testing.T) {
 		}
 	}
 }
+
+// git reflog expire --expire and --expire-unreachable take the next word
+// (a time); "now" is not a ref.
+func TestGitReflogExpireArity(t *testing.T) {
+	cmd := gitCmds["reflog"].subs["expire"]
+	a, err := gitParse(cmd, []string{"--expire", "now", "--expire-unreachable", "now", "--all"})
+	require.NoError(t, err)
+	assert.Empty(t, a.Operands)
+	assert.Equal(t, []string{"now"}, a.Values("expire"))
+	assert.Equal(t, []string{"now"}, a.Values("expire-unreachable"))
+}
+
+// FlagArities reports each spelling as the parsers read it.
+func TestFlagArities(t *testing.T) {
+	got := map[string]FlagArity{}
+	for _, fa := range FlagArities() {
+		k := fa.Program + " " + fa.Name
+		if len(fa.Sub) > 0 {
+			k = fa.Program + " " + fa.Sub[0] + " " + fa.Name
+		}
+		if len(fa.Sub) < 2 {
+			got[k] = fa
+		}
+	}
+	for k, want := range map[string][2]any{
+		"head -n":           {1, true},
+		"head --lines":      {1, true},
+		"head -NUM":         {0, false},
+		"ls -F":             {0, false},
+		"ls --classify":     {0, true},
+		"tree -L":           {1, false}, // tree takes the next word even in a cluster
+		"tree --charset":    {1, true},
+		"jq --arg":          {2, false},
+		"find -fprintf":     {2, false},
+		"git -C":            {1, false},
+		"git --git-dir":     {1, true},
+		"git log --glob":    {1, true},
+		"git log -U":        {0, true},
+		"git stash -m":      {1, true}, // git stash -m is git stash push -m
+		"date --set":        {1, true},
+		"rg --pre":          {1, true},
+		"xargs --max-lines": {0, true},
+	} {
+		fa, ok := got[k]
+		if assert.True(t, ok, k) {
+			assert.Equal(t, want[0], fa.Next, k)
+			assert.Equal(t, want[1], fa.Attach, k)
+		}
+	}
+	assert.NotEmpty(t, got["date --set"].Forbid)
+}

@@ -400,7 +400,7 @@ func gitReflogCmds() map[string]*gitCmd {
 		"show":   {spec: gitSpec("", gitOps, true, gitRevFlags, gitDiffFlags)},
 		"exists": {check: gitTexts, spec: gitSpec("", "a ref", false)},
 		"expire": {class: gitWrite, what: "prunes reflog entries", check: gitTexts, spec: gitSpec("", "refs", false, []Flag{
-			{Long: "expire", Arg: Text, Optional: true}, {Long: "expire-unreachable", Arg: Text, Optional: true},
+			{Long: "expire", Arg: Text}, {Long: "expire-unreachable", Arg: Text},
 			{Long: "rewrite"}, {Long: "updateref"}, {Long: "stale-fix"}, {Short: "n", Long: "dry-run"},
 			{Long: "verbose"}, {Long: "all"}, {Long: "single-worktree"},
 		})},

@@ -117,21 +117,23 @@ func main() {
 	var stale []string
 	for i := range results {
 		r := &results[i]
-		k := key(r.fa)
-		if _, ok := knownDisagreements[k]; !ok {
+		k, note := knownFor(r.fa)
+		if k == "" {
 			continue
 		}
-		seen[k] = true
-		if r.outcome == disagree {
+		switch {
+		case r.outcome == disagree:
+			seen[k] = true
 			r.outcome = known
-			r.does += " [" + knownDisagreements[k] + "]"
-		} else if r.outcome != skipped {
+			r.does += " [known: " + note + "]"
+		case !strings.HasSuffix(k, "*") && r.outcome != skipped:
+			seen[k] = true
 			stale = append(stale, k+" ("+r.outcome+")")
 		}
 	}
 	for k := range knownDisagreements {
 		if !seen[k] && (*only == "" || strings.HasPrefix(k, *only+" ")) {
-			stale = append(stale, k+" (no such flag)")
+			stale = append(stale, k+" (no disagreement under it)")
 		}
 	}
 	sort.Strings(stale)

@@ -128,18 +128,11 @@ func (p *prober) dashdash(fa validators.FlagArity) observation {
 	return observation{next: 0, evidence: last.brief() + " = the same with --"}
 }
 
-// differ reports whether two runs differ by more than two runs of the
-// first differ from each other: when a rerun of x prints other numbers
-// (inodes, times, durations), numbers are left out of the comparison.
+// differ reports whether two runs differ other than in numbers: inodes,
+// times and durations change from one run to the next, and a flag that
+// takes the word after it changes more than numbers.
 func (p *prober) differ(x, y run) bool {
-	if x.same(y) {
-		return false
-	}
-	again := p.exec(x.argv...)
-	if again.same(x) {
-		return true
-	}
-	return masked(x) != masked(y)
+	return !x.same(y) && masked(x) != masked(y)
 }
 
 var digits = regexp.MustCompile(`0x[0-9a-f]+|[0-9]+`)
@@ -172,7 +165,7 @@ func valueSeen(out string, fa validators.FlagArity, w string) bool {
 	bare := strings.TrimLeft(spelling(fa), "-")
 	for _, m := range []string{
 		"`" + bare + "' expects", bare + " expects a", "' expects a ", "option " + bare + " accepts", "after " + bare + "=",
-		"'" + w + "'", " " + w + "\n", "=" + w,
+		"'" + w + "'", " " + w + "\n", " " + w + " ", "=" + w,
 	} {
 		if strings.Contains(out, m) {
 			return true
@@ -205,6 +198,9 @@ func (p *prober) findSeparate(fa validators.FlagArity) observation {
 // knowsNot reports whether a run refused the spelling as an unknown
 // option, in the words of getopt, clap, tree, jq, find or git.
 func knowsNot(r run, fa validators.FlagArity) bool {
+	if r.exit == -1 && !r.timedOut {
+		return true // killed by a signal: the program crashed on the spelling
+	}
 	out := r.out()
 	name := spelling(fa)
 	bare := strings.TrimLeft(name, "-")
@@ -257,12 +253,26 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		// what follows the flag in the separate-word probe; a value git
 		// checks is one it accepts.
 		pre = gitArgv(fa)[1:]
-		if !gitRevParsed[strings.Join(fa.Sub, " ")] && fa.Sub[0] != "grep" {
+		switch {
+		case fa.Sub[0] == "rev-parse":
+			return nil // rev-parse prints the words it does not know
+		case gitHelpProbed[fa.Sub[0]] && isShort(fa):
+			return nil // cherry-pick and revert keep unknown words for later, so -x@W draws no complaint
+		case fa.Sub[0] == "blame" || fa.Sub[0] == "annotate":
+			tail = []string{"a.txt"} // the file to blame
+		case fa.Sub[0] == "rev-list" || fa.Sub[0] == "diff-tree":
+			tail = []string{"HEAD"} // a commit, so that only a bad option brings the usage
+		case !gitRevParsed[strings.Join(fa.Sub, " ")] && fa.Sub[0] != "grep":
 			tail = gitTail(fa) // the revision parser reports an unknown word last
 		}
-		if v, ok := validValues["git "+fa.Name]; ok && !isShort(fa) {
+		if v, ok := validValues["git "+fa.Sub[0]+" "+fa.Name]; ok && isShort(fa) {
+			argv[0] = spelling(fa) + v
+		} else if v, ok := validValues["git "+fa.Name]; ok && !isShort(fa) {
 			argv[0] = spelling(fa) + "=" + v
 		}
+	}
+	if fa.Program != "git" {
+		tail = programSuffix[fa.Program]
 	}
 	x := p.exec(cat([]string{fa.Program}, pre, argv, tail)...)
 	if fa.Program != "git" && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) {
@@ -273,7 +283,7 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		if next == 0 {
 			other[1] = "-@W"
 		}
-		y := p.exec(cat([]string{fa.Program}, pre, other)...)
+		y := p.exec(cat([]string{fa.Program}, pre, other, tail)...)
 		a := &attachment{readable: true, evidence: x.brief() + " vs " + y.brief()}
 		a.attaches = p.differ(x, y) == (next == 0)
 		a.does = "reads " + argv[0] + " as the value"
@@ -292,11 +302,14 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		"doesn't allow an argument", "takes no value", "unrecognized argument: " + argv[0],
 		"unrecognized option '" + argv[0] + "'", "Missing argument to " + fa.Name,
 		"Found argument '" + argv[0] + "'", "Invalid argument `" + argv[0] + "'", "Unknown option " + argv[0],
-		"unknown option `" + strings.TrimLeft(argv[0], "-") + "'",
+		"unknown option `" + strings.TrimLeft(argv[0], "-") + "'", "unknown option `" + argv[0] + "'",
 	} {
 		if strings.Contains(out, m) {
 			refused = true
 		}
+	}
+	if fa.Program == "git" && x.exit == 129 && strings.HasPrefix(x.stderr, "usage: ") {
+		refused = true // the usage as an error: git read no value
 	}
 	a := &attachment{readable: true, attaches: !refused, evidence: x.brief()}
 	a.does = "reads " + argv[0] + " as the value"
@@ -312,7 +325,7 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 		// git's own options: the first word that is no option's value is
 		// the subcommand. PROBEd is an existing directory (for -C).
 		return p.firstOperand(fa, []string{"git"}, []string{"PROBEd", "PROBEb", "PROBEc"}, func(out, w string) bool {
-			return strings.Contains(out, "'"+w+"' is not a git command")
+			return strings.Contains(out, "'"+w+"' is not a git command") || strings.Contains(out, w+" doesn't support --super-prefix")
 		})
 	}
 	argv := gitArgv(fa)
@@ -320,7 +333,8 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 		// The first operand is the pattern (unless -e or -f gave one), the
 		// next a revision git cannot resolve.
 		o := p.firstOperand(fa, argv, gitTail(fa), func(out, w string) bool {
-			return strings.Contains(out, "unable to resolve revision: "+w)
+			return gitOperand(out, w) || strings.Contains(out, "unable to resolve revision: "+w) ||
+				strings.Contains(out, w+": no such path in the working tree")
 		})
 		if o.next > 0 && fa.Name != "-e" && fa.Name != "-f" {
 			o.next--
@@ -342,7 +356,8 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 		return observation{unknown: true, evidence: x.brief()}
 	case strings.Contains(x.out(), "unknown option `PROBEy'"):
 		return observation{next: 0, evidence: x.brief()}
-	case strings.Contains(x.out(), "unknown option `PROBEz'") || valueSeen(x.out(), fa, "--PROBEy"):
+	case strings.Contains(x.out(), "unknown option `PROBEz'") || valueSeen(x.out(), fa, "--PROBEy"),
+		strings.Contains(x.out(), "PROBEz") && !strings.Contains(x.out(), "PROBEy"):
 		return observation{next: 1, evidence: x.brief()}
 	}
 	return observation{next: -1, evidence: x.brief()}
@@ -422,7 +437,12 @@ var gitRevParsed = map[string]bool{
 }
 
 // skipReason says why a spelling is not probed, or "".
-func skipReason(fa validators.FlagArity) string { return skipReasons[key(fa)] }
+func skipReason(fa validators.FlagArity) string {
+	if fa.Program == "git" && len(fa.Sub) > 0 && fa.Sub[0] == "submodule" {
+		return "git submodule is a shell script in git 2.39 that answers -h and an unknown option alike with its usage, so no observation tells whether the word after the flag was its value"
+	}
+	return skipReasons[key(fa)]
+}
 
 // key names a spelling in the tables: "PROGRAM SUB... NAME", with two
 // spaces when there is no subcommand.

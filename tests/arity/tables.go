@@ -56,7 +56,8 @@ var validValues = map[string]string{
 	"git --untracked-files": "no", "git --ignored": "no", "git --column": "never", "git --show-object-format": "storage",
 	"git --abbrev-ref": "strict", "git --short": "8", "git --disambiguate": "abc", "git --path-format": "absolute",
 	"git --since": "yesterday", "git --after": "yesterday", "git --until": "yesterday", "git --before": "yesterday",
-	"git --unified": "3",
+	"git --unified": "3", "git --cover-from-description": "message",
+	"git blame -L": "1,1", "git annotate -L": "1,1",
 }
 
 // skipReasons are the spellings not probed, each with its reason; keyed
@@ -85,6 +86,31 @@ var skipReasons = map[string]string{
 	"git bisect start --first-parent":   bisectStart,
 	"git bisect terms --term-good":      bisectTerms,
 	"git bisect terms --term-bad":       bisectTerms,
+	"git rev-parse --sq-quote":          "prints every later word quoted, whatever it is",
+	"git rev-parse --verify":            revParseOne,
+	"git rev-parse --short":             revParseOne,
+	"git rev-parse --revs-only":         "drops the words that are not revisions from its output without a complaint",
+	"git rev-parse --flags":             "drops the words that are not options from its output without a complaint",
+	"git rev-parse --parseopt":          "switches rev-parse to parsing an option specification read from standard input",
+	"git reflog --ignore-missing":       ignoreMissing,
+	"git reflog show --ignore-missing":  ignoreMissing,
+	"git stash list --ignore-missing":   ignoreMissing,
+	"git bisect terms --no-term-good":   bisectTerms,
+	"git bisect terms --no-term-bad":    bisectTerms,
+	"git stash store -q":                stashStore,
+	"git stash store --quiet":           stashStore,
+	"git stash store --no-quiet":        stashStore,
+	"git stash store --no-message":      stashStore,
+	"git rev-parse --path-format":       "rev-parse refuses --path-format without an attached value before it reads further words",
+	"git diff --no-index":               "git diff --no-index wants exactly two paths and prints its usage for any other count without naming them",
+	"git  --html-path":                  printsAndExits,
+	"git  --man-path":                   printsAndExits,
+	"git  --info-path":                  printsAndExits,
+	"git  --exec-path":                  printsAndExits,
+	"git  -v":                           printsAndExits,
+	"git  --version":                    printsAndExits,
+	"git  -h":                           gitHelp,
+	"git  --help":                       gitHelp,
 	"git log --ignore-missing":          ignoreMissing,
 	"git show --ignore-missing":         ignoreMissing,
 	"git whatchanged --ignore-missing":  ignoreMissing,
@@ -102,5 +128,12 @@ const envSplit = "env splits its value into words and reads them again as its ow
 const (
 	bisectStart   = "git bisect start reads words that are not revisions as pathspecs without a complaint, so nothing shows how the word after the flag was read"
 	bisectTerms   = "git bisect terms refuses more than one word whatever the flag, before it reads them"
+	revParseOne   = "makes rev-parse want exactly one revision, which it checks before reading the words as revisions"
 	ignoreMissing = "makes git pass over revisions that do not exist, so the probe words leave no trace"
+)
+
+const (
+	stashStore     = "git stash store fails without a word when its operands are wrong, so the probe words leave no trace"
+	printsAndExits = "prints and exits before reading further words"
+	gitHelp        = "stands for the help subcommand: the words after it are help's operands (a manual page to show), which vtexec checks as such"
 )
