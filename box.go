@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -135,7 +134,7 @@ func (c *boxCache) closeAll() {
 
 // open returns a box for spec, and the function that releases it.
 func (c *boxCache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func(), error) {
-	key := boxKey(spec, mode)
+	key := confine.SpecKey(spec, mode)
 	c.mu.Lock()
 	if e := c.m[key]; e != nil {
 		e.refs++
@@ -148,7 +147,7 @@ func (c *boxCache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, fun
 		return nil, nil, err
 	}
 	e := &cachedBox{box: b, refs: 1}
-	key = boxKey(spec, mode) // placeholders may have been made
+	key = confine.SpecKey(spec, mode) // placeholders may have been made
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= boxCacheSize {
@@ -183,30 +182,6 @@ func (c *boxCache) releaser(e *cachedBox) func() {
 			}
 		})
 	}
-}
-
-// boxKey names a box: its mode and spec, and the identity of every path
-// it binds or protects, so a path replaced since (a placeholder removed,
-// a git directory made) is never served by a box built for the old one.
-func boxKey(spec confine.Spec, mode confine.Mode) string {
-	var b strings.Builder
-	raw, _ := json.Marshal(spec)
-	b.WriteString(string(mode))
-	b.Write(raw)
-	paths := append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...)
-	paths = append(paths, spec.GitDirs...)
-	for _, p := range spec.Protected {
-		paths = append(paths, p.Path)
-	}
-	for _, p := range paths {
-		var st syscall.Stat_t
-		if err := syscall.Lstat(p, &st); err != nil {
-			fmt.Fprintf(&b, "|%s:-", p)
-			continue
-		}
-		fmt.Fprintf(&b, "|%s:%d:%d:%o", p, st.Dev, st.Ino, st.Mode&syscall.S_IFMT)
-	}
-	return b.String()
 }
 
 // ProtectedNames are the names at the workspace root that hold code or

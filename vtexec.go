@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -255,8 +256,12 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.
 func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
-	if req.Confinement != string(confine.ModeOff) {
-		confine.Warm() // the network namespace, while the command is checked
+	if req.Confinement != string(confine.ModeOff) && req.Workspace != "" {
+		if root, err := filepath.EvalSymlinks(req.Workspace); err == nil {
+			if root, err = filepath.Abs(root); err == nil {
+				confine.Warm(root) // the network namespace, while the command is checked
+			}
+		}
 	}
 	st, err := e.prepare(req)
 	if err != nil {

@@ -51,7 +51,11 @@ type Box struct {
 		built bool
 		fd    int
 		err   error
+		// keep is where a namespace just built is to be kept (see
+		// persist), by a thread still in vtexec's mount namespace.
+		keep string
 	}
+	key string // SpecKey of the box, for kept namespaces
 }
 
 // Open prepares a box for spec. In ModeRequired it fails with
@@ -81,7 +85,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	case spec.Network:
 		b.report.Network = "allowed"
 	case b.root:
-		fd, err := sharedNetns()
+		fd, err := netnsFor(firstOr(spec.ReadWrite, ""))
 		if err == nil {
 			b.netns, b.report.Network = fd, "denied"
 		} else {
@@ -109,6 +113,9 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 				b.Close()
 				return nil, err
 			}
+		}
+		if b.root {
+			b.key = SpecKey(spec, mode) // after the placeholders: they are part of it
 		}
 		for _, p := range spec.Protected {
 			if _, err := os.Lstat(p.Path); err == nil {
@@ -208,11 +215,34 @@ func (b *Box) enterMountNS(git bool) error {
 		return enterMountNamespace(m.fd)
 	}
 	m.built = true
+	if b.key != "" {
+		path := persistedPath(b.key, git)
+		if fd, ok := openPersisted(path); ok {
+			m.fd = fd
+			return enterMountNamespace(fd)
+		}
+		m.keep = path
+	}
+	mountBuilds.Add(1)
 	m.fd, m.err = b.buildMountNamespace(git)
 	if m.err != nil {
 		m.err = fmt.Errorf("confine: %w", m.err)
 	}
 	return m.err
+}
+
+// keepMounts keeps the mount namespaces built since it last ran; the
+// caller's thread must be in vtexec's own mount namespace.
+func (b *Box) keepMounts() {
+	for i := range b.mounts {
+		m := &b.mounts[i]
+		m.mu.Lock()
+		if m.keep != "" && m.built && m.err == nil {
+			persist(m.fd, m.keep)
+		}
+		m.keep = ""
+		m.mu.Unlock()
+	}
 }
 
 // boxProcess is a program started from a locked thread that stays alive,
@@ -282,6 +312,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		}
 		return nil, err
 	}
+	b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 	return p, nil
 }
 
@@ -442,48 +473,65 @@ func (b *Box) limit(pid int) error {
 	return nil
 }
 
-// Warm starts making what every box of the process shares (the network
-// namespace) in the background, so a caller that will open a box can
-// overlap it with its own work. Open waits for it.
-func Warm() {
+// Warm starts getting the network namespace of the workspace at root in
+// the background, so a caller that will open a box can overlap it with
+// its own work. Open waits for it.
+func Warm(root string) {
 	if os.Geteuid() == 0 {
-		go sharedNetns()
+		go netnsFor(root)
 	}
 }
 
-var (
-	netnsOnce sync.Once
-	netnsFD   = -1
-	netnsErr  error
-)
+// netnsEntry is the network namespace of one workspace, got once per
+// process.
+type netnsEntry struct {
+	once sync.Once
+	fd   int
+	err  error
+}
 
-// sharedNetns returns a network namespace with only a loopback device,
-// made once per process: a fresh one per start would cost ~1 ms.
-func sharedNetns() (int, error) {
-	netnsOnce.Do(func() {
+var netnsByRoot sync.Map // workspace root -> *netnsEntry
+
+// netnsFor returns the network namespace of the workspace at root: only
+// a loopback device, shared by the boxes of that workspace, so a test
+// server one command starts is reachable by the next and by nothing of
+// another workspace. As root it is kept between processes (see
+// persist_linux.go); making one costs ~0.5 ms, and a fresh one per
+// program would cost that per start.
+func netnsFor(root string) (int, error) {
+	v, _ := netnsByRoot.LoadOrStore(root, &netnsEntry{fd: -1})
+	e := v.(*netnsEntry)
+	e.once.Do(func() {
+		path := persistedNetns(root)
+		if fd, ok := openPersisted(path); ok {
+			e.fd = fd
+			return
+		}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			runtime.LockOSThread() // never unlocked: this thread leaves vtexec's namespace
 			if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-				netnsErr = err
+				e.err = err
 				return
 			}
 			fd, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 			if err != nil {
-				netnsErr = err
+				e.err = err
 				return
 			}
 			if err := loopbackUp(); err != nil {
 				unix.Close(fd)
-				netnsErr = err
+				e.err = err
 				return
 			}
-			netnsFD = fd
+			e.fd = fd
+			// This thread left only the network namespace: it may bind.
+			persist(fd, path)
 		}()
 		<-done
 	})
-	return netnsFD, netnsErr
+	return e.fd, e.err
 }
 
 // loopbackUp brings up lo in the calling thread's network namespace, so
@@ -523,4 +571,11 @@ func userNamespacesAllowed() bool {
 		usernsOK = true
 	})
 	return usernsOK
+}
+
+func firstOr(list []string, def string) string {
+	if len(list) > 0 {
+		return list[0]
+	}
+	return def
 }

@@ -2,10 +2,13 @@
 
 package confine
 
-import "os/exec"
+import (
+	"encoding/json"
+	"os/exec"
+)
 
 // Warm does nothing here.
-func Warm() {}
+func Warm(root string) {}
 
 // DefaultMode is ModeBestEffort: there is no kernel confinement here.
 func DefaultMode() Mode { return ModeBestEffort }
@@ -53,3 +56,9 @@ func (g *Group) Close() {}
 
 // NewGroup returns nil: there are no process groups to make here.
 func (b *Box) NewGroup() (*Group, error) { return nil, nil }
+
+// SpecKey names what a box is built from; here, its mode and spec.
+func SpecKey(spec Spec, mode Mode) string {
+	raw, _ := json.Marshal(spec)
+	return string(mode) + string(raw)
+}

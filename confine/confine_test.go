@@ -156,3 +156,33 @@ func TestProcessLimit(t *testing.T) {
 	p.Wait()
 	assert.Contains(t, stderr.String(), "fork", "16 processes started under a limit of 8")
 }
+
+// As root a box's mount namespace is kept between boxes (and processes)
+// of the same spec, and still protects when entered again; a changed
+// protected path gets a new one.
+func TestMountNamespaceIsKept(t *testing.T) {
+	if os.Geteuid() != 0 {
+		// Without root each program builds its own view in the helper.
+		t.Log("not root: nothing is kept")
+		return
+	}
+	ws := t.TempDir()
+	spec := Spec{ReadWrite: []string{ws}, Placeholders: true, Protected: []Protected{{Path: filepath.Join(ws, ".claude"), Dir: true}}}
+	write := func() error {
+		b := openBox(t, spec)
+		p, err := b.Start(command(spec, "/usr/bin/touch", ".claude/x"), nil)
+		require.NoError(t, err)
+		err = p.Wait()
+		b.Close()
+		return err
+	}
+	before := mountBuilds.Load()
+	assert.Error(t, write())
+	assert.Error(t, write(), "the kept namespace still protects")
+	assert.Equal(t, int64(1), mountBuilds.Load()-before, "the second box entered the kept namespace")
+
+	require.NoError(t, os.Remove(filepath.Join(ws, ".claude")))
+	require.NoError(t, os.Mkdir(filepath.Join(ws, ".claude"), 0o755))
+	assert.Error(t, write())
+	assert.Equal(t, int64(2), mountBuilds.Load()-before, "a replaced protected directory gets a namespace of its own")
+}

@@ -1,0 +1,154 @@
+//go:build linux
+
+package confine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// A one-shot vtexec process would build a box's mount namespace and tear
+// it down again at exit, which waits for RCU grace periods (a few ms).
+// As root, a box keeps its mount namespaces between processes instead:
+// bound to a file in persistDir, named by everything the namespace was
+// built from (the spec, and the identity of every path it binds or
+// protects), so a later box with the same key enters it, and a changed
+// world (a placeholder removed, a directory replaced) gets a new one.
+// At most persistKeep are kept; the oldest go first.
+
+const (
+	persistDir  = "/run/vtexec/mnt"
+	persistKeep = 32
+	nsfsMagic   = 0x6e736673
+)
+
+// mountBuilds counts mount namespaces built, for tests.
+var mountBuilds atomic.Int64
+
+// SpecKey names what a box is built from: its mode, its spec and the
+// identity of every path it binds or protects.
+func SpecKey(spec Spec, mode Mode) string {
+	raw, _ := json.Marshal(spec)
+	key := string(mode) + string(raw)
+	paths := append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...)
+	paths = append(paths, spec.GitDirs...)
+	for _, p := range spec.Protected {
+		paths = append(paths, p.Path)
+	}
+	for _, p := range paths {
+		key += "|" + p + ":" + identity(p)
+	}
+	return key
+}
+
+// identity tells one file from another that took its place: device,
+// inode and type, and the birth time, since a new file may reuse the
+// inode number of one just removed (the change time where the file
+// system keeps no birth time, which also changes on other updates).
+func identity(p string) string {
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, p, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS|unix.STATX_BTIME, &st); err != nil {
+		return "-"
+	}
+	born := st.Btime
+	if st.Mask&unix.STATX_BTIME == 0 {
+		born = st.Ctime
+	}
+	return fmt.Sprintf("%d:%d:%d:%o:%d.%d", st.Dev_major, st.Dev_minor, st.Ino, st.Mode&unix.S_IFMT, born.Sec, born.Nsec)
+}
+
+// persistedNetns is where the network namespace of a workspace is kept.
+func persistedNetns(root string) string {
+	sum := sha256.Sum256([]byte("net|" + root + "|" + identity(root)))
+	return filepath.Join(persistDir, "net-"+hex.EncodeToString(sum[:16]))
+}
+
+// persistedPath is where the namespace of key (for git or the others)
+// is kept.
+func persistedPath(key string, git bool) string {
+	sum := sha256.Sum256([]byte(key + "|git=" + strconv.FormatBool(git)))
+	return filepath.Join(persistDir, hex.EncodeToString(sum[:16]))
+}
+
+// openPersisted opens a kept namespace, if path holds one.
+func openPersisted(path string) (int, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return -1, false
+	}
+	var fs unix.Statfs_t
+	if unix.Fstatfs(fd, &fs) != nil || fs.Type != nsfsMagic {
+		unix.Close(fd)
+		return -1, false
+	}
+	return fd, true
+}
+
+// persist keeps the namespace fd at path. It must run on a thread in
+// vtexec's own mount namespace. Failing to keep it costs only speed.
+func persist(fd int, path string) {
+	if err := privateRootDir(filepath.Dir(persistDir)); err != nil {
+		return
+	}
+	if err := privateRootDir(persistDir); err != nil {
+		return
+	}
+	f, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return // another process keeps one under this key already
+	}
+	unix.Close(f)
+	if err := unix.Mount("/proc/self/fd/"+strconv.Itoa(fd), path, "", unix.MS_BIND, ""); err != nil {
+		unix.Unlink(path)
+		return
+	}
+	collectPersisted()
+}
+
+// privateRootDir makes dir (0700) or accepts it only as root's own
+// directory that no one else can write.
+func privateRootDir(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return err
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Uid != 0 || st.Mode&0o022 != 0 {
+		return fmt.Errorf("%s is not root's own directory", dir)
+	}
+	return nil
+}
+
+// collectPersisted drops the oldest kept namespaces beyond persistKeep.
+func collectPersisted() {
+	entries, err := os.ReadDir(persistDir)
+	if err != nil || len(entries) <= persistKeep {
+		return
+	}
+	type kept struct {
+		path string
+		at   int64
+	}
+	var all []kept
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			all = append(all, kept{filepath.Join(persistDir, e.Name()), fi.ModTime().UnixNano()})
+		}
+	}
+	slices.SortFunc(all, func(a, b kept) int { return int(a.at - b.at) })
+	for _, k := range all[:len(all)-persistKeep] {
+		unix.Unmount(k.path, unix.MNT_DETACH)
+		unix.Unlink(k.path)
+	}
+}
