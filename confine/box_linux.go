@@ -164,7 +164,7 @@ func (b *Box) NewGroup() (*Group, error) {
 	if !b.report.PidsCgroup {
 		return nil, nil
 	}
-	cg, err := newPidsCgroup(b.spec.Limits.Processes)
+	cg, err := newPidsCgroup(b.spec.Limits.Processes, firstOr(b.spec.ReadWrite, ""))
 	if err != nil {
 		return nil, fmt.Errorf("confine: pids cgroup: %w", err)
 	}

@@ -4,7 +4,7 @@ package confine
 
 import (
 	"bufio"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // RLIMIT_NPROC does not bind root, so a box run as root bounds its
-// process count with a pids cgroup of its own: each process is put in it
-// as it starts, and what it forks stays in it.
+// process count with a pids cgroup: each process is put in it as it
+// starts, and what it forks stays in it. There is one per workspace, made
+// once and kept (an empty cgroup costs nothing, while making and
+// removing one per run waits for the kernel to retire it, often ms): the
+// bound holds for all the workspace's commands running at once.
 
 // Group bounds the processes of one run. A nil *Group groups nothing.
 type Group struct{ cg *pidsCgroup }
@@ -29,10 +31,10 @@ func (g *Group) add(pid int) error {
 	return g.cg.add(pid)
 }
 
-// Close removes the group once its processes are gone.
+// Close lets the group go; the cgroup stays for the workspace's next run.
 func (g *Group) Close() {
 	if g != nil {
-		g.cg.remove()
+		g.cg.procs.Close()
 	}
 }
 
@@ -46,24 +48,21 @@ type pidsCgroup struct {
 // newPidsCgroup makes a pids cgroup below vtexec's own, allowing max
 // processes. It uses the v1 pids hierarchy, or v2 where pids is enabled
 // for vtexec's cgroup's children.
-func newPidsCgroup(max uint64) (*pidsCgroup, error) {
+func newPidsCgroup(max uint64, name string) (*pidsCgroup, error) {
 	parent, err := ownPidsCgroup()
 	if err != nil {
 		return nil, err
 	}
-	var r [6]byte
-	rand.Read(r[:])
-	dir := filepath.Join(parent, "vtexec-"+hex.EncodeToString(r[:]))
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	sum := sha256.Sum256([]byte(name))
+	dir := filepath.Join(parent, "vtexec-"+hex.EncodeToString(sum[:8]))
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
-		os.Remove(dir)
 		return nil, err
 	}
 	procs, err := os.OpenFile(filepath.Join(dir, "cgroup.procs"), os.O_WRONLY, 0)
 	if err != nil {
-		os.Remove(dir)
 		return nil, err
 	}
 	return &pidsCgroup{dir: dir, procs: procs}, nil
@@ -110,19 +109,4 @@ func (c *pidsCgroup) add(pid int) error {
 		return fmt.Errorf("confine: pids cgroup: %w", err)
 	}
 	return nil
-}
-
-// remove removes the cgroup once its processes are gone, waiting a
-// little for the last of them to be reaped.
-func (c *pidsCgroup) remove() {
-	if c == nil {
-		return
-	}
-	c.procs.Close()
-	for i := 0; i < 20; i++ {
-		if err := os.Remove(c.dir); err == nil || errors.Is(err, os.ErrNotExist) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
