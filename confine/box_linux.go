@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -250,8 +251,8 @@ func (b *Box) keepMounts() {
 // itself dies.
 type boxProcess struct {
 	cmd  *exec.Cmd
-	done chan struct{}
-	err  error
+	done chan struct{} // closed once the program has exited
+	err  error         // how it exited, set before done is closed
 }
 
 func (p *boxProcess) Pid() int                        { return p.cmd.Process.Pid }
@@ -298,12 +299,25 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			return
 		}
 		err := b.limit(cmd.Process.Pid)
-		if err == nil {
-			err = opts.Group.add(cmd.Process.Pid)
-		}
 		started <- err
-		p.err = cmd.Wait()
+		if err != nil || opts.Group == nil {
+			p.err = cmd.Wait()
+			close(p.done)
+			return
+		}
+		// Joining the group can take an RCU grace period: the exit is
+		// reported as soon as it happens, and the pid reaped only once
+		// the move is done, so it is never another process's meanwhile.
+		pid := cmd.Process.Pid
+		joined := make(chan struct{})
+		go func() {
+			opts.Group.add(pid)
+			close(joined)
+		}()
+		p.err = waitNoReap(pid)
 		close(p.done)
+		<-joined
+		cmd.Wait()
 	}()
 	if err := <-started; err != nil {
 		if cmd.Process != nil {
@@ -314,6 +328,37 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 	}
 	b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 	return p, nil
+}
+
+// waitNoReap waits for process pid to exit without reaping it, and says
+// how it ended (nil for status 0).
+func waitNoReap(pid int) error {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+	// For SIGCHLD, si_status follows si_pid and si_uid in the union,
+	// which starts after three ints (and, on 64-bit, a pad).
+	union := uintptr(12)
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		union = 16
+	}
+	status := int(*(*int32)(unsafe.Add(unsafe.Pointer(&info), union+8)))
+	switch info.Code {
+	case 1: // CLD_EXITED
+		if status == 0 {
+			return nil
+		}
+		return &ExitError{Code: status}
+	default: // CLD_KILLED, CLD_DUMPED
+		return &ExitError{Code: -1, Signal: syscall.Signal(status)}
+	}
 }
 
 func (p *boxProcess) exited() bool {

@@ -22,16 +22,24 @@ import (
 // bound holds for all the workspace's commands running at once.
 
 // Group bounds the processes of one run. A nil *Group groups nothing.
+//
+// A process joins it just after it has started, while the run goes on:
+// moving a process between v1 cgroups waits for an RCU grace period
+// (5–10 ms here) unless another move just happened, which would double a
+// short command's time. The thread that started the process moves it
+// before it reaps it, so the pid is still the process's own. What it
+// forks before it has joined is not counted; the PID namespace and the
+// timeout still end those.
 type Group struct{ cg *pidsCgroup }
 
-func (g *Group) add(pid int) error {
-	if g == nil {
-		return nil
+func (g *Group) add(pid int) {
+	if g != nil {
+		g.cg.add(pid)
 	}
-	return g.cg.add(pid)
 }
 
-// Close lets the group go; the cgroup stays for the workspace's next run.
+// Close lets the group go; the cgroup stays for the workspace's next
+// run. Call it once the run's processes have been waited for.
 func (g *Group) Close() {
 	if g != nil {
 		g.cg.procs.Close()
