@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // awk (mawk 1.3.4 on Debian; gawk and busybox awk read the same programs).
@@ -48,17 +47,17 @@ var awkSpec = &Spec{Name: "awk", Doc: "PROGRAM (scanned: system, pipes, getline,
 
 func registerAwk() { registerSpec(awkSpec) }
 
-var awkAssignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
+var awkAssignment = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) }}
 
 // awkCommandLineVarsForbidden are variables an assignment may not set.
-var awkCommandLineVarsForbidden = map[string]bool{"ARGV": true, "ARGC": true}
+var awkCommandLineVarsForbidden = &lazy[map[string]bool]{make: func() map[string]bool { return map[string]bool{"ARGV": true, "ARGC": true} }}
 
 func awkOperands(c *Call, a *Args) error {
 	for _, v := range a.Values("v") {
-		if !awkAssignment().MatchString(v) {
+		if !awkAssignment.get().MatchString(v) {
 			return refuse(CodeBadUsage, "write -v NAME=value", "%s -v %q is not an assignment NAME=value", c.Program(), v)
 		}
-		if name := v[:strings.IndexByte(v, '=')]; awkCommandLineVarsForbidden[name] {
+		if name := v[:strings.IndexByte(v, '=')]; awkCommandLineVarsForbidden.get()[name] {
 			return refuse(CodeForbiddenFlag, "leave "+name+" alone; list the files to read as operands",
 				"%s -v %s: %s decides which files awk reads", c.Program(), name, name)
 		}
@@ -70,8 +69,8 @@ func awkOperands(c *Call, a *Args) error {
 		return err
 	}
 	for _, op := range a.Operands[1:] {
-		if awkAssignment().MatchString(op) {
-			if name := op[:strings.IndexByte(op, '=')]; awkCommandLineVarsForbidden[name] {
+		if awkAssignment.get().MatchString(op) {
+			if name := op[:strings.IndexByte(op, '=')]; awkCommandLineVarsForbidden.get()[name] {
 				return refuse(CodeForbiddenFlag, "leave "+name+" alone; list the files to read as operands",
 					"%s %s: %s decides which files awk reads", c.Program(), op, name)
 			}
@@ -98,20 +97,24 @@ var awkForbiddenWords = []struct{ word, reason string }{
 // others (mawk has no func, switch, case or default; gawk has them all,
 // and BEGINFILE and ENDFILE): after one, whether "/" divides depends on
 // which awk runs, so it is refused.
-var awkDisputedWords = map[string]bool{
-	"func": true, "switch": true, "case": true, "default": true, "BEGINFILE": true, "ENDFILE": true, "nextfile": true,
-}
+var awkDisputedWords = &lazy[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"func": true, "switch": true, "case": true, "default": true, "BEGINFILE": true, "ENDFILE": true, "nextfile": true,
+	}
+}}
 
 // awkKeywords are followed by an operand, never by a division.
-var awkKeywords = map[string]bool{
-	"BEGIN": true, "END": true, "function": true, "func": true, "if": true, "else": true,
-	"while": true, "for": true, "do": true, "break": true, "continue": true, "next": true,
-	"nextfile": true, "exit": true, "return": true, "delete": true, "in": true,
-	"print": true, "printf": true,
-}
+var awkKeywords = &lazy[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"BEGIN": true, "END": true, "function": true, "func": true, "if": true, "else": true,
+		"while": true, "for": true, "do": true, "break": true, "continue": true, "next": true,
+		"nextfile": true, "exit": true, "return": true, "delete": true, "in": true,
+		"print": true, "printf": true,
+	}
+}}
 
 // awkStdStreams are the only targets print may be redirected to.
-var awkStdStreams = map[string]bool{`"/dev/stdout"`: true, `"/dev/stderr"`: true}
+var awkStdStreams = &lazy[map[string]bool]{make: func() map[string]bool { return map[string]bool{`"/dev/stdout"`: true, `"/dev/stderr"`: true} }}
 
 const awkHint = "use awk only to read and print (redirect in the shell command instead); or ask a person to approve it"
 
@@ -154,7 +157,7 @@ func checkAwkProgram(program, text string) error {
 			if !inPrint || depth > printDepth {
 				continue
 			}
-			if i+1 < len(toks) && awkStdStreams[toks[i+1].text] &&
+			if i+1 < len(toks) && awkStdStreams.get()[toks[i+1].text] &&
 				(i+2 == len(toks) || awkEndsStatement(toks[i+2].text)) {
 				continue
 			}
@@ -238,7 +241,7 @@ func awkTokens(s string) ([]awkToken, error) {
 			}
 			emit(s[i:end], true)
 			i = end
-		case ch == '/' && (prevWord == "++" || prevWord == "--" || prevWord == "length" || awkDisputedWords[prevWord]):
+		case ch == '/' && (prevWord == "++" || prevWord == "--" || prevWord == "length" || awkDisputedWords.get()[prevWord]):
 			return nil, fmt.Errorf("\"/\" after %s at byte %d: awks disagree whether it divides or starts a regular expression (add parentheses)", prevWord, i)
 		case ch == '/' && !operand:
 			end, err := awkRegexEnd(s, i)
@@ -253,7 +256,7 @@ func awkTokens(s string) ([]awkToken, error) {
 				j++
 			}
 			word := s[i:j]
-			emit(word, !awkKeywords[word])
+			emit(word, !awkKeywords.get()[word])
 			i = j
 		case ch >= '0' && ch <= '9' || ch == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			j := i

@@ -24,42 +24,44 @@ const (
 
 // findPrimaries are the expression words, named as find's own table does,
 // without the leading "-".
-var findPrimaries = map[string]findPrimary{
-	// Operators.
-	"(": {}, ")": {}, "!": {}, "not": {}, ",": {}, "a": {}, "and": {}, "o": {}, "or": {},
-	// Options.
-	"d": {}, "depth": {}, "maxdepth": {args: 1}, "mindepth": {args: 1},
-	"mount": {}, "xdev": {}, "noleaf": {}, "ignore_readdir_race": {}, "noignore_readdir_race": {},
-	"daystart": {}, "regextype": {args: 1}, "warn": {}, "nowarn": {},
-	"help": {}, "-help": {}, "version": {}, "-version": {},
-	"follow":      {forbid: symlinkEscape},
-	"files0-from": {args: 1, forbid: "reads the start points from a file, so vtexec cannot confine them"},
-	// Tests.
-	"amin": {args: 1}, "anewer": {args: 1, path: true}, "atime": {args: 1},
-	"cmin": {args: 1}, "cnewer": {args: 1, path: true}, "ctime": {args: 1},
-	"mmin": {args: 1}, "mtime": {args: 1}, "newer": {args: 1, path: true}, "used": {args: 1},
-	"empty": {}, "executable": {}, "readable": {}, "writable": {}, "false": {}, "true": {},
-	"fstype": {args: 1}, "context": {args: 1}, "gid": {args: 1}, "group": {args: 1},
-	"uid": {args: 1}, "user": {args: 1}, "nogroup": {}, "nouser": {},
-	"name": {args: 1}, "iname": {args: 1}, "path": {args: 1}, "ipath": {args: 1},
-	"wholename": {args: 1}, "iwholename": {args: 1}, "regex": {args: 1}, "iregex": {args: 1},
-	"lname": {args: 1}, "ilname": {args: 1}, "inum": {args: 1}, "links": {args: 1},
-	"perm": {args: 1}, "samefile": {args: 1, path: true}, "size": {args: 1},
-	"type": {args: 1}, "xtype": {args: 1},
-	// Actions.
-	"print": {}, "print0": {}, "printf": {args: 1}, "ls": {}, "prune": {}, "quit": {},
-	"delete": {forbid: "removes files"},
-	"exec":   {forbid: findRuns}, "execdir": {forbid: findRuns},
-	"ok": {forbid: findRuns}, "okdir": {forbid: findRuns},
-	"fprint": {args: 1, forbid: findWrites}, "fprint0": {args: 1, forbid: findWrites},
-	"fls": {args: 1, forbid: findWrites}, "fprintf": {args: 2, forbid: findWrites},
-}
+var findPrimaries = &lazy[map[string]findPrimary]{make: func() map[string]findPrimary {
+	return map[string]findPrimary{
+		// Operators.
+		"(": {}, ")": {}, "!": {}, "not": {}, ",": {}, "a": {}, "and": {}, "o": {}, "or": {},
+		// Options.
+		"d": {}, "depth": {}, "maxdepth": {args: 1}, "mindepth": {args: 1},
+		"mount": {}, "xdev": {}, "noleaf": {}, "ignore_readdir_race": {}, "noignore_readdir_race": {},
+		"daystart": {}, "regextype": {args: 1}, "warn": {}, "nowarn": {},
+		"help": {}, "-help": {}, "version": {}, "-version": {},
+		"follow":      {forbid: symlinkEscape},
+		"files0-from": {args: 1, forbid: "reads the start points from a file, so vtexec cannot confine them"},
+		// Tests.
+		"amin": {args: 1}, "anewer": {args: 1, path: true}, "atime": {args: 1},
+		"cmin": {args: 1}, "cnewer": {args: 1, path: true}, "ctime": {args: 1},
+		"mmin": {args: 1}, "mtime": {args: 1}, "newer": {args: 1, path: true}, "used": {args: 1},
+		"empty": {}, "executable": {}, "readable": {}, "writable": {}, "false": {}, "true": {},
+		"fstype": {args: 1}, "context": {args: 1}, "gid": {args: 1}, "group": {args: 1},
+		"uid": {args: 1}, "user": {args: 1}, "nogroup": {}, "nouser": {},
+		"name": {args: 1}, "iname": {args: 1}, "path": {args: 1}, "ipath": {args: 1},
+		"wholename": {args: 1}, "iwholename": {args: 1}, "regex": {args: 1}, "iregex": {args: 1},
+		"lname": {args: 1}, "ilname": {args: 1}, "inum": {args: 1}, "links": {args: 1},
+		"perm": {args: 1}, "samefile": {args: 1, path: true}, "size": {args: 1},
+		"type": {args: 1}, "xtype": {args: 1},
+		// Actions.
+		"print": {}, "print0": {}, "printf": {args: 1}, "ls": {}, "prune": {}, "quit": {},
+		"delete": {forbid: "removes files"},
+		"exec":   {forbid: findRuns}, "execdir": {forbid: findRuns},
+		"ok": {forbid: findRuns}, "okdir": {forbid: findRuns},
+		"fprint": {args: 1, forbid: findWrites}, "fprint0": {args: 1, forbid: findWrites},
+		"fls": {args: 1, forbid: findWrites}, "fprintf": {args: 2, forbid: findWrites},
+	}
+}}
 
 func registerFind() { register("find", ValidatorFunc(checkFind), findEntry) }
 
 func findEntry() Entry {
 	e := Entry{Program: "find", Operands: "options -H -P -D -O, start points (confined), then an expression of the primaries below"}
-	for name, p := range findPrimaries {
+	for name, p := range findPrimaries.get() {
 		if p.forbid != "" {
 			e.Refused = append(e.Refused, Refusal{Flag: "-" + name, Reason: p.forbid})
 		} else {
@@ -140,7 +142,7 @@ func checkFindPrimary(c *Call, args []string) (int, error) {
 		return 0, refuse(CodeBadUsage, "put start points before the expression: find DIR... EXPRESSION",
 			"find: paths must precede expression: %q", word)
 	}
-	p, ok := findPrimaries[strings.TrimPrefix(word, "-")]
+	p, ok := findPrimaries.get()[strings.TrimPrefix(word, "-")]
 	if !ok {
 		p, ok = findNewerXY(word)
 	}
@@ -175,7 +177,7 @@ func findNewerXY(word string) (findPrimary, bool) {
 
 func findAllowedList() string {
 	var names []string
-	for name, p := range findPrimaries {
+	for name, p := range findPrimaries.get() {
 		if p.forbid == "" && name != "-help" && name != "-version" {
 			if name[0] >= 'a' && name[0] <= 'z' {
 				name = "-" + name

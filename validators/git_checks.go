@@ -140,12 +140,14 @@ func gitTagCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 
 // gitStrategies are git's own merge strategies; any other name makes git
 // run a git-merge-NAME program.
-var gitStrategies = map[string]bool{"ort": true, "recursive": true, "resolve": true, "octopus": true, "ours": true, "subtree": true}
+var gitStrategies = &lazy[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{"ort": true, "recursive": true, "resolve": true, "octopus": true, "ours": true, "subtree": true}
+}}
 
 // gitStrategyCheck: -s/--strategy must name a built-in strategy.
 func gitStrategyCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 	for _, s := range a.Values("strategy") {
-		if !gitStrategies[s] {
+		if !gitStrategies.get()[s] {
 			return 0, refuse(CodeForbiddenFlag, "use one of git's strategies: ort recursive resolve octopus ours subtree",
 				"git %s --strategy %s would run a program git-merge-%s", g.sub, s, s)
 		}
@@ -227,7 +229,7 @@ func gitRemoteOperands(g *gitCall, a *gitArgs) (gitClass, error) {
 // gitPullCheck: a built-in strategy, and the repository.
 func gitPullCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 	for _, s := range a.Values("strategy") {
-		if !gitStrategies[s] {
+		if !gitStrategies.get()[s] {
 			return gitStrategyCheck(g, a)
 		}
 	}
@@ -323,7 +325,7 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 	if a.Has("rename-section") {
 		for _, name := range ops {
 			section, _, _ := strings.Cut(strings.ToLower(name), ".")
-			if gitRiskySections[section] {
+			if gitRiskySections.get()[section] {
 				return 0, refuse(CodeGitConfig, "rename sections other than "+section+" outside vtexec",
 					"git config --rename-section into or out of the %s section can create keys that run programs", section)
 			}
@@ -356,11 +358,13 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 }
 
 // gitRiskySections hold keys that run programs or weaken protections.
-var gitRiskySections = map[string]bool{
-	"diff": true, "filter": true, "merge": true, "credential": true, "gpg": true, "remote": true,
-	"submodule": true, "include": true, "includeif": true, "core": true, "trailer": true,
-	"interactive": true, "http": true, "protocol": true, "safe": true, "commit": true,
-}
+var gitRiskySections = &lazy[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"diff": true, "filter": true, "merge": true, "credential": true, "gpg": true, "remote": true,
+		"submodule": true, "include": true, "includeif": true, "core": true, "trailer": true,
+		"interactive": true, "http": true, "protocol": true, "safe": true, "commit": true,
+	}
+}}
 
 // gitStashCmds are the subcommands of git stash; push is the default.
 func gitStashCmds() map[string]*gitCmd {

@@ -587,7 +587,9 @@ func (g *gitCall) run(cmd *gitCmd, args []string) (gitClass, error) {
 }
 
 // gitPathWrites are the writing subcommands whose operands are all paths.
-var gitPathWrites = map[string]bool{"add": true, "mv": true, "rm": true, "restore": true, "clean": true}
+var gitPathWrites = &lazy[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{"add": true, "mv": true, "rm": true, "restore": true, "clean": true}
+}}
 
 // gitWritablePaths checks, for a subcommand that writes, the paths it
 // writes as writes: pathspecs after "--", operands of subcommands that
@@ -600,7 +602,7 @@ func gitWritablePaths(g *gitCall, a *gitArgs) error {
 		ops = a.Operands
 	}
 	for _, op := range ops {
-		if _, err := os.Lstat(filepath.Join(g.dir, op)); err == nil || gitPathWrites[g.sub] {
+		if _, err := os.Lstat(filepath.Join(g.dir, op)); err == nil || gitPathWrites.get()[g.sub] {
 			paths = append(paths, op)
 		}
 	}

@@ -430,26 +430,28 @@ func gitFalse(value string) bool {
 // gitPathKeys are configuration keys that name a file or directory git
 // reads (or, for format.outputDirectory, writes) on the commands vtexec
 // allows.
-var gitPathKeys = map[string]workspace.Access{
-	"core.excludesfile":          workspace.Read,
-	"core.attributesfile":        workspace.Read,
-	"mailmap.file":               workspace.Read,
-	"diff.orderfile":             workspace.Read,
-	"blame.ignorerevsfile":       workspace.Read,
-	"format.signaturefile":       workspace.Read,
-	"commit.template":            workspace.Read,
-	"gpg.ssh.allowedsignersfile": workspace.Read,
-	"gpg.ssh.revocationfile":     workspace.Read,
-	"init.templatedir":           workspace.Read,
-	"format.outputdirectory":     workspace.Write,
-}
+var gitPathKeys = &lazy[map[string]workspace.Access]{make: func() map[string]workspace.Access {
+	return map[string]workspace.Access{
+		"core.excludesfile":          workspace.Read,
+		"core.attributesfile":        workspace.Read,
+		"mailmap.file":               workspace.Read,
+		"diff.orderfile":             workspace.Read,
+		"blame.ignorerevsfile":       workspace.Read,
+		"format.signaturefile":       workspace.Read,
+		"commit.template":            workspace.Read,
+		"gpg.ssh.allowedsignersfile": workspace.Read,
+		"gpg.ssh.revocationfile":     workspace.Read,
+		"init.templatedir":           workspace.Read,
+		"format.outputdirectory":     workspace.Write,
+	}
+}}
 
 // pathKey checks a key of the repository's configuration that names a
 // path: it must lead inside the workspace (and for a write, not into a
 // protected place), whether git takes it from the directory it runs in or
 // from the top of the working tree.
 func (in *gitInspection) pathKey(dir, lower, key, value, shown string) string {
-	access, ok := gitPathKeys[lower]
+	access, ok := gitPathKeys.get()[lower]
 	if !ok || value == "" {
 		return ""
 	}

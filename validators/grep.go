@@ -66,7 +66,7 @@ func searchOperands(c *Call, a *Args, noPattern ...string) error {
 	if len(ops) == 0 {
 		ops = []string{"."}
 	}
-	return checkFollowedTrees(c, c.Program()+" "+follow, followHint[c.Program()], ops)
+	return checkFollowedTrees(c, c.Program()+" "+follow, followHint.get()[c.Program()], ops)
 }
 
 // grepOperands are grep's operands: a pattern unless -e/-f gave one.
@@ -83,10 +83,12 @@ func followingFlag(a *Args) string {
 	return ""
 }
 
-var followHint = map[string]string{
-	"grep": "use grep -r, which does not follow symbolic links below the paths it is given, or name the link's target if it is inside the workspace",
-	"rg":   "drop -L: rg then does not follow symbolic links, or name the link's target if it is inside the workspace",
-}
+var followHint = &lazy[map[string]string]{make: func() map[string]string {
+	return map[string]string{
+		"grep": "use grep -r, which does not follow symbolic links below the paths it is given, or name the link's target if it is inside the workspace",
+		"rg":   "drop -L: rg then does not follow symbolic links, or name the link's target if it is inside the workspace",
+	}
+}}
 
 // patternGiven reports whether a flag supplied the pattern or script, or a
 // flag named in modes means the program takes none.

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // jq (1.6 and 1.7) filters JSON. Its language cannot write a file or run a
@@ -229,16 +228,16 @@ func jqHint(o *jqOption) string {
 
 // jqDirectives are the keywords that can only start a program and load
 // modules or data from files.
-var jqDirectives = map[string]bool{"import": true, "include": true, "module": true}
+var jqDirectives = &lazy[map[string]bool]{make: func() map[string]bool { return map[string]bool{"import": true, "include": true, "module": true} }}
 
 // jqModulemeta finds the modulemeta builtin as a word.
-var jqModulemeta = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^A-Za-z0-9_])modulemeta([^A-Za-z0-9_]|$)`) })
+var jqModulemeta = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`(^|[^A-Za-z0-9_])modulemeta([^A-Za-z0-9_]|$)`) }}
 
 // checkJqFilter refuses a filter that loads modules or data from files.
 // jq's grammar allows module, import and include only before everything
 // else in a program, so the first token decides.
 func checkJqFilter(filter string) error {
-	if jqModulemeta().MatchString(filter) {
+	if jqModulemeta.get().MatchString(filter) {
 		return refuse(CodeForbiddenFlag, "drop modulemeta; vtexec refuses jq modules",
 			"jq: modulemeta loads a module file from the library search path, which can be outside the workspace")
 	}
@@ -246,7 +245,7 @@ func checkJqFilter(filter string) error {
 	if err != nil {
 		return err
 	}
-	if jqDirectives[first] {
+	if jqDirectives.get()[first] {
 		return refuse(CodeForbiddenFlag, "write the definitions in the filter (def f: ...;) and pass data with --slurpfile NAME FILE or --rawfile NAME FILE",
 			"jq: %s loads .jq or .json files from a search path the filter can set, outside the workspace", first)
 	}

@@ -2,7 +2,6 @@ package validators
 
 import (
 	"regexp"
-	"sync"
 
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -31,13 +30,13 @@ var uniqSpec = &Spec{Name: "uniq", Doc: "[INPUT [OUTPUT]]: INPUT read, OUTPUT wr
 func registerUniq() { registerSpec(uniqSpec) }
 
 // uniqObsoleteSkip is the "+N" operand uniq reads as -s N.
-var uniqObsoleteSkip = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+[0-9]+$`) })
+var uniqObsoleteSkip = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`^\+[0-9]+$`) }}
 
 // uniqOperands checks INPUT as a read and OUTPUT as a write.
 func uniqOperands(c *Call, a *Args) error {
 	ops := a.Operands
 	for _, op := range ops {
-		if uniqObsoleteSkip().MatchString(op) {
+		if uniqObsoleteSkip.get().MatchString(op) {
 			return refuse(CodeForbiddenFlag, "write -s "+op[1:]+" to skip characters (or ./"+op+" for a file of that name)",
 				"uniq %s is the obsolete form of -s %s, which moves the input and output operands; vtexec refuses it", op, op[1:])
 		}

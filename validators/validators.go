@@ -27,6 +27,18 @@ var (
 	entries  map[string]func() Entry
 )
 
+// lazy is a value made on first use rather than at init.
+type lazy[T any] struct {
+	once sync.Once
+	make func() T
+	v    T
+}
+
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.make() })
+	return l.v
+}
+
 // registration adds a group of programs to the catalogue, once.
 type registration struct {
 	once sync.Once
