@@ -128,13 +128,14 @@ func findArities() []FlagArity {
 		{Program: "find", Name: "-D", Next: 1, Kind: Text},
 		{Program: "find", Name: "-O", Attach: true, Kind: Text},
 	}
-	names := make([]string, 0, len(findPrimaries))
-	for name := range findPrimaries {
+	primaries := findPrimaries.get()
+	names := make([]string, 0, len(primaries))
+	for name := range primaries {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		p := findPrimaries[name]
+		p := primaries[name]
 		kind := NoArg
 		if p.args > 0 {
 			kind = Text
