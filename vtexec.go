@@ -52,6 +52,8 @@ type Request struct {
 	// AuditLog is the audit file; "" means the default in the state
 	// directory, "off" disables auditing.
 	AuditLog string
+	// WantApprovalID makes Check hand out an approval id for an ask.
+	WantApprovalID bool
 	// Confinement is "required", "best-effort" or "off" (Run only); ""
 	// means the policy's, else required where the kernel has Landlock.
 	Confinement string
@@ -82,6 +84,10 @@ type Decision struct {
 	// Note tells the person something about their answer, e.g. that an
 	// "always" rule waits for vtexec policy trust.
 	Note string `json:"note,omitempty"`
+	// ApprovalID, for an ask, lets a harness approve exactly this
+	// command (see IDApprover); set by Check when the request asks for
+	// one (WantApprovalID).
+	ApprovalID string `json:"approval_id,omitempty"`
 	// Warnings (Check only; Run reports them in Result) are failures of
 	// vtexec's own that did not change the decision, such as an audit
 	// line that could not be written.
@@ -248,6 +254,13 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	defer st.log.Close()
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	if req.WantApprovalID && d.Decision == string(execpolicy.Ask) {
+		id, err := newApprovalID(st.question(d), req.Session, time.Now())
+		if err != nil {
+			st.warn("approval_id_failed", "no approval id could be made: "+err.Error())
+		}
+		d.ApprovalID = id
+	}
 	d.Warnings = st.warnings
 	return d, nil
 }

@@ -1,0 +1,72 @@
+package security
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+)
+
+// A harness approves through an approval id: it works for exactly the
+// command, cwd and session it was given for, once, and nothing else.
+func TestApprovalIDsApproveExactlyWhatWasAsked(t *testing.T) {
+	ws := fixture(t)
+	ctx := context.Background()
+	e := vtexec.NewEngine(vtexec.Config{})
+	idFor := func(cmd, cwd, session string) string {
+		d, err := e.Check(ctx, vtexec.Request{Command: cmd, Cwd: cwd, Session: session, Workspace: ws, AuditLog: "off", WantApprovalID: true})
+		require.NoError(t, err)
+		require.Equal(t, "ask", d.Decision, d.Reason)
+		require.NotEmpty(t, d.ApprovalID)
+		return d.ApprovalID
+	}
+	run := func(cmd, cwd, session, id string, answer vtexec.Answer) vtexec.Result {
+		res, err := e.Run(ctx, vtexec.Request{Command: cmd, Cwd: cwd, Session: session, Workspace: ws, AuditLog: "off",
+			Approver: vtexec.IDApprover{ID: id, Answer: answer, Session: session}})
+		require.NoError(t, err)
+		return res
+	}
+	id := idFor("rm file.txt", "", "s1")
+	assert.Equal(t, "deny", run("rm README.md", "", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another command")
+	assert.Equal(t, "deny", run("rm file.txt", "src", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another cwd")
+	assert.Equal(t, "deny", run("rm file.txt", "", "s2", id, vtexec.AnswerOnce).Decision.Decision, "another session")
+	assert.Equal(t, "deny", run("rm file.txt", "", "s1", id+"0", vtexec.AnswerOnce).Decision.Decision, "a forged id")
+	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+
+	res := run("rm file.txt", "", "s1", id, vtexec.AnswerOnce)
+	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.NoFileExists(t, filepath.Join(ws, "file.txt"))
+
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "file.txt"), []byte("again\n"), 0o644))
+	res = run("rm file.txt", "", "s1", id, vtexec.AnswerOnce)
+	assert.Equal(t, "deny", res.Decision.Decision, "an id works once")
+	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+}
+
+// No command can mint an id: the key lives in vtexec's state directory,
+// which the kernel box keeps out of reach even of an approved tool.
+func TestCommandsCannotReadTheApprovalKey(t *testing.T) {
+	s := newAttackSetup(t)
+	// Make the key, as a check --json would.
+	cmd := s.command(t, "")
+	cmd.Args = []string{cmd.Args[0], "check", "--json", "--workspace", s.ws, "--", "rm targets.txt"}
+	out, err := cmd.Output()
+	require.Error(t, err, "rm asks, so check exits 3")
+	require.Contains(t, string(out), `"approval_id":"v1.`)
+	key := filepath.Join(s.state, "vtexec", "approval.key")
+	require.FileExists(t, key)
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "targets.txt"), []byte(key+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "attack.pl"), []byte(`
+open(my $t, '<', "targets.txt") or die; chomp(my $k = <$t>);
+print "key: ", (open(my $f, '<', $k) ? "ok" : "denied"), "\n";
+`), 0o644))
+	res, got := s.run(t, "")
+	assert.Equal(t, "denied", got["key"], res.Stdout+res.Stderr)
+	res, got = s.run(t, "off")
+	assert.Equal(t, "ok", got["key"], "unconfined, the same read works (the probe works): "+res.Stdout+res.Stderr)
+}
