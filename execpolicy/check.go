@@ -370,6 +370,10 @@ func forbiddenProgram(name string) *Verdict {
 // forbiddenAs refuses name if any of its names (see programNames) is a
 // forbidden program; prog is the file it runs, if known.
 func forbiddenAs(name, prog string) *Verdict {
+	if prog != "" && isSelf(prog) {
+		return deny(CodeForbiddenProgram, "send the command itself; vtexec runs it",
+			"%s is vtexec itself (under another name): a command may not run vtexec", name)
+	}
 	for _, n := range programNames(name, prog) {
 		if f, ok := lookupForbidden(n); ok {
 			return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)

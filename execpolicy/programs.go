@@ -1,8 +1,10 @@
 package execpolicy
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/vtexec/vtexec/plan"
@@ -51,6 +53,9 @@ var forbiddenGroups = []struct {
 	{[]string{"crontab", "at", "batch"},
 		forbidden{"schedules commands to run later, outside vtexec",
 			"run the command now"}},
+	{[]string{"vtexec"},
+		forbidden{"is vtexec itself: a command may not run vtexec, whose flags could approve commands or change its confinement",
+			"send the command itself; vtexec runs it"}},
 	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit"},
 		forbidden{"runs another program given in its arguments, which vtexec would not see",
 			"run the program directly; timeout, nice, nohup, stdbuf and env are understood"}},
@@ -259,4 +264,24 @@ func shellScript(p *plan.Plan) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+var (
+	selfOnce sync.Once
+	selfFile os.FileInfo
+)
+
+// isSelf reports whether prog is the running vtexec binary, under any
+// name or path (a copy is another file, and asks or is refused as one).
+func isSelf(prog string) bool {
+	selfOnce.Do(func() {
+		if exe, err := os.Executable(); err == nil {
+			selfFile, _ = os.Stat(exe)
+		}
+	})
+	if selfFile == nil {
+		return false
+	}
+	fi, err := os.Stat(prog)
+	return err == nil && os.SameFile(fi, selfFile)
 }
