@@ -300,7 +300,10 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		}
 		err := b.limit(cmd.Process.Pid)
 		started <- err
-		if err != nil || opts.Group == nil {
+		if err != nil || opts.Group == nil || !filesOnly(cmd) {
+			// (With a writer that is not a file, only cmd.Wait knows
+			// when its copying is done.)
+			opts.Group.add(cmd.Process.Pid)
 			p.err = cmd.Wait()
 			close(p.done)
 			return
@@ -328,6 +331,19 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 	}
 	b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 	return p, nil
+}
+
+// filesOnly reports whether cmd's standard streams are files (or
+// nil), so that no goroutine of exec.Cmd copies them.
+func filesOnly(cmd *exec.Cmd) bool {
+	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		switch s.(type) {
+		case nil, *os.File:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // waitNoReap waits for process pid to exit without reaping it, and says
