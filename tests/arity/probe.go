@@ -234,8 +234,21 @@ type attachment struct {
 // may be attached; next is what the separate-word probe saw. It returns
 // nil when there is nothing to probe.
 func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
-	if fa.Name == "-NUM" || (fa.Program == "git" && len(fa.Sub) == 0) || fa.Program == "find" {
-		return nil // -2 is a whole word; git's own and find's options stand alone
+	if fa.Name == "-NUM" || fa.Program == "find" {
+		return nil // -2 and find's -O1 are whole words; find's primaries stand alone
+	}
+	if fa.Program == "git" && len(fa.Sub) == 0 {
+		if !fa.Attach {
+			return nil // git's own short options stand alone
+		}
+		// git's own long options: --name=VALUE, then the subcommand.
+		x := p.exec("git", fa.Name+"=PROBEd", "PROBEb")
+		a := &attachment{readable: true, attaches: !strings.Contains(x.out(), "unknown option: "+fa.Name), evidence: x.brief()}
+		a.does = "reads " + fa.Name + "=VALUE as the value"
+		if !a.attaches {
+			a.does = "does not read " + fa.Name + "=VALUE"
+		}
+		return a
 	}
 	var argv []string
 	switch {
