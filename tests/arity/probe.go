@@ -44,6 +44,15 @@ func (p *prober) probe(fa validators.FlagArity) result {
 	if sep.next != fa.Next {
 		r.outcome = disagree
 	}
+	if fa.Program == "git" && fa.Next == 1 && gitFirstPass[strings.Join(fa.Sub, " ")] {
+		// git log reads its own options (--source, --decorate, -L, ...)
+		// in a first pass over every word, values included.
+		x := p.exec(cat(gitArgv(fa), []string{spelling(fa), "--source"})...)
+		if strings.Contains(x.out(), "requires a value") || strings.Contains(x.out(), "requires an argument") {
+			r.stolen = true
+			r.evidence += " | " + x.brief()
+		}
+	}
 	// The attached forms.
 	if att := p.attached(fa, sep.next); att != nil {
 		r.does += "; " + att.does
@@ -430,6 +439,12 @@ func gitTail(fa validators.FlagArity) []string {
 		return []string{"-h", "--PROBEz"}
 	}
 	return []string{"--PROBEy", "--PROBEz"}
+}
+
+// gitFirstPass are the subcommands that read git log's own options in a
+// pass over every word before the revision parser reads the rest.
+var gitFirstPass = map[string]bool{
+	"log": true, "show": true, "whatchanged": true, "format-patch": true, "reflog": true, "reflog show": true,
 }
 
 // gitOperand reports whether git read w as a revision or a path.
