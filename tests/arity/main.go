@@ -5,8 +5,9 @@
 // word as the flag's value; for flags whose value may be attached, whether
 // the program reads "--name=VALUE" and "-xVALUE" as a value. The spec must
 // agree. It prints counts per program, every disagreement with its
-// evidence, and every flag it skips with the reason, and exits 1 on any
-// disagreement or any observation it cannot read.
+// evidence, and every flag it skips with the reason. It exits 1 on a
+// disagreement not listed in known.go, on a listed one that is gone, and
+// on an observation it cannot read; 2 when a program is not installed.
 //
 //	go run ./tests/arity [-v] [-only PROGRAM]
 package main
