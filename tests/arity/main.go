@@ -5,8 +5,9 @@
 // word as the flag's value; for flags whose value may be attached, whether
 // the program reads "--name=VALUE" and "-xVALUE" as a value. The spec must
 // agree. It prints counts per program, every disagreement with its
-// evidence, and every flag it skips with the reason, and exits 1 on any
-// disagreement or any observation it cannot read.
+// evidence, and every flag it skips with the reason. It exits 1 on a
+// disagreement not listed in known.go, on a listed one that is gone, and
+// on an observation it cannot read; 2 when a program is not installed.
 //
 //	go run ./tests/arity [-v] [-only PROGRAM]
 package main
@@ -37,6 +38,7 @@ const (
 type result struct {
 	fa       validators.FlagArity
 	outcome  string
+	stolen   bool   // git's first pass takes one of git log's options from the value's place
 	says     string // what the spec says
 	does     string // what the program did
 	evidence string
@@ -139,6 +141,9 @@ func main() {
 	sort.Strings(stale)
 
 	code := report(results, *verbose)
+	if stolenReport(results, *only == "") {
+		code = 1
+	}
 	if len(stale) > 0 {
 		fmt.Printf("\nknownDisagreements entries that no longer disagree (remove them):\n  %s\n", strings.Join(stale, "\n  "))
 		code = 1
@@ -226,4 +231,43 @@ func report(results []result, verbose bool) int {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "arity:", err)
 	os.Exit(2)
+}
+
+// stolenReport lists the git flags whose value git log's first pass can
+// take away, and reports whether they differ from knownStolen (entries
+// without such flags count only on a run of every program).
+func stolenReport(results []result, full bool) bool {
+	per := map[string][]string{}
+	for _, r := range results {
+		if r.stolen {
+			sub := strings.Join(r.fa.Sub, " ")
+			per[sub] = append(per[sub], r.fa.Name)
+		}
+	}
+	var subs []string
+	for sub := range per {
+		subs = append(subs, sub)
+	}
+	sort.Strings(subs)
+	bad := false
+	total := 0
+	for _, sub := range subs {
+		total += len(per[sub])
+	}
+	fmt.Printf("\nValues git's first pass takes away: %d flags of %d subcommands, whose value, when it is one of git log's own options (--source, --decorate, -L, ...), git reads as that option; the spec reads it as the value\n", total, len(subs))
+	for _, sub := range subs {
+		note, ok := knownStolen[sub]
+		if !ok {
+			bad = true
+			note = "NOT LISTED in knownStolen"
+		}
+		fmt.Printf("  git %s (%d): %s\n      %s\n", sub, len(per[sub]), note, strings.Join(per[sub], " "))
+	}
+	for sub := range knownStolen {
+		if len(per[sub]) == 0 && full {
+			fmt.Printf("  knownStolen lists git %s, where no value is taken away (remove it)\n", sub)
+			bad = true
+		}
+	}
+	return bad
 }

@@ -44,6 +44,15 @@ func (p *prober) probe(fa validators.FlagArity) result {
 	if sep.next != fa.Next {
 		r.outcome = disagree
 	}
+	if fa.Program == "git" && fa.Next == 1 && gitFirstPass[strings.Join(fa.Sub, " ")] {
+		// git log reads its own options (--source, --decorate, -L, ...)
+		// in a first pass over every word, values included.
+		x := p.exec(cat(gitArgv(fa), []string{spelling(fa), "--source"})...)
+		if strings.Contains(x.out(), "requires a value") || strings.Contains(x.out(), "requires an argument") {
+			r.stolen = true
+			r.evidence += " | " + x.brief()
+		}
+	}
 	// The attached forms.
 	if att := p.attached(fa, sep.next); att != nil {
 		r.does += "; " + att.does
@@ -234,8 +243,21 @@ type attachment struct {
 // may be attached; next is what the separate-word probe saw. It returns
 // nil when there is nothing to probe.
 func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
-	if fa.Name == "-NUM" || (fa.Program == "git" && len(fa.Sub) == 0) || fa.Program == "find" {
-		return nil // -2 is a whole word; git's own and find's options stand alone
+	if fa.Name == "-NUM" || fa.Program == "find" {
+		return nil // -2 and find's -O1 are whole words; find's primaries stand alone
+	}
+	if fa.Program == "git" && len(fa.Sub) == 0 {
+		if !fa.Attach {
+			return nil // git's own short options stand alone
+		}
+		// git's own long options: --name=VALUE, then the subcommand.
+		x := p.exec("git", fa.Name+"=PROBEd", "PROBEb")
+		a := &attachment{readable: true, attaches: !strings.Contains(x.out(), "unknown option: "+fa.Name), evidence: x.brief()}
+		a.does = "reads " + fa.Name + "=VALUE as the value"
+		if !a.attaches {
+			a.does = "does not read " + fa.Name + "=VALUE"
+		}
+		return a
 	}
 	var argv []string
 	switch {
@@ -417,6 +439,12 @@ func gitTail(fa validators.FlagArity) []string {
 		return []string{"-h", "--PROBEz"}
 	}
 	return []string{"--PROBEy", "--PROBEz"}
+}
+
+// gitFirstPass are the subcommands that read git log's own options in a
+// pass over every word before the revision parser reads the rest.
+var gitFirstPass = map[string]bool{
+	"log": true, "show": true, "whatchanged": true, "format-patch": true, "reflog": true, "reflog show": true,
 }
 
 // gitOperand reports whether git read w as a revision or a path.
