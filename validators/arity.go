@@ -99,13 +99,14 @@ func gitArities() []FlagArity {
 			out = append(out, FlagArity{Program: "git", Name: "--" + f.Long, Next: next, Attach: f.Arg != NoArg, Kind: f.Arg, Forbid: f.Forbid})
 		}
 	}
-	subs := make([]string, 0, len(gitCmds))
-	for name := range gitCmds {
+	cmds := gitCommands()
+	subs := make([]string, 0, len(cmds))
+	for name := range cmds {
 		subs = append(subs, name)
 	}
 	sort.Strings(subs)
 	for _, name := range subs {
-		cmd := gitCmds[name]
+		cmd := cmds[name]
 		out = append(out, specArities("git", []string{name}, cmd.spec, false)...)
 		inner := make([]string, 0, len(cmd.subs))
 		for sub := range cmd.subs {
