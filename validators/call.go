@@ -75,3 +75,34 @@ func ReadPaths(c *Call, a *Args) error {
 
 // Texts is an Operands checker for operands that are never opened.
 func Texts(*Call, *Args) error { return nil }
+
+// Durations is an Operands checker for sleep's NUMBER[smhd] operands.
+func Durations(c *Call, a *Args) error {
+	if len(a.Operands) == 0 {
+		return refuse(CodeBadUsage, "give a duration, e.g. "+c.Program()+" 1", "%s: missing duration", c.Program())
+	}
+	for _, op := range a.Operands {
+		n := strings.TrimRight(op, "smhd")
+		if len(op)-len(n) > 1 || !isDecimal(n) {
+			return refuse(CodeBadUsage, "give a duration like 1, 0.5 or 2s", "%s: %q is not a duration", c.Program(), op)
+		}
+	}
+	return nil
+}
+
+// isDecimal reports whether s is a plain decimal number: digits with at
+// most one point.
+func isDecimal(s string) bool {
+	digits, point := 0, false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}

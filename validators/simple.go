@@ -75,6 +75,19 @@ var simpleSpecs = []*Spec{
 		{Short: "L", Long: "logical"}, {Short: "P", Long: "physical"}, {Long: "help"}, {Long: "version"},
 	}},
 	{Name: "which", Doc: "program names", Operands: Texts, Flags: []Flag{{Short: "a"}, {Short: "s"}}},
+	{Name: "uname", Doc: "none", Flags: []Flag{
+		{Short: "a", Long: "all"}, {Short: "s", Long: "kernel-name"}, {Short: "n", Long: "nodename"},
+		{Short: "r", Long: "kernel-release"}, {Short: "v", Long: "kernel-version"}, {Short: "m", Long: "machine"},
+		{Short: "p", Long: "processor"}, {Short: "i", Long: "hardware-platform"}, {Short: "o", Long: "operating-system"},
+		{Long: "help"}, {Long: "version"},
+	}},
+	{Name: "nproc", Doc: "none", Flags: []Flag{
+		{Long: "all"}, {Long: "ignore", Arg: Number}, {Long: "help"}, {Long: "version"},
+	}},
+	// sleep is bounded by the run's timeout like any command.
+	{Name: "sleep", Doc: "durations (NUMBER[smhd]); the run's timeout bounds them", Operands: Durations, Flags: []Flag{
+		{Long: "help"}, {Long: "version"},
+	}},
 	{Name: "printenv", Doc: "variable names", Operands: Texts, Flags: []Flag{
 		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
 	}},

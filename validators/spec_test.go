@@ -169,3 +169,36 @@ func TestCp(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws.Root(), "sub", ".git"), 0o755))
 	assert.Equal(t, "protected_path", checkCode(t, ws, "cp", "-r", "sub/.git", "."))
 }
+
+// Harmless programs that used to ask: uname, nproc, sleep (bounded by the
+// run's timeout).
+func TestSystemFactsPrograms(t *testing.T) {
+	ws := rmWS(t)
+	for _, tc := range []struct {
+		argv []string
+		code string
+	}{
+		{[]string{"uname", "-a"}, ""},
+		{[]string{"uname", "-srm"}, ""},
+		{[]string{"uname", "x"}, CodeBadUsage},
+		{[]string{"nproc"}, ""},
+		{[]string{"nproc", "--ignore=1"}, ""},
+		{[]string{"nproc", "--ignore=x"}, CodeBadUsage},
+		{[]string{"sleep", "1"}, ""},
+		{[]string{"sleep", "0.5", "2s"}, ""},
+		{[]string{"sleep", "1x"}, CodeBadUsage},
+		{[]string{"sleep", "/etc/passwd"}, CodeBadUsage},
+		{[]string{"sleep"}, CodeBadUsage},
+	} {
+		v, ok := Lookup(tc.argv[0])
+		require.True(t, ok, tc.argv[0])
+		err := v.Check(&Call{Argv: tc.argv, WS: ws})
+		if tc.code == "" {
+			assert.NoError(t, err, "%q", tc.argv)
+			continue
+		}
+		var f *Finding
+		require.True(t, errors.As(err, &f), "%q: %v", tc.argv, err)
+		assert.Equal(t, tc.code, f.Code, "%q", tc.argv)
+	}
+}
