@@ -63,6 +63,9 @@ type gitCmd struct {
 	// it, operands are revisions or paths (see gitRevOrPath) and those
 	// after "--" pathspecs.
 	check func(g *gitCall, a *gitArgs) (gitClass, error)
+	// checkDecides: check's class stands even below class (checkout -b
+	// NAME alone only makes a branch where HEAD is).
+	checkDecides bool
 	// lastArgDefault are flags whose value may be omitted when they come
 	// last (git branch --contains means --contains HEAD).
 	lastArgDefault []string

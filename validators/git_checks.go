@@ -606,3 +606,21 @@ func gitSubmoduleCmds() map[string]*gitCmd {
 			spec: gitSpec("", "pathspecs, confined", false, quiet)},
 	}
 }
+
+// gitNewBranchOnly classes checkout and switch: making a new branch where
+// HEAD is (checkout -b NAME, switch -c NAME, and nothing else: no start
+// point, no paths, no force) changes no file and runs without asking;
+// every other form writes. Operands are checked as revisions or paths.
+func gitNewBranchOnly(g *gitCall, a *gitArgs) (gitClass, error) {
+	if err := gitOperands(g, a); err != nil {
+		return gitWrite, err
+	}
+	if len(a.Operands) > 0 || len(a.Flags) != 1 {
+		return gitWrite, nil
+	}
+	switch f := a.Flags[0].Flag; {
+	case g.sub == "checkout" && f.Short == "b", g.sub == "switch" && f.Long == "create":
+		return gitRead, nil
+	}
+	return gitWrite, nil
+}

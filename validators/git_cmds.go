@@ -357,13 +357,13 @@ func gitWriteCmds() map[string]*gitCmd {
 			{Long: "amend"}, {Long: "no-post-rewrite"}, {Short: "u", Long: "untracked-files", Arg: Text, Optional: true},
 			{Long: "allow-empty"}, {Long: "allow-empty-message"},
 		}, gitSign, gitPathFile)},
-		"checkout": {what: "switches branches or overwrites files in the working tree",
+		"checkout": {what: "switches branches or overwrites files in the working tree", check: gitNewBranchOnly, checkDecides: true,
 			spec: gitSpec("checkout", "a branch or commit, then pathspecs (after --), confined", false, []Flag{
 				{Short: "b", Arg: Text}, {Short: "B", Arg: Text}, {Short: "l"}, {Long: "overlay"},
 				{Short: "2", Long: "ours"}, {Short: "3", Long: "theirs"},
 				{Short: "p", Long: "patch", Forbid: gitInteractive}, {Long: "ignore-skip-worktree-bits"},
 			}, checkout, gitPathFile)},
-		"switch": {what: "switches branches", spec: gitSpec("switch", "a branch or commit", false, []Flag{
+		"switch": {what: "switches branches", check: gitNewBranchOnly, checkDecides: true, spec: gitSpec("switch", "a branch or commit", false, []Flag{
 			{Short: "c", Long: "create", Arg: Text}, {Short: "C", Long: "force-create", Arg: Text},
 			{Long: "discard-changes"},
 		}, checkout)},
@@ -578,7 +578,9 @@ func (g *gitCall) run(cmd *gitCmd, args []string) (gitClass, error) {
 		class, err = cmd.class, gitOperands(g, a)
 	} else {
 		class, err = cmd.check(g, a)
-		class = max(class, cmd.class)
+		if !cmd.checkDecides {
+			class = max(class, cmd.class)
+		}
 	}
 	if err != nil || class != gitWrite {
 		return class, err

@@ -184,10 +184,10 @@ func TestGitCommands(t *testing.T) {
 		{args("git", "commit", "-F", "-"), CodeGitWrites},
 		{args("git", "commit", "-S", "-m", "x"), CodeGitWrites},
 		{args("git", "commit", "-m", "--", "a.txt"), CodeGitWrites},
-		{args("git", "checkout", "-b", "feature"), CodeGitWrites},
+		{args("git", "checkout", "-b", "feature"), ""}, // a new branch where HEAD is
 		{args("git", "checkout", "--", "a.txt"), CodeGitWrites},
 		{args("git", "checkout", "-"), CodeGitWrites},
-		{args("git", "switch", "-c", "x"), CodeGitWrites},
+		{args("git", "switch", "-c", "x"), ""},
 		{args("git", "restore", "--staged", "a.txt"), CodeGitWrites},
 		{args("git", "reset", "--hard", "HEAD~1"), CodeGitWrites},
 		{args("git", "reset"), CodeGitWrites},
@@ -805,5 +805,21 @@ func TestGitCatalogue(t *testing.T) {
 		for subName, sub := range cmd.subs {
 			check([]string{name, subName}, sub.spec)
 		}
+	}
+}
+
+// A new branch where HEAD is changes no file: it runs without asking;
+// any other checkout or switch still asks.
+func TestGitNewBranchOnly(t *testing.T) {
+	gitHermetic(t)
+	ws := gitWS(t, gitRepoDir(t))
+	for _, args := range [][]string{{"checkout", "-b", "feat"}, {"switch", "-c", "feat"}, {"switch", "--create=feat"}, {"checkout", "-bfeat"}} {
+		assert.Nil(t, gitFinding(t, ws, args...), "%q", args)
+	}
+	for _, args := range [][]string{{"checkout", "-b", "feat", "HEAD~1"}, {"checkout", "-B", "feat"}, {"checkout", "HEAD~1"},
+		{"checkout", "-b", "feat", "--", "a.txt"}, {"switch", "-c", "feat", "--discard-changes"}, {"switch", "-C", "feat"}} {
+		f := gitFinding(t, ws, args...)
+		require.NotNil(t, f, "%q", args)
+		assert.Equal(t, CodeGitWrites, f.Code, "%q", args)
 	}
 }

@@ -59,7 +59,8 @@ var gitCases = []tableCase{
 	{"git add -A", gitWrites},
 	{"git add src/a.txt && git commit -m 'fix: x'", gitWrites},
 	{"git commit --amend --no-edit", gitWrites},
-	{"git checkout -b feature", gitWrites},
+	{"git checkout -b feature", allow}, // a new branch where HEAD is: no file changes
+	{"git checkout -b feature HEAD~1", gitWrites},
 	{"git switch main", gitWrites},
 	{"git restore --staged src/a.txt", gitWrites},
 	{"git reset --hard HEAD~1", gitWrites},
