@@ -44,7 +44,7 @@ func FlagArities() []FlagArity {
 		default:
 			switch s := v.(type) {
 			case *Spec:
-				out = append(out, specArities(name, nil, s, false)...)
+				out = append(out, specArities(name, nil, s, s.GoFlags)...)
 			case *wrapperSpec:
 				out = append(out, specArities(name, nil, &s.Spec, false)...)
 			}
@@ -54,7 +54,8 @@ func FlagArities() []FlagArity {
 }
 
 // specArities lists a Spec's flags as Spec.Parse reads them; with
-// nextWordShort (tree), a short flag's value is always the next word.
+// nextWordShort (tree, Go's flag package), a short flag's value is never
+// glued on: it is the next word.
 func specArities(program string, sub []string, s *Spec, nextWordShort bool) []FlagArity {
 	var out []FlagArity
 	if s.NumberShort {

@@ -88,6 +88,12 @@ var simpleSpecs = []*Spec{
 	{Name: "sleep", Doc: "durations (NUMBER[smhd]); the run's timeout bounds them", Operands: Durations, Flags: []Flag{
 		{Long: "help"}, {Long: "version"},
 	}},
+	// gofmt parses options with Go's flag package. -w rewrites files in
+	// place; -l=false would still leave -w, so -w is refused in any form.
+	{Name: "gofmt", Doc: "Go files and directories to read", GoFlags: true, Operands: ReadPaths, Flags: []Flag{
+		{Short: "l"}, {Short: "d"}, {Short: "e"}, {Short: "s"}, {Short: "r", Arg: Text},
+		{Short: "w", Forbid: "rewrites the files in place: show the changes with gofmt -d, then edit the files"},
+	}},
 	{Name: "printenv", Doc: "variable names", Operands: Texts, Flags: []Flag{
 		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
 	}},

@@ -105,6 +105,10 @@ type Spec struct {
 	// NoPermute stops flag parsing at the first operand, as POSIX getopt
 	// does; GNU programs permute and keep parsing flags after operands.
 	NoPermute bool
+	// GoFlags parses as Go's flag package does: each word is one flag,
+	// -name or --name, with its value after "=" or in the next word;
+	// parsing stops at the first operand. One-letter names are Short.
+	GoFlags bool
 	// Operands checks the operands (and anything else) once flags parsed.
 	Operands func(c *Call, a *Args) error
 
@@ -162,6 +166,12 @@ func (s *Spec) Parse(args []string) (*Args, error) {
 		case arg == "--":
 			a.Operands = append(a.Operands, args[i+1:]...)
 			return a, nil
+		case s.GoFlags && len(arg) > 1 && arg[0] == '-':
+			n, err := s.parseGo(a, args, i)
+			if err != nil {
+				return nil, err
+			}
+			i += n
 		case strings.HasPrefix(arg, "--"):
 			n, err := s.parseLong(a, args, i)
 			if err != nil {
@@ -176,13 +186,51 @@ func (s *Spec) Parse(args []string) (*Args, error) {
 			i += n
 		default:
 			a.Operands = append(a.Operands, arg)
-			if s.NoPermute {
+			if s.NoPermute || s.GoFlags {
 				a.Operands = append(a.Operands, args[i+1:]...)
 				return a, nil
 			}
 		}
 	}
 	return a, nil
+}
+
+// parseGo reads one flag the way Go's flag package does.
+func (s *Spec) parseGo(a *Args, args []string, i int) (int, error) {
+	word := strings.TrimPrefix(args[i][1:], "-")
+	name, value, hasValue := strings.Cut(word, "=")
+	if name == "" || name[0] == '-' {
+		return 0, refuse(CodeBadUsage, "write flags as -name or -name=value", "%s: bad flag syntax %q", s.Name, args[i])
+	}
+	f, ok := s.long[name]
+	if len(name) == 1 {
+		f, ok = s.short[name]
+	}
+	if !ok {
+		return 0, s.unknownShort(name)
+	}
+	if f.Forbid != "" {
+		return 0, s.forbidden(f, "-"+name)
+	}
+	use := FlagUse{Flag: f, As: "-" + name}
+	consumed := 0
+	switch {
+	case f.Arg == NoArg && hasValue:
+		if _, err := strconv.ParseBool(value); err != nil {
+			return 0, refuse(CodeBadUsage, "write -"+name+" alone, or -"+name+"=true or =false", "%s: -%s takes true or false, got %q", s.Name, name, value)
+		}
+		use.Value = value
+	case f.Arg == NoArg:
+	case hasValue:
+		use.Value = value
+	case i+1 < len(args):
+		use.Value = args[i+1]
+		consumed = 1
+	default:
+		return 0, refuse(CodeBadUsage, "give the flag its value", "%s: -%s needs a value", s.Name, name)
+	}
+	a.Flags = append(a.Flags, use)
+	return consumed, nil
 }
 
 func (s *Spec) parseLong(a *Args, args []string, i int) (int, error) {

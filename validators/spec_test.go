@@ -202,3 +202,49 @@ func TestSystemFactsPrograms(t *testing.T) {
 		assert.Equal(t, tc.code, f.Code, "%q", tc.argv)
 	}
 }
+
+// gofmt reads; -w, the one flag that writes, is refused in every Go flag
+// spelling. Go's flag package reads one flag per word and stops at the
+// first operand, so a later "-w" is a file name to gofmt.
+func TestGofmt(t *testing.T) {
+	ws := rmWS(t)
+	for _, tc := range []struct {
+		argv []string
+		code string
+	}{
+		{[]string{"gofmt", "-l", "."}, ""},
+		{[]string{"gofmt", "-s", "-d", "a.txt"}, ""},
+		{[]string{"gofmt", "-r", "a -> b", "-d", "a.txt"}, ""},
+		{[]string{"gofmt"}, ""},
+		{[]string{"gofmt", "-w", "a.txt"}, CodeForbiddenFlag},
+		{[]string{"gofmt", "-l", "-w", "."}, CodeForbiddenFlag},
+		{[]string{"gofmt", "--w", "a.txt"}, CodeForbiddenFlag},
+		{[]string{"gofmt", "-w=false", "a.txt"}, CodeForbiddenFlag},
+		{[]string{"gofmt", "--l", "--d=true", "-r=a -> b", "--r", "b -> a", "a.txt"}, ""},
+		{[]string{"gofmt", "-l=maybe", "a.txt"}, CodeBadUsage},
+		{[]string{"gofmt", "-ld", "a.txt"}, CodeUnknownFlag},
+		{[]string{"gofmt", "-lw", "a.txt"}, CodeUnknownFlag},
+		{[]string{"gofmt", "---l", "a.txt"}, CodeBadUsage},
+		{[]string{"gofmt", "-=l", "a.txt"}, CodeBadUsage},
+		{[]string{"gofmt", "-r"}, CodeBadUsage},
+		{[]string{"gofmt", "-r", "-w", "a.txt"}, ""}, // -w is the rule
+		{[]string{"gofmt", "-", "-w"}, ""},           // "-" is an operand
+		{[]string{"gofmt", "--", "-w"}, ""},
+		{[]string{"gofmt", "-l", "--", "/etc"}, "outside_workspace"},
+		{[]string{"gofmt", "-cpuprofile", "p", "a.txt"}, CodeUnknownFlag},
+		{[]string{"gofmt", "-l", "/etc"}, "outside_workspace"},
+		{[]string{"gofmt", "-l", "../x"}, "outside_workspace"},
+		{[]string{"gofmt", "a.txt", "-w"}, ""}, // a file named -w, read
+	} {
+		v, ok := Lookup(tc.argv[0])
+		require.True(t, ok, tc.argv[0])
+		err := v.Check(&Call{Argv: tc.argv, WS: ws})
+		if tc.code == "" {
+			assert.NoError(t, err, "%q", tc.argv)
+			continue
+		}
+		var f *Finding
+		require.True(t, errors.As(err, &f), "%q: %v", tc.argv, err)
+		assert.Equal(t, tc.code, f.Code, "%q", tc.argv)
+	}
+}

@@ -108,6 +108,7 @@ var programs = []struct {
 	{"file", &regFile},
 	{"find", &regFind},
 	{"git", &regGit},
+	{"gofmt", &regSimple},
 	{"grep", &regGrep},
 	{"head", &regSimple},
 	{"jq", &regJq},

@@ -221,7 +221,7 @@ func knowsNot(r run, fa validators.FlagArity) bool {
 		"Unknown option " + name, "unknown predicate `" + name + "'",
 		"unknown option `" + bare + "'", "unknown switch `" + bare + "'",
 		"unrecognized argument: " + name, "unknown option: " + name, "unknown option `" + name + "'",
-		"unrecognized option: '" + name + "'", "does not expect negation",
+		"unrecognized option: '" + name + "'", "does not expect negation", goUnknown + name + "\n",
 	} {
 		if strings.Contains(out, m) {
 			return true
@@ -297,7 +297,7 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		tail = programSuffix[fa.Program]
 	}
 	x := p.exec(cat([]string{fa.Program}, pre, argv, tail)...)
-	if fa.Program != "git" && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) {
+	if fa.Program != "git" && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) && !strings.Contains(x.out(), goUnknown+argv[0]) {
 		// A flag that takes the next word attaches "@W" when "-x@W" does
 		// what "-x @W" does; one that does not reads "-x@W" as a cluster
 		// when it does what "-x -@W" does.
@@ -325,6 +325,7 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		"unrecognized option '" + argv[0] + "'", "Missing argument to " + fa.Name,
 		"Found argument '" + argv[0] + "'", "Invalid argument `" + argv[0] + "'", "Unknown option " + argv[0],
 		"unknown option `" + strings.TrimLeft(argv[0], "-") + "'", "unknown option `" + argv[0] + "'",
+		goUnknown + argv[0],
 	} {
 		if strings.Contains(out, m) {
 			refused = true
@@ -471,6 +472,9 @@ func skipReason(fa validators.FlagArity) string {
 	}
 	return skipReasons[key(fa)]
 }
+
+// goUnknown is how Go's flag package refuses a word that names no flag.
+const goUnknown = "flag provided but not defined: "
 
 // key names a spelling in the tables: "PROGRAM SUB... NAME", with two
 // spaces when there is no subcommand.

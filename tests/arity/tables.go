@@ -33,6 +33,7 @@ var programSuffix = map[string][]string{
 var validValues = map[string]string{
 	"grep --binary-files": "text", "grep -D": "read", "grep --devices": "read",
 	"file -e": "ascii", "file --exclude": "ascii",
+	"gofmt -r":   "a -> a",
 	"find -amin": "1", "find -atime": "1", "find -cmin": "1", "find -ctime": "1",
 	"find -mmin": "1", "find -mtime": "1", "find -used": "1", "find -inum": "1", "find -links": "1",
 	"find -gid": "0", "find -uid": "0", "find -group": "root", "find -user": "root",
