@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/vtexec/vtexec/workspace"
@@ -71,6 +72,16 @@ func ReadPaths(c *Call, a *Args) error {
 		}
 	}
 	return nil
+}
+
+// SomeReadPaths is ReadPaths with at least one path: without one the
+// program reads the system's mount table, which the kernel box hides.
+func SomeReadPaths(c *Call, a *Args) error {
+	if len(a.Operands) == 0 && !a.Has("help") && !a.Has("version") {
+		name := filepath.Base(c.Argv[0])
+		return refuse(CodeBadUsage, "name a path in the workspace, e.g. "+name+" -h .", "%s needs a path: without one it lists every mounted file system, which commands do not see", name)
+	}
+	return ReadPaths(c, a)
 }
 
 // Texts is an Operands checker for operands that are never opened.

@@ -94,6 +94,17 @@ var simpleSpecs = []*Spec{
 		{Short: "l"}, {Short: "d"}, {Short: "e"}, {Short: "s"}, {Short: "r", Arg: Text},
 		{Short: "w", Forbid: "rewrites the files in place: show the changes with gofmt -d, then edit the files"},
 	}},
+	// df reports free space; a FILE operand names the file system that
+	// holds it, so it must be inside the workspace like any path.
+	{Name: "df", Doc: "files whose file system to report (at least one, inside the workspace)", Operands: SomeReadPaths, Flags: []Flag{
+		{Short: "a", Long: "all"}, {Short: "B", Long: "block-size", Arg: Text},
+		{Short: "h", Long: "human-readable"}, {Short: "H", Long: "si"}, {Short: "i", Long: "inodes"},
+		{Short: "k"}, {Short: "l", Long: "local"}, {Long: "no-sync"}, {Long: "sync"},
+		{Long: "output", Arg: Text, Optional: true}, {Short: "P", Long: "portability"},
+		{Long: "total"}, {Short: "t", Long: "type", Arg: Text}, {Short: "T", Long: "print-type"},
+		{Short: "x", Long: "exclude-type", Arg: Text}, {Short: "v"},
+		{Long: "help"}, {Long: "version"},
+	}},
 	{Name: "printenv", Doc: "variable names", Operands: Texts, Flags: []Flag{
 		{Short: "0", Long: "null"}, {Long: "help"}, {Long: "version"},
 	}},

@@ -170,8 +170,8 @@ func TestCp(t *testing.T) {
 	assert.Equal(t, "protected_path", checkCode(t, ws, "cp", "-r", "sub/.git", "."))
 }
 
-// Harmless programs that used to ask: uname, nproc, sleep (bounded by the
-// run's timeout).
+// Harmless programs that used to ask: uname, nproc, df, sleep (bounded by
+// the run's timeout).
 func TestSystemFactsPrograms(t *testing.T) {
 	ws := rmWS(t)
 	for _, tc := range []struct {
@@ -189,6 +189,15 @@ func TestSystemFactsPrograms(t *testing.T) {
 		{[]string{"sleep", "1x"}, CodeBadUsage},
 		{[]string{"sleep", "/etc/passwd"}, CodeBadUsage},
 		{[]string{"sleep"}, CodeBadUsage},
+		{[]string{"df", "-hT"}, CodeBadUsage},
+		{[]string{"df", "-hT", "."}, ""},
+		{[]string{"df", "--version"}, ""},
+		{[]string{"df", "--output=source,avail", "-BM", "."}, ""},
+		{[]string{"df", "-h", "a.txt"}, ""},
+		{[]string{"df", "/"}, "outside_workspace"},
+		{[]string{"df", "-h", "../x"}, "outside_workspace"},
+		{[]string{"df", "-B"}, CodeBadUsage},
+		{[]string{"df", "--human"}, CodeUnknownFlag},
 	} {
 		v, ok := Lookup(tc.argv[0])
 		require.True(t, ok, tc.argv[0])

@@ -99,6 +99,7 @@ var programs = []struct {
 	{"cp", &regCp},
 	{"cut", &regCut},
 	{"date", &regDate},
+	{"df", &regSimple},
 	{"diff", &regDiff},
 	{"dirname", &regPathnames},
 	{"du", &regDu},
