@@ -19,7 +19,7 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 	}
 	defer st.log.Close()
 	d := st.decision()
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	d.Warnings = st.warnings
 	if d.Decision != string(execpolicy.Ask) {
 		return d, nil, nil

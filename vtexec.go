@@ -253,7 +253,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	}
 	defer st.log.Close()
 	d := st.decision()
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	if req.WantApprovalID && d.Decision == string(execpolicy.Ask) {
 		id, err := newApprovalID(st.question(d), req.Session, time.Now())
 		if err != nil {
@@ -289,7 +289,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 			return Result{}, err
 		}
 	}
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	if !d.Allowed() {
 		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 	}

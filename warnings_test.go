@@ -2,8 +2,10 @@ package vtexec
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -59,4 +61,33 @@ func TestAuditLogClosedAfterEachRequest(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Less(t, open()-before, 5, "descriptors left open by 100 requests")
+}
+
+// The audit line of a refusal or an ask says why, and what the agent was
+// told to do instead.
+func TestAuditLineCarriesReasonAndHint(t *testing.T) {
+	dir := t.TempDir()
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	e := NewEngine(Config{})
+	defer e.Close()
+	for _, cmd := range []string{"cat /etc/passwd", "rm -rf /", "echo ok"} {
+		_, err := e.Check(context.Background(), Request{Command: cmd, Workspace: dir, AuditLog: audit})
+		require.NoError(t, err)
+	}
+	data, err := os.ReadFile(audit)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.Len(t, lines, 3)
+	for i, line := range lines {
+		var rec struct{ Decision, Code, Reason, Hint string }
+		require.NoError(t, json.Unmarshal([]byte(line), &rec), line)
+		if i == 2 {
+			assert.Equal(t, "allow", rec.Decision, line)
+			assert.Empty(t, rec.Reason, line)
+			continue
+		}
+		assert.NotEqual(t, "allow", rec.Decision, line)
+		assert.NotEmpty(t, rec.Reason, line)
+		assert.NotEmpty(t, rec.Hint, line)
+	}
 }

@@ -53,6 +53,10 @@ type Record struct {
 	Decision string `json:"decision"`
 	// Code is the machine-readable reason code, if any.
 	Code string `json:"code,omitempty"`
+	// Reason and Hint are what the agent was told: why the command was
+	// refused or asked about, and what to do instead.
+	Reason string `json:"reason,omitempty"`
+	Hint   string `json:"hint,omitempty"`
 	// Rule is the rule that decided, e.g. "allow make test".
 	Rule string `json:"rule,omitempty"`
 	// RuleFile is the file the deciding rule came from.
