@@ -60,6 +60,9 @@ func TestAskWithoutApproverNeedsApproval(t *testing.T) {
 	d, err := Check(context.Background(), Request{Command: askCmd, Workspace: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "ask", d.Decision, "check reports ask, it does not refuse")
+	// The refusal keeps check's own hint, the way that needs no person.
+	require.NotEmpty(t, d.Hint)
+	assert.Contains(t, res.Decision.Hint, d.Hint)
 	require.Len(t, d.Asks, 1)
 	assert.True(t, strings.HasSuffix(d.Asks[0].Rule, "tar -cf out.tar src"), d.Asks[0].Rule)
 }

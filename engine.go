@@ -313,6 +313,7 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 func NeedsApproval(d Decision) Decision { return needsApproval(d) }
 
 func needsApproval(d Decision) Decision {
+	asked := d.Hint
 	d.Decision, d.Code = "deny", CodeNeedsApproval
 	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason
 	hints := []string{}
@@ -327,6 +328,10 @@ func needsApproval(d Decision) Decision {
 		d.Hint = "run it in a terminal to be asked; this command cannot be approved always"
 	} else {
 		d.Hint = "run it in a terminal to be asked; an approval covers exactly these arguments"
+	}
+	if asked != "" {
+		// What check would have said: often a way that needs no approval.
+		d.Hint += "; or: " + asked
 	}
 	return d
 }
