@@ -131,6 +131,25 @@ func requestError(err error) Verdict {
 // maxEvent bounds what is read from stdin.
 const maxEvent = 16 << 20
 
+// parseFlags parses a hook subcommand's flags. done reports that the
+// subcommand ends here with code: its help on stdout (0), or its usage
+// on stderr (2) for a bad flag or a stray word.
+func parseFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (code int, done bool) {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stdout, "usage: %s\n\nflags:\n", usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		return 0, true
+	}
+	if err != nil || fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "vtexec hook: usage: %s\n", usage)
+		return 2, true
+	}
+	return 0, false
+}
+
 // Main is `vtexec hook`: one event on stdin, one answer on stdout (and
 // `vtexec hook install|uninstall`, which edit a harness's settings). An event
 // it cannot read is blocked with exit code 2 and the reason on stderr,
@@ -154,9 +173,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	fs.SetOutput(io.Discard)
 	harness := fs.String("harness", "auto", "claude, codex, gemini or auto")
 	noRewrite := fs.Bool("no-rewrite", false, "never rewrite a shell command to run through vtexec; allow only what bash may run itself")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "vtexec hook: usage: vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite] < EVENT")
-		return 2
+	if code, done := parseFlags(fs, args, "vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite] < EVENT", stdout, stderr); done {
+		return code
 	}
 	h := Harness(*harness)
 	switch h {

@@ -200,9 +200,8 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer, getenv f
 	scope := fs.String("scope", "user", "user (your settings) or project (the project's settings)")
 	dir := fs.String("workspace", ".", "the project, for --scope project")
 	dryRun := fs.Bool("dry-run", false, "print the settings file as it would be, write nothing")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "vtexec hook: usage: vtexec hook %s --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]\n", verb)
-		return 2
+	if code, done := parseFlags(fs, args, "vtexec hook "+verb+" --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]", stdout, stderr); done {
+		return code
 	}
 	h := Harness(*harness)
 	exe := selfPath()

@@ -51,9 +51,8 @@ func mainTest(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	fs.SetOutput(io.Discard)
 	harness := fs.String("harness", "", "claude, codex or gemini")
 	dir := fs.String("workspace", ".", "the project, whose settings are looked at too")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "vtexec hook: usage: vtexec hook test --harness claude|codex|gemini [--workspace DIR]")
-		return 2
+	if code, done := parseFlags(fs, args, "vtexec hook test --harness claude|codex|gemini [--workspace DIR]", stdout, stderr); done {
+		return code
 	}
 	h := Harness(*harness)
 	var files []string

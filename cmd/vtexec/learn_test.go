@@ -18,6 +18,18 @@ func TestVersionAndHelp(t *testing.T) {
 		assert.Contains(t, out, "usage: vtexec "+sub, sub)
 		assert.Contains(t, out, "-workspace", sub)
 	}
+	for _, args := range [][]string{
+		{"policy", "--help"}, {"policy", "allow", "--help"}, {"hook", "--help"}, {"hook", "install", "--help"},
+	} {
+		code, out, _ := cli(t, "", args...)
+		assert.Equal(t, 0, code, "%q", args)
+		assert.Contains(t, out, "usage: vtexec "+args[0], "%q", args)
+		assert.Contains(t, out, "-", "%q", args)
+	}
+	_, out, _ = cli(t, "", "policy", "-h")
+	assert.Contains(t, out, "vtexec policy allow")
+	_, out, _ = cli(t, "", "hook", "-h")
+	assert.Contains(t, out, "-no-rewrite")
 	_, out, _ = cli(t, "", "run", "-h")
 	for _, flag := range []string{"-timeout", "-max-output", "-confinement", "-session", "-cwd", "-json", "-audit"} {
 		assert.Contains(t, out, flag)

@@ -18,6 +18,8 @@ func cmdPolicy(ctx context.Context, args []string, stdout io.Writer) (int, error
 		return 0, &usageError{"policy needs a subcommand: allow, list, explain, check, trust or commands"}
 	}
 	switch args[0] {
+	case "-h", "--help", "help":
+		return 0, &helpRequested{policyUsage()}
 	case "commands":
 		return policyCommands(args[1:], stdout)
 	case "allow":
@@ -32,6 +34,19 @@ func cmdPolicy(ctx context.Context, args []string, stdout io.Writer) (int, error
 		return policyTrust(args[1:], stdout)
 	}
 	return 0, &usageError{fmt.Sprintf("unknown policy subcommand %q", args[0])}
+}
+
+// policyUsage is the policy lines of the usage text.
+func policyUsage() string {
+	var b strings.Builder
+	b.WriteString("usage: vtexec policy SUBCOMMAND [flags]\n\n")
+	for _, line := range strings.Split(usage, "\n") {
+		if strings.Contains(line, "vtexec policy ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString("\nvtexec policy SUBCOMMAND --help lists its flags.\n")
+	return b.String()
 }
 
 // policyFiles opens the workspace and returns its policy layers.
