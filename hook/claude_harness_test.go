@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,16 +28,8 @@ import (
 func TestHookClaudeCode(t *testing.T) {
 	claude := os.Getenv("CLAUDE_BIN")
 	require.NotEmpty(t, claude, "set CLAUDE_BIN to node_modules/.bin/claude (npm install @anthropic-ai/claude-code@2.1.330)")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	home, work := filepath.Join(dir, "home"), filepath.Join(dir, "work")
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	require.NoError(t, os.MkdirAll(work, 0o755))
+	dir, home, work, bin := harnessDirs(t)
 	require.NoError(t, os.WriteFile(filepath.Join(work, "README.md"), []byte("README-CONTENT-51\n"), 0o644))
-
-	bin := filepath.Join(dir, "vtexec")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
-	require.NoError(t, err, "%s", out)
 	settings := filepath.Join(dir, "settings.json")
 	data, _, err := Edit(nil, Claude, bin, true)
 	require.NoError(t, err)
@@ -53,18 +44,14 @@ func TestHookClaudeCode(t *testing.T) {
 		{"name": "Bash", "input": map[string]any{"command": "tar -cf out.tar README.md", "description": "archive"}},
 	}
 	srv := &mockClaude{script: script}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	hs := &http.Server{Handler: srv}
-	go hs.Serve(ln)
-	defer hs.Close()
+	addr := serveLoopback(t, srv)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, "-p", "run the tools", "--output-format", "stream-json", "--verbose",
 		"--settings", settings, "--allowedTools", "Bash,Read")
 	cmd.Dir = work
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_BASE_URL=http://" + ln.Addr().String(),
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_BASE_URL=http://" + addr,
 		"ANTHROPIC_API_KEY=sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
 	var stdout, stderr bytes.Buffer

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,15 +27,7 @@ import (
 func TestHookCodex(t *testing.T) {
 	codex := os.Getenv("CODEX_BIN")
 	require.NotEmpty(t, codex, "set CODEX_BIN to node_modules/.bin/codex (npm install @openai/codex@0.169.0)")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	home, work := filepath.Join(dir, "home"), filepath.Join(dir, "work")
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	require.NoError(t, os.MkdirAll(work, 0o755))
-
-	bin := filepath.Join(dir, "vtexec")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	dir, home, work, bin := harnessDirs(t)
 
 	patch := func(header string) string { return "*** Begin Patch\n" + header + "\n+x\n*** End Patch\n" }
 	fn := func(name string, args map[string]any) map[string]any {
@@ -52,11 +43,7 @@ func TestHookCodex(t *testing.T) {
 		fn("view_image", map[string]any{"path": "/etc/passwd"}),
 	}
 	srv := &mockCodex{script: script}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	hs := &http.Server{Handler: srv}
-	go hs.Serve(ln)
-	defer hs.Close()
+	addr := serveLoopback(t, srv)
 
 	config := `model = "gpt-5.5"
 model_provider = "mock"
@@ -65,7 +52,7 @@ sandbox_mode = "danger-full-access"
 
 [model_providers.mock]
 name = "mock"
-base_url = "http://` + ln.Addr().String() + `/v1"
+base_url = "http://` + addr + `/v1"
 wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0

@@ -25,22 +25,14 @@ import (
 func TestHookInRealHarness(t *testing.T) {
 	geminiJS := os.Getenv("GEMINI_JS")
 	require.NotEmpty(t, geminiJS, "set GEMINI_JS to node_modules/@google/gemini-cli/bundle/gemini.js (npm install @google/gemini-cli@0.61.0)")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	home, work := filepath.Join(dir, "home"), filepath.Join(dir, "work")
+	dir, home, work, bin := harnessDirs(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(home, ".gemini"), 0o755))
-	require.NoError(t, os.MkdirAll(work, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(work, "README.md"), []byte("README-CONTENT-51\n"), 0o644))
 	// Gemini CLI lets its tools read its own temp directory, outside
 	// the project; vtexec does not.
 	geminiTmp := filepath.Join(home, ".gemini", "tmp", "work")
 	require.NoError(t, os.MkdirAll(geminiTmp, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(geminiTmp, "secret.txt"), []byte("SECRET-77\n"), 0o644))
-
-	bin := filepath.Join(dir, "vtexec")
-	build := exec.Command("go", "build", "-o", bin, "github.com/vtexec/vtexec/cmd/vtexec")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
 
 	settings := map[string]any{
 		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
@@ -50,7 +42,7 @@ func TestHookInRealHarness(t *testing.T) {
 	}
 	// The hook goes in as vtexec hook install puts it.
 	b, _ := json.Marshal(settings)
-	b, _, err = Edit(b, Gemini, bin, true)
+	b, _, err := Edit(b, Gemini, bin, true)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), b, 0o644))
 
