@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -61,6 +62,19 @@ type Request struct {
 	// run, with a function that returns the output kept so far; that
 	// function may be called from any goroutine while Run goes on.
 	Started func(output func() (stdout, stderr string))
+	// Decided, if set (Run only), is called once with the final decision
+	// (after any approval) and the directory the command starts in,
+	// before anything runs.
+	Decided func(d Decision, cwd string)
+	// Terminal, if set (Run only), is a terminal, a pseudo-terminal's
+	// far end, that the command reads as stdin and writes its stdout and
+	// stderr to (see runner.Options.Terminal); Result.Stdout is then
+	// empty and Result.Stderr has only vtexec's own messages.
+	Terminal *os.File
+	// KeepCwd (Run only) leaves the session's cwd as it was, whatever the
+	// command's cd did, as bash does for a command run in the
+	// background.
+	KeepCwd bool
 }
 
 // Decision is the verdict on a request, shaped for JSON.
@@ -124,6 +138,9 @@ type Result struct {
 	// session cwd or the audit line not saved): reported beside the
 	// result, never instead of it.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Job is the id of a command a face started in the background
+	// (vtexec serve); its output is read by that id.
+	Job string `json:"job,omitempty"`
 	// Marker is the session's cwd marker line (cwdtrack), set when the
 	// request named a session; plain-text faces print it last.
 	Marker string `json:"-"`
@@ -290,6 +307,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
+	if req.Decided != nil {
+		req.Decided(d, st.ws.Cwd())
+	}
 	if !d.Allowed() {
 		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 	}
@@ -303,6 +323,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that vtexec may make cgroups here, or set confinement = \"best-effort\""}
 	}
 	defer group.Close()
+	startCwd := st.ws.Cwd()
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
@@ -311,6 +332,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Environ:   bx.environ(),
 		ExtraEnv:  bx.extraEnv,
 		Output:    started(req.Started),
+		Terminal:  req.Terminal,
 	})
 	report := bx.report(st.decided.Plan)
 	if err != nil {
@@ -325,7 +347,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if res.Failed != nil {
 		st.warn("run_incomplete", "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
 	}
-	if err := st.saveCwd(res.Cwd); err != nil {
+	if req.KeepCwd {
+		res.Cwd = startCwd
+	} else if err := st.saveCwd(res.Cwd); err != nil {
 		st.warn("session_not_saved", "the session's new cwd was not saved (the next call starts in the old one): "+err.Error())
 	}
 	exit := res.ExitCode

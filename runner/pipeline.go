@@ -133,14 +133,17 @@ func copyInto(dst *Capture, src *os.File) {
 
 // baseFds returns command i's stdin, stdout and stderr before redirects.
 func (pl *pipeline) baseFds(i int) [3]*os.File {
-	in, out := pl.devNull, pl.outW
+	in, out, errs := pl.devNull, pl.outW, pl.errW
+	if t := pl.r.opts.Terminal; t != nil {
+		in, out, errs = t, t, t
+	}
 	if i > 0 {
 		in = pl.links[i-1].r
 	}
 	if i < len(pl.cmds)-1 {
 		out = pl.links[i].w
 	}
-	return [3]*os.File{in, out, pl.errW}
+	return [3]*os.File{in, out, errs}
 }
 
 // start applies command i's redirects and runs it: a builtin to completion

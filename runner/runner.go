@@ -45,6 +45,12 @@ type Options struct {
 	// Output, if set, is called once before the first step with the
 	// captures the run writes to; they may be read while it goes on.
 	Output func(stdout, stderr *Capture)
+	// Terminal, if set, is a terminal (a pseudo-terminal's far end) that
+	// every pipeline reads as stdin and writes its stdout and stderr to,
+	// in place of /dev/null and the captures; the captures then keep
+	// only vtexec's own messages. The caller keeps it open until Run
+	// returns.
+	Terminal *os.File
 }
 
 // withDefaults returns o with every zero field replaced by its default.

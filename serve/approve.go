@@ -111,9 +111,12 @@ func answerOf(res *mcp.ElicitResult, q vtexec.Question) vtexec.Answer {
 
 // seal authenticates a question the server showed, so that an answer
 // counts only for a question this server asked, and for that one only.
-func seal(key []byte, q vtexec.Question) string {
+func seal(key []byte, q vtexec.Question) string { return sealText(key, q.Text()) }
+
+// sealText authenticates any question text the server showed.
+func sealText(key []byte, text string) string {
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte(q.Text()))
+	m.Write([]byte(text))
 	return hex.EncodeToString(m.Sum(nil))
 }
 

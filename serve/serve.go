@@ -35,6 +35,9 @@ type Options struct {
 	// AskTimeout is how long a person has to answer an approval asked by
 	// elicitation; 0 means DefaultAskTimeout.
 	AskTimeout time.Duration
+	// MaxJobs is how many background commands may run at once; 0 means
+	// DefaultMaxJobs.
+	MaxJobs int
 }
 
 // ShellInput is the shell tool's input.
@@ -43,6 +46,7 @@ type ShellInput struct {
 	Cwd         string `json:"cwd,omitempty" jsonschema:"directory to start in, relative to the workspace root or absolute inside it; later calls continue from where this one ends; default: this connection's current directory"`
 	TimeoutMs   int64  `json:"timeout_ms,omitempty" jsonschema:"kill the command after this many milliseconds; default: the policy's limit, else 30000"`
 	Description string `json:"description,omitempty" jsonschema:"a few words on what the command is for, shown to the person asked to approve it"`
+	Background  bool   `json:"background,omitempty" jsonschema:"start the command on a terminal and answer at once with its job id, for servers, watchers and tail -f; read its output with shell_read, type into it with shell_write, stop it with shell_kill; it does not change the cwd"`
 }
 
 // CheckInput is the shell_check tool's input.
@@ -63,8 +67,9 @@ type Server struct {
 
 	key []byte // seals the questions shown to clients (see seal)
 
-	mu    sync.Mutex
-	conns map[*mcp.ServerSession]*conn
+	mu       sync.Mutex
+	conns    map[*mcp.ServerSession]*conn
+	liveJobs int // background commands running
 }
 
 // New returns a Server for opts.
@@ -82,6 +87,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.AskTimeout <= 0 {
 		opts.AskTimeout = DefaultAskTimeout
+	}
+	if opts.MaxJobs <= 0 {
+		opts.MaxJobs = DefaultMaxJobs
 	}
 	s := &Server{opts: opts, engine: opts.Engine, key: make([]byte, 32), conns: map[*mcp.ServerSession]*conn{}}
 	rand.Read(s.key)
@@ -109,6 +117,9 @@ func New(opts Options) (*Server, error) {
 		Description: checkDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}, s.check)
+	if err := s.addJobTools(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -169,7 +180,8 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 type conn struct {
 	session string          // vtexec session id: "mcp-" and 26 random characters
 	ctx     context.Context // ends with the connection
-	calls   sync.WaitGroup  // shell calls under way
+	calls   sync.WaitGroup  // shell calls and background jobs under way
+	jobs    jobTable
 }
 
 // conn returns a connection's state, made on first use.
@@ -217,6 +229,9 @@ func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellIn
 	}
 	if ask != nil {
 		return ask, vtexec.Result{}, nil
+	}
+	if in.Background {
+		return s.startJob(ctx, c, r, in.TimeoutMs)
 	}
 	stop := reportProgress(ctx, req, &r)
 	// ctx ends when the client cancels the call: the command is killed.
@@ -294,9 +309,15 @@ func resultSchema() (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	addBase64(s)
+	return s, nil
+}
+
+// addBase64 adds to the schema of a vtexec.Result the fields its
+// MarshalJSON adds for output that is not UTF-8.
+func addBase64(s *jsonschema.Schema) {
 	for _, name := range []string{"stdout", "stderr"} {
 		s.Properties[name+"_base64"] = &jsonschema.Schema{Type: "string",
 			Description: "the exact bytes of " + name + ", set only when they are not valid UTF-8 (" + name + " then has U+FFFD in their place)"}
 	}
-	return s, nil
 }

@@ -114,7 +114,10 @@ func TestToolsAreListedWithSchemasAndRules(t *testing.T) {
 		assert.Contains(t, string(out), `"decision"`)
 	}
 	in, _ := json.Marshal(tools[ToolShell].InputSchema)
-	for _, field := range []string{"command", "cwd", "timeout_ms", "description"} {
+	for _, name := range []string{ToolRead, ToolWrite, ToolKill, ToolList} {
+		assert.Contains(t, tools, name)
+	}
+	for _, field := range []string{"command", "cwd", "timeout_ms", "description", "background"} {
 		assert.Contains(t, string(in), `"`+field+`"`)
 	}
 	out, _ := json.Marshal(tools[ToolShell].OutputSchema)

@@ -163,3 +163,23 @@ func TestServeJSONLOverPipes(t *testing.T) {
 	assert.Equal(t, "jsonl-pipe\n", byID[1]["result"].(map[string]any)["stdout"])
 	assert.Equal(t, "ask", byID[2]["result"].(map[string]any)["decision"])
 }
+
+// SIGKILL of vtexec serve leaves no process of any command alive: not
+// of a background job, not of a call under way.
+func TestServeSIGKILLLeavesNoCommand(t *testing.T) {
+	cs, ws, _, cmd := startServe(t)
+	name := "sigkill-" + filepath.Base(filepath.Dir(ws)) + ".log"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, name), nil, 0o644))
+	startJob(t, cs, "tail -f "+name+" | cat")
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolShell, Arguments: map[string]any{"command": "tail -f " + name}})
+	start := time.Now()
+	for len(running(t, name)) < 2 {
+		require.Less(t, time.Since(start), 5*time.Second, "the commands did not start")
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	for len(running(t, name)) > 0 {
+		require.Less(t, time.Since(start), 10*time.Second, "a command outlived SIGKILL of vtexec serve: %v", running(t, name))
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -110,3 +110,72 @@ func clip(s string, head, tail int) string {
 	}
 	return fmt.Sprintf("%s%s[… %d bytes, %d lines omitted …]\n%s", h, sep, len(mid), strings.Count(mid, "\n"), t)
 }
+
+// renderStarted tells a model that its command runs in the background.
+func renderStarted(j *job, d vtexec.Decision) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "started in the background as job %s; cwd: %s\n", j.id, j.cwd)
+	fmt.Fprintf(&b, "read its output with shell_read {\"id\": %q, \"wait_ms\": 1000}; stop it with shell_kill {\"id\": %q}\n", j.id, j.id)
+	if d.Note != "" {
+		fmt.Fprintf(&b, "note: %s\n", d.Note)
+	}
+	return b.String()
+}
+
+// renderJob is a job's new output and state as text for a model.
+func renderJob(out JobOutput) string {
+	var b strings.Builder
+	switch {
+	case out.Running:
+		fmt.Fprintf(&b, "job %s is running\n", out.ID)
+	case out.ExitCode != nil:
+		how := "ended"
+		if out.Killed {
+			how = "was stopped"
+		}
+		fmt.Fprintf(&b, "job %s %s: exit code %d\n", out.ID, how, *out.ExitCode)
+	default:
+		fmt.Fprintf(&b, "job %s ended\n", out.ID)
+	}
+	if out.DroppedBytes > 0 {
+		fmt.Fprintf(&b, "[vtexec: %d bytes of output were dropped before this read; read more often]\n", out.DroppedBytes)
+	}
+	if out.Output == "" {
+		b.WriteString("output: (nothing new)\n")
+	} else {
+		b.WriteString("output:\n")
+		s := clip(out.Output, textHead, textTail)
+		b.WriteString(s)
+		if !strings.HasSuffix(s, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	if out.Error != "" {
+		fmt.Fprintf(&b, "vtexec failed to run it: %s\n", out.Error)
+	}
+	if r := out.Result; r != nil {
+		if r.Stderr != "" {
+			fmt.Fprintf(&b, "vtexec: %s", r.Stderr)
+		}
+		writeWarnings(&b, r.Warnings)
+	}
+	return b.String()
+}
+
+// renderList is the list of jobs as text for a model.
+func renderList(out ListOutput) string {
+	if len(out.Jobs) == 0 {
+		return "no background jobs\n"
+	}
+	var b strings.Builder
+	for _, j := range out.Jobs {
+		state := "running"
+		if j.ExitCode != nil {
+			state = fmt.Sprintf("ended, exit code %d", *j.ExitCode)
+		} else if !j.Running {
+			state = "ended"
+		}
+		fmt.Fprintf(&b, "%s  %s  (%s; %d bytes unread; started %s in %s)\n", j.ID, vtexec.DisplayText(j.Command), state, j.UnreadBytes, j.StartedAt, j.Cwd)
+	}
+	return b.String()
+}

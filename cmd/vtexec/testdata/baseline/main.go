@@ -5,6 +5,7 @@
 package main
 
 import (
+	_ "github.com/creack/pty"
 	_ "github.com/google/jsonschema-go/jsonschema"
 	_ "github.com/google/uuid"
 	_ "github.com/landlock-lsm/go-landlock/landlock/syscall"
