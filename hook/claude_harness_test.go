@@ -58,41 +58,7 @@ func TestHookClaudeCode(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 
-	// The tool results, by tool_use id (toolu_0 … toolu_3).
-	results := map[string]struct {
-		text    string
-		isError bool
-	}{}
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var ev struct {
-			Type    string `json:"type"`
-			Message struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
-		}
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != "user" {
-			continue
-		}
-		var blocks []struct {
-			Type    string          `json:"type"`
-			ID      string          `json:"tool_use_id"`
-			Content json.RawMessage `json:"content"`
-			IsError bool            `json:"is_error"`
-		}
-		if json.Unmarshal(ev.Message.Content, &blocks) != nil {
-			continue
-		}
-		for _, b := range blocks {
-			if b.Type == "tool_result" {
-				results[b.ID] = struct {
-					text    string
-					isError bool
-				}{contentText(b.Content), b.IsError}
-			}
-		}
-	}
+	results := claudeToolResults(t, bytes.NewReader(stdout.Bytes()))
 	require.Len(t, results, len(script), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	t.Logf("results: %+v", results)
 
@@ -115,6 +81,47 @@ func TestHookClaudeCode(t *testing.T) {
 	assert.True(t, results["toolu_4"].isError)
 	assert.Contains(t, results["toolu_4"].text, "vtexec asks a person (not_allowed)")
 	assert.NoFileExists(t, filepath.Join(work, "out.tar"))
+}
+
+// toolResult is one tool result Claude Code reported.
+type toolResult struct {
+	text    string
+	isError bool
+}
+
+// claudeToolResults reads Claude Code's stream-json output and returns
+// the tool results in it, by tool_use id.
+func claudeToolResults(t *testing.T, stdout io.Reader) map[string]toolResult {
+	t.Helper()
+	results := map[string]toolResult{}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != "user" {
+			continue
+		}
+		var blocks []struct {
+			Type    string          `json:"type"`
+			ID      string          `json:"tool_use_id"`
+			Content json.RawMessage `json:"content"`
+			IsError bool            `json:"is_error"`
+		}
+		if json.Unmarshal(ev.Message.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" {
+				results[b.ID] = toolResult{contentText(b.Content), b.IsError}
+			}
+		}
+	}
+	return results
 }
 
 // mockClaude answers POST /v1/messages with SSE: the next scripted tool
