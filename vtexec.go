@@ -459,3 +459,14 @@ func sessionStore() (cwdtrack.Store, error) {
 	}
 	return cwdtrack.Store{Dir: dir + "/sessions"}, nil
 }
+
+// EndSession forgets session id: its cwd and its "session" approvals. A
+// face calls it when the session's client goes away (vtexec serve at the
+// end of a connection).
+func EndSession(id string) error {
+	store, err := sessionStore()
+	if err != nil {
+		return err
+	}
+	return store.Remove(id)
+}

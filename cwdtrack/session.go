@@ -110,3 +110,30 @@ func (s Store) write(path string, sess *Session) error {
 	}
 	return fsutil.WriteAtomic(path, append(data, '\n'), 0o600)
 }
+
+// Remove forgets session id: its file and its lock file. A session
+// that does not exist is not an error.
+func (s Store) Remove(id string) error {
+	if !validID().MatchString(id) {
+		return fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
+	}
+	path := filepath.Join(s.Dir, id+".json")
+	unlock, err := fsutil.Lock(path + ".lock")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	err = os.Remove(path)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
+	}
+	// The lock file goes while it is held: a waiting Update then locks a
+	// file no longer linked and writes a session that starts anew.
+	if rerr := os.Remove(path + ".lock"); err == nil && !errors.Is(rerr, os.ErrNotExist) {
+		err = rerr
+	}
+	unlock()
+	return err
+}

@@ -298,3 +298,28 @@ func TestOutBuffer(t *testing.T) {
 	data, _ = o.take(true)
 	assert.Equal(t, "\xc3", string(data), "at the end, everything is returned")
 }
+
+// A connection's session (its cwd and approvals) is forgotten when the
+// connection ends: no state file is left behind per connection.
+func TestSessionFileRemovedWithConnection(t *testing.T) {
+	s, ws := newServer(t)
+	require.NoError(t, os.Mkdir(filepath.Join(ws, "sub"), 0o755))
+	ct, st := mcp.NewInMemoryTransports()
+	_, err := s.Connect(context.Background(), st)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	call(t, cs, ToolShell, map[string]any{"command": "cd sub"})
+	sessions := func() []string {
+		m, err := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "vtexec", "sessions", "mcp-*"))
+		require.NoError(t, err)
+		return m
+	}
+	require.NotEmpty(t, sessions(), "the connection's session is kept while it lasts")
+	cs.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(sessions()) > 0 {
+		require.True(t, time.Now().Before(deadline), "left behind: %v", sessions())
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -144,9 +144,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 		c.calls.Wait() // ctx was theirs too: their commands are being killed
 		ss.Close()
 		<-done
+		<-c.gone
 		return nil
 	case err := <-done:
-		c.calls.Wait()
+		<-c.gone
 		if errors.Is(err, mcp.ErrConnectionClosed) {
 			return nil
 		}
@@ -169,9 +170,13 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	go func() {
 		ss.Wait()
 		cancel()
+		c.calls.Wait()
+		// The session's cwd and approvals were this connection's.
+		vtexec.EndSession(c.session)
 		s.mu.Lock()
 		delete(s.conns, ss)
 		s.mu.Unlock()
+		close(c.gone)
 	}()
 	return ss, nil
 }
@@ -182,6 +187,7 @@ type conn struct {
 	ctx     context.Context // ends with the connection
 	calls   sync.WaitGroup  // shell calls and background jobs under way
 	jobs    jobTable
+	gone    chan struct{} // closed once it ended and was cleaned up
 }
 
 // conn returns a connection's state, made on first use.
@@ -190,7 +196,7 @@ func (s *Server) conn(ss *mcp.ServerSession) *conn {
 	defer s.mu.Unlock()
 	c, ok := s.conns[ss]
 	if !ok {
-		c = &conn{session: "mcp-" + rand.Text(), ctx: context.Background()}
+		c = &conn{session: "mcp-" + rand.Text(), ctx: context.Background(), gone: make(chan struct{})}
 		s.conns[ss] = c
 	}
 	return c
