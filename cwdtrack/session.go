@@ -118,10 +118,10 @@ func (s Store) Remove(id string) error {
 		return fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
 	}
 	path := filepath.Join(s.Dir, id+".json")
-	unlock, err := fsutil.Lock(path + ".lock")
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+	if _, err := os.Lstat(path + ".lock"); errors.Is(err, os.ErrNotExist) {
+		return nil // never saved: every Update makes the lock file first
 	}
+	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return err
 	}

@@ -253,7 +253,7 @@ func TestBackgroundDiesWithConnection(t *testing.T) {
 	name := "conn-" + filepath.Base(ws) + ".log"
 	require.NoError(t, os.WriteFile(filepath.Join(ws, name), nil, 0o644))
 	ct, st := mcp.NewInMemoryTransports()
-	_, err := s.Connect(context.Background(), st)
+	ss, err := s.Connect(context.Background(), st)
 	require.NoError(t, err)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(), ct, nil)
 	require.NoError(t, err)
@@ -268,6 +268,7 @@ func TestBackgroundDiesWithConnection(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "the job outlived its connection")
 		time.Sleep(20 * time.Millisecond)
 	}
+	waitGone(t, s, ss)
 }
 
 func TestOutBuffer(t *testing.T) {
@@ -305,7 +306,7 @@ func TestSessionFileRemovedWithConnection(t *testing.T) {
 	s, ws := newServer(t)
 	require.NoError(t, os.Mkdir(filepath.Join(ws, "sub"), 0o755))
 	ct, st := mcp.NewInMemoryTransports()
-	_, err := s.Connect(context.Background(), st)
+	ss, err := s.Connect(context.Background(), st)
 	require.NoError(t, err)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(), ct, nil)
 	require.NoError(t, err)
@@ -322,4 +323,5 @@ func TestSessionFileRemovedWithConnection(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "left behind: %v", sessions())
 		time.Sleep(10 * time.Millisecond)
 	}
+	waitGone(t, s, ss)
 }

@@ -41,12 +41,32 @@ func connectVersion(t *testing.T, s *Server, opts *mcp.ClientOptions, v string) 
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
-	_, err := s.Connect(ctx, st)
+	ss, err := s.Connect(ctx, st)
 	require.NoError(t, err)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
 	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() {
+		cs.Close()
+		waitGone(t, s, ss)
+	})
 	return cs
+}
+
+// waitGone waits until s has cleaned up after the connection ss, so
+// that nothing of it writes into a test's directories after the test.
+func waitGone(t *testing.T, s *Server, ss *mcp.ServerSession) {
+	t.Helper()
+	s.mu.Lock()
+	c, ok := s.conns[ss]
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	select {
+	case <-c.gone:
+	case <-time.After(10 * time.Second):
+		t.Errorf("the connection was not cleaned up 10s after its client closed")
+	}
 }
 
 // result is the structured content of a shell call.
