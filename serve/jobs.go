@@ -185,14 +185,20 @@ func (s *Server) addJobTools() error {
 	if r := jobOut.Properties["result"]; r != nil {
 		addBase64(r)
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolRead, Title: "Read a background command's output", Description: readDescription,
-		OutputSchema: jobOut, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}}, s.read)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolWrite, Title: "Type into a background command", Description: writeDescription,
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)}}, s.write)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolKill, Title: "Stop a background command", Description: killDescription,
-		OutputSchema: jobOut, Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}}, s.kill)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolList, Title: "List background commands", Description: listDescription,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}}, s.list)
+	for _, err := range []error{
+		addTool(s.mcp, &mcp.Tool{Name: ToolRead, Title: "Read a background command's output", Description: readDescription,
+			OutputSchema: jobOut, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}}, s.read),
+		addTool(s.mcp, &mcp.Tool{Name: ToolWrite, Title: "Type into a background command", Description: writeDescription,
+			Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)}}, s.write),
+		addTool(s.mcp, &mcp.Tool{Name: ToolKill, Title: "Stop a background command", Description: killDescription,
+			OutputSchema: jobOut, Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)}}, s.kill),
+		addTool(s.mcp, &mcp.Tool{Name: ToolList, Title: "List background commands", Description: listDescription,
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}}, s.list),
+	} {
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -104,19 +104,23 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	if err := addTool(s.mcp, &mcp.Tool{
 		Name:         ToolShell,
 		Title:        "Run a shell command",
 		Description:  shellDescription,
 		OutputSchema: out,
 		Annotations:  &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-	}, s.shell)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	}, s.shell); err != nil {
+		return nil, err
+	}
+	if err := addTool(s.mcp, &mcp.Tool{
 		Name:        ToolCheck,
 		Title:       "Check a shell command without running it",
 		Description: checkDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
-	}, s.check)
+	}, s.check); err != nil {
+		return nil, err
+	}
 	if err := s.addJobTools(); err != nil {
 		return nil, err
 	}
