@@ -219,7 +219,7 @@ func (st *state) openSession() error {
 			"the session state directory %s is inside the workspace, where commands could read the session token", store.Dir)
 	}
 	st.store = store
-	st.sess, err = store.Update(st.req.Session, st.ws.Root(), func(*cwdtrack.Session) error { return nil })
+	st.sess, err = store.LoadCached(&st.engine.sessions, st.req.Session, st.ws.Root())
 	if err != nil {
 		if se := stateError(err, "remove or fix the session file, or use another --session id"); se != nil {
 			return se

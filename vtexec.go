@@ -225,6 +225,7 @@ type Engine struct {
 	mu       sync.Mutex
 	policies map[string]*cachedPolicy // by policy files, see policy
 	boxes    boxCache
+	sessions cwdtrack.Cache
 	loads    atomic.Int64 // policy loads, for tests
 }
 

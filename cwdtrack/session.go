@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/vtexec/vtexec/internal/fsutil"
 )
@@ -85,6 +87,25 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 	return sess, s.write(path, sess)
 }
 
+// Load returns session id, creating it rooted at workspace if it is new.
+// An existing session is read without taking the lock: a session file is
+// only ever replaced by a rename, so a read sees one whole version.
+func (s Store) Load(id, workspace string) (*Session, error) {
+	if !validID().MatchString(id) {
+		return nil, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
+	}
+	sess, err := s.read(filepath.Join(s.Dir, id+".json"))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return s.Update(id, workspace, func(*Session) error { return nil })
+	case err != nil:
+		return nil, err
+	case sess.Workspace != workspace:
+		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
+	}
+	return sess, nil
+}
+
 // MaxSessionBytes is the most a session file may hold.
 const MaxSessionBytes = 1 << 20
 
@@ -137,3 +158,74 @@ func (s Store) Remove(id string) error {
 	unlock()
 	return err
 }
+
+// Cache keeps sessions read by LoadCached, each with the identity of the
+// file it was read from. A zero Cache is ready to use; it is safe for
+// concurrent use.
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]cachedSession // by file path
+}
+
+type cachedSession struct {
+	id   fsutil.Identity
+	sess Session
+}
+
+// cacheAfter is how long a session file must have stood unchanged before
+// its identity alone vouches for its content (a file replaced within one
+// timestamp tick could keep size and times). A variable for tests.
+var cacheAfter = 100 * time.Millisecond
+
+// LoadCached is Load, served from c while the session's file is the one
+// it was read from: one stat instead of an open, a read and a parse.
+func (s Store) LoadCached(c *Cache, id, workspace string) (*Session, error) {
+	if !validID().MatchString(id) {
+		return s.Load(id, workspace) // for its error
+	}
+	path := filepath.Join(s.Dir, id+".json")
+	now := time.Now()
+	fid, err := fsutil.Stat(path, false)
+	if err == nil && fid.Exists && !fid.Recent(now, cacheAfter) {
+		c.mu.Lock()
+		e, ok := c.m[path]
+		c.mu.Unlock()
+		if ok && e.id == fid && e.sess.Workspace == workspace {
+			sess := e.sess
+			sess.Approvals = slices.Clone(sess.Approvals)
+			return &sess, nil
+		}
+	}
+	data, rid, err := fsutil.ReadRegular(path, MaxSessionBytes, false)
+	if errors.Is(err, os.ErrNotExist) {
+		return s.Update(id, workspace, func(*Session) error { return nil })
+	}
+	if err != nil {
+		return nil, err
+	}
+	var sess Session
+	if err := json.Unmarshal(data, &sess); err != nil {
+		return nil, &fsutil.FileError{Path: path, Reason: "is not a session file: " + err.Error()}
+	}
+	if sess.Workspace != workspace {
+		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
+	}
+	// Kept only once it stood unchanged for a while: then no file with
+	// its identity but other content can follow it.
+	if !rid.Recent(now, cacheAfter) {
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]cachedSession{}
+		}
+		if len(c.m) > maxCached {
+			clear(c.m)
+		}
+		c.m[path] = cachedSession{id: rid, sess: sess}
+		c.mu.Unlock()
+	}
+	sess.Approvals = slices.Clone(sess.Approvals)
+	return &sess, nil
+}
+
+// maxCached bounds a Cache; past it, the cache starts anew.
+const maxCached = 1024
