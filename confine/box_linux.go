@@ -57,6 +57,13 @@ type Box struct {
 		keep string
 	}
 	key string // SpecKey of the box, for kept namespaces
+
+	// pids is the box's pids cgroup, made and opened on the first
+	// NewGroup and shared by every run of the box.
+	pids struct {
+		mu sync.Mutex
+		cg *pidsCgroup
+	}
 }
 
 // Open prepares a box for spec. In ModeRequired it fails with
@@ -165,11 +172,16 @@ func (b *Box) NewGroup() (*Group, error) {
 	if !b.report.PidsCgroup {
 		return nil, nil
 	}
-	cg, err := newPidsCgroup(b.spec.Limits.Processes, firstOr(b.spec.ReadWrite, ""))
-	if err != nil {
-		return nil, fmt.Errorf("confine: pids cgroup: %w", err)
+	b.pids.mu.Lock()
+	defer b.pids.mu.Unlock()
+	if b.pids.cg == nil {
+		cg, err := newPidsCgroup(b.spec.Limits.Processes, firstOr(b.spec.ReadWrite, ""))
+		if err != nil {
+			return nil, fmt.Errorf("confine: pids cgroup: %w", err)
+		}
+		b.pids.cg = cg
 	}
-	return &Group{cg: cg}, nil
+	return &Group{cg: b.pids.cg}, nil
 }
 
 // Report says what the box applies.
@@ -183,6 +195,12 @@ func (b *Box) Report() Report {
 // Close releases the ruleset and the namespaces. Programs still running
 // keep their confinement.
 func (b *Box) Close() error {
+	b.pids.mu.Lock()
+	if b.pids.cg != nil {
+		b.pids.cg.procs.Close()
+		b.pids.cg = nil
+	}
+	b.pids.mu.Unlock()
 	b.rules.close()
 	b.netRules.once.Do(func() {})
 	b.netRules.rs.close()

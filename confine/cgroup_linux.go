@@ -38,13 +38,10 @@ func (g *Group) add(pid int) {
 	}
 }
 
-// Close lets the group go; the cgroup stays for the workspace's next
-// run. Call it once the run's processes have been waited for.
-func (g *Group) Close() {
-	if g != nil {
-		g.cg.procs.Close()
-	}
-}
+// Close lets the group go; the cgroup, and the box's descriptor of it,
+// stay for the box's next run. Call it once the run's processes have
+// been waited for.
+func (g *Group) Close() {}
 
 // pidsCgroup is a box's pids cgroup. procs is its cgroup.procs, opened
 // before any thread restricts itself: a thread that has cannot open it.
