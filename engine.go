@@ -254,7 +254,7 @@ func (st *state) decision() Decision {
 		Commands: []Command{}, NeverAlways: v.NeverAlways}
 	if v.Plan != nil {
 		for _, c := range v.Plan.Commands() {
-			d.Commands = append(d.Commands, Command{Argv: c.Argv, Program: c.Program, Builtin: c.Builtin, Redirects: redirectWords(c.Redirects, st.ws)})
+			d.Commands = append(d.Commands, Command{Argv: c.Argv, Program: c.Program, Builtin: c.Builtin, Env: c.Env, Redirects: redirectWords(c.Redirects, st.ws)})
 		}
 	}
 	if r := v.DecidingRule(); r != nil {

@@ -113,6 +113,7 @@ type Command struct {
 	Argv      []string `json:"argv"`
 	Program   string   `json:"program,omitempty"`
 	Builtin   string   `json:"builtin,omitempty"`
+	Env       []string `json:"env,omitempty"`       // output settings from a prefix: "LC_ALL=C"
 	Redirects []string `json:"redirects,omitempty"` // "< in.txt", "> out.txt", "2>&1"
 }
 

@@ -67,6 +67,10 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if len(f.Stmts) == 0 {
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
+	envs, v := prefixEnv(f)
+	if v != nil {
+		return v
+	}
 	if v := forbiddenSyntax(f); v != nil {
 		return v
 	}
@@ -85,6 +89,12 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cmd, cmdParts := c.command(stmt, cwd, len(st.stmts) > 1, j > 0)
+			if call, ok := stmt.Cmd.(*syntax.CallExpr); ok && envs[call] != nil {
+				cmd.Env = envs[call]
+				if cmd.Builtin != "" {
+					cmdParts = append(cmdParts, partOf(cmd.Argv, "", deny(CodeAssignment, "drop the prefix", "a prefix on %s has no effect", cmd.Builtin)))
+				}
+			}
 			for k := range cmdParts {
 				cmdParts[k].Cmd = cmdIndex
 			}

@@ -55,6 +55,9 @@ type Cmd struct {
 	Builtin string
 	// Dir is the absolute working directory the command was checked against.
 	Dir string
+	// Env holds KEY=VALUE settings of the command's output (LC_ALL=C …),
+	// from a prefix; they replace what the runner would set.
+	Env []string
 	// Redirects apply in order, as in the shell.
 	Redirects []Redirect
 	// Asks holds the codes of what the check found needed a person's

@@ -146,3 +146,36 @@ func withExtra(env, extra []string) []string {
 func keepEnv(key string) bool {
 	return keptEnv[key] || (strings.HasPrefix(key, "LC_") && len(key) > len("LC_"))
 }
+
+// withSettings returns env with a command's own KEY=VALUE settings (a
+// checked prefix such as LC_ALL=C) in place of what env has for those
+// keys; a setting of a forced variable applies only with its forced
+// value. env itself is not changed.
+func withSettings(env, settings []string) []string {
+	if len(settings) == 0 {
+		return env
+	}
+	set := make(map[string]string, len(settings))
+	for _, kv := range settings {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || strings.IndexByte(kv, 0) >= 0 {
+			continue
+		}
+		if forced, isForced := forcedEnv[k]; isForced && forced != v {
+			continue
+		}
+		set[k] = v
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, replaced := set[k]; !replaced {
+			out = append(out, kv)
+		}
+	}
+	for k, v := range set {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

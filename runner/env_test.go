@@ -350,3 +350,17 @@ func TestEnvRefusesDiscoveredBareRepository(t *testing.T) {
 	res = l.run(bare, "--git-dir=.", "rev-parse", "--is-bare-repository")
 	assert.Equal(t, "true\n", res.Stdout, res.Stderr)
 }
+
+func TestWithSettings(t *testing.T) {
+	env := Env([]string{"LANG=en_US.UTF-8", "HOME=/h"})
+	got := withSettings(env, []string{"LANG=C", "LC_ALL=C", "TERM=xterm", "PATH=/tmp", "TERM=dumb"})
+	assert.Contains(t, got, "LANG=C")
+	assert.NotContains(t, got, "LANG=en_US.UTF-8")
+	assert.Contains(t, got, "LC_ALL=C")
+	assert.Contains(t, got, "TERM=dumb", "a forced variable keeps its forced value")
+	assert.NotContains(t, got, "TERM=xterm")
+	assert.NotContains(t, got, "PATH=/tmp")
+	assert.True(t, sort.StringsAreSorted(got))
+	assert.Equal(t, env, Env([]string{"LANG=en_US.UTF-8", "HOME=/h"}), "env is not changed")
+	assert.Equal(t, env, withSettings(env, nil))
+}

@@ -162,7 +162,7 @@ func (pl *pipeline) start(i int) {
 		pl.status[i] = pl.builtin(c, fds[2])
 		return
 	}
-	cmd := pl.r.opts.Launcher.Command(c, pl.r.env)
+	cmd := pl.r.opts.Launcher.Command(c, withSettings(pl.r.env, c.Env))
 	if cmd == nil {
 		pl.report(fmt.Errorf("%s: the launcher could not prepare the command", c.Program))
 		pl.status[i] = 126

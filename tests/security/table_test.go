@@ -148,6 +148,8 @@ var cases = []tableCase{
 
 	// Assignments and declarations.
 	{"FOO=1 ls", deny("assignment")},
+	{"LC_ALL=C sort file.txt", allow},
+	{"TZ=UTC LANG=en_US.UTF-8 ls", allow},
 	{"LD_PRELOAD=/tmp/x.so ls", deny("assignment")},
 	{"PATH=/tmp ls", deny("assignment")},
 	{"FOO=1", deny("assignment")},
