@@ -38,7 +38,10 @@ func forbiddenNode(n syntax.Node) *Verdict {
 	case *syntax.ProcSubst:
 		return deny(CodeSubstitution, "write the data to a file inside the workspace and pass the file", "process substitution is not allowed")
 	case *syntax.ParamExp:
-		return deny(CodeExpansion, literal, "parameter expansion ($%s) is not allowed", paramName(n))
+		if isPWD(n) {
+			return nil // expanded where the cwd allows it (see pwdVerdict)
+		}
+		return deny(CodeExpansion, expansionHint(n), "parameter expansion ($%s) is not allowed", paramName(n))
 	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause:
 		return deny(CodeExpansion, "compute the value first and write the number literally", "arithmetic is not allowed")
 	case *syntax.ExtGlob:
@@ -67,6 +70,30 @@ func forbiddenNode(n syntax.Node) *Verdict {
 		}
 	}
 	return nil
+}
+
+// isPWD reports whether p is exactly $PWD or ${PWD}: the directory the
+// command starts in, which vtexec knows.
+func isPWD(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Param.Value == "PWD" && p.Flags == nil &&
+		!p.Excl && !p.Length && !p.Width && !p.IsSet &&
+		p.Split == syntax.OptUnset && p.GlobSubst == syntax.OptUnset && p.RcExpand == syntax.OptUnset &&
+		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 &&
+		p.Slice == nil && p.Repl == nil && p.Names == 0 && p.Exp == nil
+}
+
+// expansionHint says what to write instead of a parameter expansion.
+func expansionHint(p *syntax.ParamExp) string {
+	switch name := paramName(p); name {
+	case "HOME":
+		return "vtexec runs no shell, so nothing is expanded: write paths inside the workspace instead of $HOME (files under the home directory are outside it)"
+	case "PWD":
+		return "use $PWD or ${PWD} alone, or write the path literally (relative paths start in the cwd)"
+	case "?", "!", "$", "#", "@", "*", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-", "_":
+		return "vtexec runs no shell, so $" + name + " has no value: read the exit code and output in the result, and write values literally"
+	default:
+		return "vtexec runs no shell and the environment is fixed, so $" + name + " has no value: write the value literally (run a command first to find it out, then pass what it printed)"
+	}
 }
 
 func paramName(p *syntax.ParamExp) string {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -38,6 +40,9 @@ func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
 			return ""
 		}),
 		ReadDir2: func(dir string) ([]fs.DirEntry, error) {
+			if e, ok := towardsRoot(dir, ws.Root()); ok {
+				return []fs.DirEntry{e}, nil
+			}
 			real, err := ws.Resolve(dir, workspace.Read)
 			if err != nil {
 				return nil, &globError{err}
@@ -47,7 +52,81 @@ func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
 	}
 }
 
+// towardsRoot lets an absolute glob reach the workspace ("$PWD/*.go",
+// "/home/me/project/src/*"): for a directory above the root, it gives the
+// one entry on the way down to it, so nothing else outside is listed.
+func towardsRoot(dir, root string) (fs.DirEntry, bool) {
+	if !filepath.IsAbs(dir) {
+		return nil, false
+	}
+	dir = filepath.Clean(dir)
+	prefix := dir + "/"
+	if dir == "/" {
+		prefix = "/"
+	}
+	if !strings.HasPrefix(root, prefix) || len(root) == len(prefix) {
+		return nil, false
+	}
+	next, _, _ := strings.Cut(root[len(prefix):], "/")
+	fi, err := os.Lstat(filepath.Join(dir, next))
+	if err != nil {
+		return nil, false
+	}
+	return fs.FileInfoToDirEntry(fi), true
+}
+
+// globsOutside refuses a glob that would list a directory outside the
+// workspace: bash would show what is there. Every pattern component's
+// directory, read lexically from the cwd (a pattern is one name, ".."
+// goes up), must lie inside the root. A glob that passes lists only
+// directories inside, and the directories above the root that an
+// absolute pattern names are read only for their one entry on the way
+// down (towardsRoot).
+func (c *Checker) globsOutside(words []*syntax.Word, ws *workspace.Workspace) *Verdict {
+	root := ws.Root()
+	for _, w := range words {
+		if !unquotedGlob(w) {
+			continue
+		}
+		p, err := expand.Literal(c.expandConfig(ws), w)
+		if err != nil {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = ws.Cwd() + "/" + p
+		}
+		parts := strings.Split(p, "/")
+		for i, part := range parts {
+			if !strings.ContainsAny(part, "*?[") {
+				continue
+			}
+			dir := filepath.Clean("/" + strings.Join(parts[:i], "/"))
+			if dir != root && !strings.HasPrefix(dir, root+"/") {
+				return deny(string(workspace.Outside), "write a pattern that matches inside the workspace (src/*.go), or name the files",
+					"the glob %q would list %s, outside the workspace", p, dir)
+			}
+		}
+	}
+	return nil
+}
+
+// unquotedGlob reports whether w has a glob character outside quotes.
+func unquotedGlob(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]string, *Verdict) {
+	if v := pwdVerdict(words, ws.Cwd()); v != nil {
+		return nil, v
+	}
+	if v := c.globsOutside(words, ws); v != nil {
+		return nil, v
+	}
 	var out []string
 	total := 0
 	for field, err := range expand.FieldsSeq(c.expandConfig(ws), words...) {
@@ -64,6 +143,28 @@ func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]
 		return nil, deny(CodeExpansion, "name a program to run", "the command expands to nothing")
 	}
 	return out, nil
+}
+
+// pwdVerdict refuses $PWD in words when the cwd has a byte that bash
+// would split or glob on, where the expansion could differ from the
+// path; elsewhere $PWD expands to the cwd, as in bash.
+func pwdVerdict(words []*syntax.Word, cwd string) *Verdict {
+	if !strings.ContainsAny(cwd, " \t\n*?[]{}\\'\"$`") {
+		return nil
+	}
+	var found bool
+	for _, w := range words {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			if p, ok := n.(*syntax.ParamExp); ok && isPWD(p) {
+				found = true
+			}
+			return !found
+		})
+	}
+	if !found {
+		return nil
+	}
+	return deny(CodeExpansion, "write the path relative to the cwd instead of $PWD", "$PWD is not expanded here: the cwd %q has spaces, quotes or glob characters", cwd)
 }
 
 func expandVerdict(err error) *Verdict {

@@ -331,7 +331,7 @@ func TestCheckDecidesWithoutRunning(t *testing.T) {
 	res, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "echo $HOME"})
 	assert.False(t, res.IsError, "a refusal is the answer of a check, not its failure")
 	assert.True(t, strings.HasPrefix(txt, "deny expansion: "), txt)
-	assert.Contains(t, txt, "\nhint: write the value literally")
+	assert.Contains(t, txt, "\nhint: vtexec runs no shell")
 
 	_, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "rm x"})
 	assert.True(t, strings.HasPrefix(txt, "ask destructive: "), txt)
