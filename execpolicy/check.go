@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -66,6 +67,9 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	}
 	if len(f.Stmts) == 0 {
 		return deny(CodeParse, "send a command to run", "empty command")
+	}
+	if v := testClauses(f); v != nil {
+		return v
 	}
 	envs, v := prefixEnv(f)
 	if v != nil {
@@ -235,9 +239,16 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		return refused(v)
 	}
 	cmd.Redirects = redirs
-	if argv[0] == "cd" {
+	switch argv[0] {
+	case "cd":
 		cmd.Builtin = "cd"
 		return refused(checkCd(argv, ws, inPipeline))
+	case ":":
+		cmd.Builtin = ":"
+		return refused(nil)
+	case "exit":
+		cmd.Builtin = "exit"
+		return refused(checkExit(argv))
 	}
 	if prog, ok := workspaceProgram(argv[0], ws); ok {
 		cmd.Program = prog
@@ -369,6 +380,23 @@ func checkCd(argv []string, ws *workspace.Workspace, inPipeline bool) *Verdict {
 	}
 	if err := ws.Clone().ChdirPlanned(argv[1]); err != nil {
 		return pathVerdict("cd", argv[1], err)
+	}
+	return nil
+}
+
+// checkExit allows exit and exit N, N from 0 to 255: the run ends there
+// with that status (the last command's without N), as the shell's does;
+// inside a pipeline it ends only its own part.
+func checkExit(argv []string) *Verdict {
+	if len(argv) == 1 {
+		return nil
+	}
+	if len(argv) > 2 {
+		return deny(CodeBadUsage, "use exit N with one number", "exit takes at most one number")
+	}
+	n, err := strconv.Atoi(argv[1])
+	if err != nil || n < 0 || n > 255 {
+		return deny(CodeBadUsage, "use exit N with N from 0 to 255", "exit %q: not a status from 0 to 255", argv[1])
 	}
 	return nil
 }

@@ -43,6 +43,9 @@ func (c *Checker) Recheck(cmd plan.Cmd, ws *workspace.Workspace) *Verdict {
 			return v
 		}
 	}
+	if cmd.Builtin != "" {
+		return nil // : and exit: only their redirects touch files
+	}
 	if slices.Contains(cmd.Asks, CodeWorkspaceProgram) {
 		// Approved as the workspace's own program: it must still be that
 		// file, inside the workspace; it runs confined.

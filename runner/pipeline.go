@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -298,7 +299,13 @@ func exitStatus(err error) int {
 // a builtin inside a multi-command pipeline runs in a subshell, so there cd
 // changes a copy of the workspace and the real one keeps its directory.
 func (pl *pipeline) builtin(c plan.Cmd, stderr io.Writer) int {
-	if c.Builtin != "cd" {
+	switch c.Builtin {
+	case ":":
+		return 0
+	case "exit":
+		return pl.exit(c, stderr)
+	case "cd":
+	default:
 		fmt.Fprintf(stderr, "vtexec: unknown builtin %q\n", c.Builtin)
 		return 127
 	}
@@ -307,6 +314,24 @@ func (pl *pipeline) builtin(c plan.Cmd, stderr io.Writer) int {
 		ws = ws.Clone()
 	}
 	return cd(ws, c, stderr)
+}
+
+// exit returns its status, N or else the status of the last pipeline
+// run; alone, not in a pipeline (a subshell there), it also ends the run.
+func (pl *pipeline) exit(c plan.Cmd, stderr io.Writer) int {
+	status := pl.r.status
+	if len(c.Argv) > 1 {
+		n, err := strconv.Atoi(c.Argv[1])
+		if err != nil || n < 0 || n > 255 {
+			fmt.Fprintf(stderr, "exit: %s: a status from 0 to 255 is required\n", c.Argv[1])
+			return 2
+		}
+		status = n
+	}
+	if len(pl.cmds) == 1 {
+		pl.r.exited = true
+	}
+	return status
 }
 
 // cd moves ws to the directory in c.Argv[1], resolved against c.Dir if

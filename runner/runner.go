@@ -168,6 +168,8 @@ type run struct {
 	stdout  *Capture
 	stderr  *Capture
 	stopped error
+	status  int  // of the last pipeline run, for exit without N
+	exited  bool // an exit ended the run
 }
 
 // steps runs the steps in order and returns the last status, and
@@ -196,6 +198,10 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 			return timeoutStatus, true, ran, nil
 		}
 		status = s
+		r.status = s
+		if r.exited {
+			break
+		}
 	}
 	return status, false, ran, nil
 }

@@ -75,6 +75,7 @@ var (
 	regSort      = registration{add: registerSort}
 	regStat      = registration{add: registerStat}
 	regTee       = registration{add: registerTee}
+	regTest      = registration{add: registerTest}
 	regTouch     = registration{add: registerTouch}
 	regTr        = registration{add: registerTr}
 	regTree      = registration{add: registerTree}
@@ -89,6 +90,7 @@ var programs = []struct {
 	name string
 	reg  *registration
 }{
+	{"[", &regTest},
 	{"awk", &regAwk},
 	{"b2sum", &regSimple},
 	{"basename", &regPathnames},
@@ -144,6 +146,7 @@ var programs = []struct {
 	{"tac", &regSimple},
 	{"tail", &regSimple},
 	{"tee", &regTee},
+	{"test", &regTest},
 	{"timeout", &regWrappers},
 	{"touch", &regTouch},
 	{"tr", &regTr},

@@ -142,7 +142,8 @@ var cases = []tableCase{
 	{"until false; do ls; done", deny("control_flow")},
 	{"case x in x) ls;; esac", deny("control_flow")},
 	{"select x in a; do ls; done", deny("control_flow")},
-	{"[[ -f README.md ]]", deny("control_flow")},
+	{"[[ -f README.md ]]", allow},
+	{"[[ -f README.md && -d src ]]", deny("control_flow")},
 	{"! ls", deny("control_flow")},
 	{"time", deny("control_flow")},
 
