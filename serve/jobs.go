@@ -359,13 +359,13 @@ func openTerminal() (master, tty *os.File, err error) {
 		return fail(err)
 	}
 	tfd := int(tty.Fd())
-	tio, err := unix.IoctlGetTermios(tfd, unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(tfd, ioctlGetTermios)
 	if err != nil {
 		return fail(err)
 	}
 	tio.Lflag &^= unix.ECHO | unix.ECHONL
 	tio.Oflag &^= unix.ONLCR
-	if err := unix.IoctlSetTermios(tfd, unix.TCSETS, tio); err != nil {
+	if err := unix.IoctlSetTermios(tfd, ioctlSetTermios, tio); err != nil {
 		return fail(err)
 	}
 	fd, err := unix.FcntlInt(ptmx.Fd(), unix.F_DUPFD_CLOEXEC, 0)

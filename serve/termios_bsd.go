@@ -1,0 +1,11 @@
+//go:build darwin || freebsd || netbsd || openbsd
+
+package serve
+
+import "golang.org/x/sys/unix"
+
+// The ioctls that read and set a terminal's attributes.
+const (
+	ioctlGetTermios = unix.TIOCGETA
+	ioctlSetTermios = unix.TIOCSETA
+)
