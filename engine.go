@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -556,6 +557,10 @@ func redirectWords(rs []plan.Redirect, ws *workspace.Workspace) []string {
 			out = append(out, fd+">> "+path)
 		case plan.Dup:
 			out = append(out, fmt.Sprintf("%d>&%d", r.Fd, r.DupFd))
+		case plan.Input:
+			// The text itself, quoted: a person approves what it feeds,
+			// and an approval is bound to it.
+			out = append(out, "<<< "+strconv.Quote(r.Data))
 		}
 	}
 	return out

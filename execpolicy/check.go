@@ -315,7 +315,7 @@ func timeoutLeavesGroup(parts []Part, piped bool) *Verdict {
 // readsStdin reports whether a redirect feeds standard input from a file.
 func readsStdin(rs []plan.Redirect) bool {
 	for _, r := range rs {
-		if r.Fd == 0 && r.Kind == plan.Read && r.Path != "/dev/null" {
+		if r.Fd == 0 && ((r.Kind == plan.Read && r.Path != "/dev/null") || r.Kind == plan.Input) {
 			return true
 		}
 	}

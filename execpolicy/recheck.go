@@ -36,7 +36,7 @@ func (c *Checker) Recheck(cmd plan.Cmd, ws *workspace.Workspace) *Verdict {
 		return nil
 	}
 	for _, r := range cmd.Redirects {
-		if r.Kind == plan.Dup {
+		if r.Kind == plan.Dup || r.Kind == plan.Input {
 			continue
 		}
 		if _, v := redirectPath(r.Path, r.Kind, w); v != nil {

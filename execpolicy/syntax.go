@@ -60,9 +60,20 @@ func forbiddenNode(n syntax.Node) *Verdict {
 	case *syntax.Assign:
 		return deny(CodeAssignment, "pass values as arguments or flags; the environment is fixed by vtexec", "variable assignments (NAME=value) are not allowed")
 	case *syntax.Redirect:
-		switch n.Op {
-		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			return deny(CodeRedirect, "write the text to a file inside the workspace and pass the file", "here-documents and here-strings are not allowed")
+		if n.Hdoc != nil && (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && !quotedDelimiter(n.Word) {
+			for _, part := range n.Hdoc.Parts {
+				switch p := part.(type) {
+				case *syntax.Lit:
+				case *syntax.ParamExp:
+					if !isPWD(p) {
+						return deny(CodeExpansion, "quote the delimiter (<<'EOF') so bash takes the text as it is, or write the value literally",
+							"the here-document has $%s, which bash would expand there (its delimiter is not quoted)", paramName(p))
+					}
+				default:
+					return deny(CodeExpansion, "quote the delimiter (<<'EOF') so bash takes the text as it is",
+						"the here-document has a substitution or arithmetic, which bash would run there (its delimiter is not quoted)")
+				}
+			}
 		}
 	case *syntax.BinaryCmd:
 		if n.Op == syntax.PipeAll {

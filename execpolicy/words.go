@@ -184,7 +184,7 @@ func (c *Checker) redirects(rs []*syntax.Redirect, ws *workspace.Workspace) ([]p
 	var out []plan.Redirect
 	for _, r := range rs {
 		fd := 1
-		if r.Op == syntax.RdrIn {
+		if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
 			fd = 0
 		}
 		if r.N != nil {
@@ -193,6 +193,17 @@ func (c *Checker) redirects(rs []*syntax.Redirect, ws *workspace.Workspace) ([]p
 				return nil, deny(CodeRedirect, "redirect only 0, 1 and 2", "redirecting file descriptor %q is not allowed", r.N.Value)
 			}
 			fd = n
+		}
+		if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+			if fd != 0 {
+				return nil, deny(CodeRedirect, "feed a here-document to standard input (<<EOF)", "a here-document for file descriptor %d is not allowed", fd)
+			}
+			body, v := hereBody(r, ws.Cwd())
+			if v != nil {
+				return nil, v
+			}
+			out = append(out, plan.Redirect{Fd: 0, Kind: plan.Input, Data: body})
+			continue
 		}
 		if r.Op == syntax.DplOut {
 			target, v := c.redirectWord(r.Word, ws)
@@ -224,6 +235,70 @@ func (c *Checker) redirects(rs []*syntax.Redirect, ws *workspace.Workspace) ([]p
 		}
 	}
 	return out, nil
+}
+
+// hereBody is the text a here-document or here-string feeds, exactly as
+// bash would: a quoted delimiter (<<'EOF') keeps the body as it is; an
+// unquoted one expands it, so its body may hold only plain text and
+// $PWD (forbiddenSyntax refuses every other expansion), and no
+// backslash, which bash would read as an escape there; <<- drops each
+// line's leading tabs. A here-string (<<< WORD) is its word, literal,
+// and a newline.
+func hereBody(r *syntax.Redirect, cwd string) (string, *Verdict) {
+	const quoteIt = "quote the delimiter (<<'EOF') so the text is taken as it is, or write the text to a file and pass the file"
+	if r.Op == syntax.WordHdoc {
+		s, ok := literalWord(r.Word)
+		if !ok {
+			return "", deny(CodeRedirect, "write the here-string literally, in quotes", "a here-string must be literal text")
+		}
+		return s + "\n", nil
+	}
+	if r.Hdoc == nil {
+		return "", nil
+	}
+	quoted := quotedDelimiter(r.Word)
+	var b strings.Builder
+	for _, part := range r.Hdoc.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if !quoted && strings.ContainsRune(p.Value, '\\') {
+				return "", deny(CodeRedirect, quoteIt, "a backslash in a here-document with an unquoted delimiter is an escape bash would interpret")
+			}
+			b.WriteString(p.Value)
+		case *syntax.ParamExp:
+			if quoted || !isPWD(p) {
+				return "", deny(CodeExpansion, quoteIt, "a here-document may expand only $PWD")
+			}
+			b.WriteString(cwd)
+		default:
+			return "", deny(CodeExpansion, quoteIt, "a here-document may expand only $PWD")
+		}
+	}
+	body := b.String()
+	if r.Op == syntax.DashHdoc {
+		lines := strings.Split(body, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimLeft(l, "\t")
+		}
+		body = strings.Join(lines, "\n")
+	}
+	return body, nil
+}
+
+// quotedDelimiter reports whether a here-document's delimiter has any
+// quoting, which makes bash take the body as it is.
+func quotedDelimiter(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsRune(p.Value, '\\') {
+				return true
+			}
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
 }
 
 func redirectKind(op syntax.RedirOperator) (kind plan.RedirectKind, all, ok bool) {

@@ -92,6 +92,8 @@ const (
 	Read
 	// Dup makes Fd a copy of DupFd ("2>&1", ">&2").
 	Dup
+	// Input feeds Data to Fd: a here-document or here-string.
+	Input
 )
 
 // Redirect is one redirection of a command's file descriptor.
@@ -100,6 +102,7 @@ type Redirect struct {
 	Kind  RedirectKind
 	Path  string // absolute; for Write, Append and Read
 	DupFd int    // for Dup
+	Data  string // for Input
 }
 
 // TrustedPath is the only PATH programs are looked up on and the PATH the

@@ -28,7 +28,11 @@ func applyRedirects(base [3]*os.File, rs []plan.Redirect, ws *workspace.Workspac
 			fds[rd.Fd] = fds[rd.DupFd]
 			continue
 		}
-		f, err := openRedirect(rd, ws)
+		open := openRedirect
+		if rd.Kind == plan.Input {
+			open = func(rd plan.Redirect, _ *workspace.Workspace) (*os.File, error) { return inputFile(rd.Data) }
+		}
+		f, err := open(rd, ws)
 		if err != nil {
 			closeFiles(opened)
 			return base, nil, err

@@ -43,3 +43,23 @@ func openBeneath(rd plan.Redirect, ws *workspace.Workspace, flags int) (int, err
 	}
 	return openRetry(dfd, name, flags)
 }
+
+// inputFile is a file that reads as data: an anonymous memory file, so a
+// here-document needs no writer running beside the command and leaves
+// nothing on disk.
+func inputFile(data string) (*os.File, error) {
+	fd, err := unix.MemfdCreate("vtexec-here-document", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "here-document")
+	if _, err := f.WriteString(data); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	return f, nil
+}

@@ -5,6 +5,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
@@ -42,4 +43,23 @@ func openBeneath(rd plan.Redirect, ws *workspace.Workspace, flags int) (int, err
 	}
 	defer unix.Close(dfd)
 	return openRetry(dfd, name, flags)
+}
+
+// inputFile is a file that reads as data: a temporary file, removed at
+// once, so a here-document needs no writer running beside the command.
+func inputFile(data string) (*os.File, error) {
+	f, err := os.CreateTemp("", "vtexec-here-document-")
+	if err != nil {
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	os.Remove(f.Name())
+	if _, err := f.WriteString(data); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	return f, nil
 }

@@ -135,3 +135,65 @@ func TestExitEndsTheRun(t *testing.T) {
 		assert.Equal(t, tc.out, res.Stdout, tc.cmd)
 	}
 }
+
+// Here-documents and here-strings: a quoted delimiter's body is fed as it
+// is; an unquoted one's may hold only text and $PWD, never an escape or
+// another expansion; the body is the program's stdin, so a program that
+// runs its stdin as code is asked about as with a pipe, and a write
+// target is confined like any redirect.
+func TestHereDocuments(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"cat > notes.md <<'EOF'\nhello $HOME `id` $(id)\n\\n\nEOF", allow},
+		{"cat > notes.md <<\"EOF\"\ntext\nEOF", allow},
+		{"cat > notes.md <<\\EOF\ntext $x\nEOF", allow},
+		{"cat <<EOF\nplain text\nEOF", allow},
+		{"cat <<EOF\nin $PWD\nEOF", allow},
+		{"cat <<-EOF\n\tindented\n\tEOF", allow},
+		{"cat <<< 'one line'", allow},
+		{"cat <<'EOF' | wc -l\na\nb\nEOF", allow},
+		{"grep -c x <<'EOF' > count.txt\nx\nEOF", allow},
+		// What bash would expand or interpret.
+		{"cat <<EOF\n$HOME\nEOF", deny("expansion")},
+		{"cat <<EOF\n$(id)\nEOF", deny("expansion")},
+		{"cat <<EOF\n`id`\nEOF", deny("expansion")},
+		{"cat <<EOF\n$((1+1))\nEOF", deny("expansion")},
+		{"cat <<EOF\nback\\slash\nEOF", deny("redirect")},
+		{"cat <<< $HOME", deny("expansion")},
+		{"cat <<< $(id)", deny("substitution")},
+		{"cat <<< *", deny("redirect")},
+		// Where the text goes.
+		{"cat > ../ws2/x <<'EOF'\nx\nEOF", deny("outside_workspace")},
+		{"cat > .git/hooks/pre-commit <<'EOF'\n#!/bin/sh\nEOF", deny("protected_path")},
+		{"cat 3<<'EOF'\nx\nEOF", deny("redirect")},
+		{"python3 <<'EOF'\nprint(1)\nEOF", want{"ask", "inline_code"}},
+		{"xargs cat <<'EOF'\nfile.txt\nEOF", want{"ask", "unseen_arguments"}},
+		{"sh <<'EOF'\nid\nEOF", deny("forbidden_program")},
+	})
+}
+
+// The body reaches the program exactly, and an approval is bound to it:
+// an id handed out for one text does not approve another.
+func TestHereDocumentRunsAndApprovalIsBoundToIt(t *testing.T) {
+	ws := fixture(t)
+	res := runIn(t, ws, "cat > notes.md <<'EOF'\nhello $HOME `id`\n\\back\nEOF\ncat notes.md; tr a-z A-Z <<< 'here string'")
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.Equal(t, "hello $HOME `id`\n\\back\nHERE STRING\n", res.Stdout)
+	res = runIn(t, ws, "cat <<-EOF\n\tin $PWD\n\tEOF")
+	assert.Equal(t, "in "+ws+"\n", res.Stdout)
+
+	ctx := context.Background()
+	e := vtexec.NewEngine(vtexec.Config{})
+	ask := "xargs cat <<'EOF'\nfile.txt\nEOF"
+	d, err := e.Check(ctx, vtexec.Request{Command: ask, Session: "h1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
+	require.NoError(t, err)
+	require.Equal(t, "ask", d.Decision, d.Reason)
+	other := "xargs cat <<'EOF'\nREADME.m\nEOF" // as long, another file
+	res, err = e.Run(ctx, vtexec.Request{Command: other, Session: "h1", Workspace: ws, AuditLog: "off",
+		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "h1"}})
+	require.NoError(t, err)
+	assert.Equal(t, "deny", res.Decision.Decision, "the id was for another text")
+	res, err = e.Run(ctx, vtexec.Request{Command: ask, Session: "h1", Workspace: ws, AuditLog: "off",
+		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "h1"}})
+	require.NoError(t, err)
+	assert.Equal(t, "allow", res.Decision.Decision, "the id approves its own text: %s", res.Decision.Reason)
+}
