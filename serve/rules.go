@@ -5,18 +5,18 @@ package serve
 // shell tool to a model can reuse it.
 const Rules = `Commands run without a shell, inside the workspace; anything vtexec cannot check is refused before it runs.
 
-Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT.
+Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT. Also: here-documents (cat > notes.md <<'EOF' ... EOF, and <<< 'text'); test, [ ... ] and [[ ... ]] with one test; : and exit N; $PWD; and output settings as prefixes (LC_ALL=C sort, TZ=UTC date, NO_COLOR=1, COLUMNS=120, CI=1).
 
 Refused, and what to do instead:
 - $(...) and backticks: run the inner command first, then write its output literally.
-- Variables ($HOME, $1) and assignments (A=1 cmd, export A=1): write values literally; the environment is fixed.
+- Other variables ($HOME, $1) and assignments (A=1 cmd, export A=1): write values literally; the environment is fixed.
 - Subshells ( ... ), loops and if/case: run the commands one at a time, or joined with && ; || |.
 - Background jobs (&): for a server, a watcher or tail -f, call shell with background: true instead; it answers at once with a job id. Read its output with shell_read, type into it with shell_write, stop it with shell_kill; shell_list lists them. Without background, every command ends at its timeout.
-- Here-documents (<<EOF): write the text to a file first, then pass the file.
+- A here-document with an unquoted delimiter may not expand anything but $PWD: quote the delimiter (<<'EOF') to write text as it is.
 - Paths outside the workspace (/etc/passwd, ../x, ~/x): use paths inside it.
 - Network tools, shells run as programs, privilege tools (curl, ssh, sh, sudo): not available.
 
-Write a file with a redirect: printf '%s\n' 'first line' 'second line' > notes.txt (>> appends). sed -i edits in place.
+Write a file with a here-document (cat > notes.md <<'EOF', the lines, then EOF) or a redirect: printf '%s\n' 'first line' 'second line' > notes.txt (>> appends). sed -i edits in place.
 
 cd persists: after cd src (alone or as in cd src && ls) later calls on this connection start in src; other connections are not affected. Each result tells the cwd.
 
