@@ -435,29 +435,18 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 	}
 	val, ok := validators.Lookup(name)
 	if !ok {
-		// An unlisted program is also what the file it runs is: a link
-		// named tool pointing at bash is bash.
-		if v := forbiddenAs(name, prog); v != nil {
-			add(v)
-			return
-		}
-		if v := devToolVerdict(name, prog, argv, ws); v != nil {
-			add(v)
-			return
-		}
-		if v := outsidePathArg(name, argv[1:], ws); v != nil {
-			add(v)
-			return
-		}
-		add(&Verdict{Decision: Ask, Code: CodeNotAllowed,
-			Reason: name + " is not on the allowlist",
-			Hint:   "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")})
+		add(unlistedVerdict(name, argv, prog, ws, name+" is not on the allowlist"))
 		return
 	}
 	call := &validators.Call{Argv: argv, WS: ws}
 	w, isWrapper := val.(validators.Wrapper)
 	if !isWrapper {
-		add(findingVerdict(name, val.Check(call)))
+		err := val.Check(call)
+		if errors.Is(err, validators.ErrUnlisted) {
+			add(unlistedVerdict(name, argv, prog, ws, name+" "+firstOperand(argv[1:])+" is not a use the allowlist covers"))
+			return
+		}
+		add(findingVerdict(name, err))
 		return
 	}
 	inner, err := w.Unwrap(call)
@@ -479,6 +468,25 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 		return
 	}
 	c.validate(filepath.Base(inner[0]), inner, innerProg, ws, depth+1, parts)
+}
+
+// unlistedVerdict decides on a program, or a use of one, that no
+// validator allows: forbidden if what it runs is, the developer-tool
+// rules, paths outside refused, and otherwise a person asked.
+func unlistedVerdict(name string, argv []string, prog string, ws *workspace.Workspace, reason string) *Verdict {
+	// An unlisted program is also what the file it runs is: a link
+	// named tool pointing at bash is bash.
+	if v := forbiddenAs(name, prog); v != nil {
+		return v
+	}
+	if v := devToolVerdict(name, prog, argv, ws); v != nil {
+		return v
+	}
+	if v := outsidePathArg(name, argv[1:], ws); v != nil {
+		return v
+	}
+	return &Verdict{Decision: Ask, Code: CodeNotAllowed, Reason: reason,
+		Hint: "a person must approve it; allowlisted programs: " + strings.Join(validators.Names(), " ")}
 }
 
 func findingVerdict(name string, err error) *Verdict {

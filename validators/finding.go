@@ -56,3 +56,9 @@ func quoteList(items []string) string {
 	}
 	return strings.Join(items, " ")
 }
+
+// ErrUnlisted is what a validator of a developer tool returns for a use
+// it does not allow by itself (go build, npm install): the command is
+// then treated as a program not on the allowlist, so a person decides,
+// with the developer-tool rules applied.
+var ErrUnlisted = errors.New("not a form the allowlist covers")

@@ -60,11 +60,13 @@ var (
 	regFile      = registration{add: registerFile}
 	regFind      = registration{add: registerFind}
 	regGit       = registration{add: registerGit}
+	regGo        = registration{add: registerGo}
 	regGrep      = registration{add: registerGrep}
 	regJq        = registration{add: registerJq}
 	regLn        = registration{add: registerLn}
 	regMkdir     = registration{add: registerMkdir}
 	regMv        = registration{add: registerMv}
+	regNpm       = registration{add: registerNpm}
 	regNl        = registration{add: registerNl}
 	regPathnames = registration{add: registerPathnames}
 	regPrintf    = registration{add: registerPrintf}
@@ -111,6 +113,7 @@ var programs = []struct {
 	{"file", &regFile},
 	{"find", &regFind},
 	{"git", &regGit},
+	{"go", &regGo},
 	{"gofmt", &regSimple},
 	{"grep", &regGrep},
 	{"head", &regSimple},
@@ -123,6 +126,7 @@ var programs = []struct {
 	{"nice", &regWrappers},
 	{"nl", &regNl},
 	{"nohup", &regWrappers},
+	{"npm", &regNpm},
 	{"nproc", &regSimple},
 	{"numfmt", &regSimple},
 	{"printenv", &regSimple},

@@ -197,3 +197,47 @@ func TestHereDocumentRunsAndApprovalIsBoundToIt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "allow", res.Decision.Decision, "the id approves its own text: %s", res.Decision.Reason)
 }
+
+// go and npm: the uses that only read and print are allowed; every other
+// use stays a developer tool a person approves, with its rules; paths
+// stay inside.
+func TestDevToolReadForms(t *testing.T) {
+	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "go", "npm")})
+	checkTableWith(t, eng, []tableCase{
+		{"go version", allow},
+		{"go env", allow},
+		{"go env GOPATH GOMODCACHE", allow},
+		{"go env -json", allow},
+		{"go list ./...", allow},
+		{"go list -m all", allow},
+		{"go list -f '{{.ImportPath}}' -deps ./src/...", allow},
+		{"go doc fmt.Println", allow},
+		{"go doc -all ./src", allow},
+		{"npm ls", allow},
+		{"npm ls -g --depth 0", allow},
+		{"npm list --json", allow},
+		{"npm --version", allow},
+		// Writes, builds and runs: a person decides, as before.
+		{"go env -w GOFLAGS=-toolexec=x", deny("forbidden_flag")},
+		{"go env -u GOPROXY", deny("forbidden_flag")},
+		{"go env lower", ask},
+		{"go build ./...", ask},
+		{"go test ./...", ask},
+		{"go run .", ask},
+		{"go list -export ./...", ask},
+		{"go list -compiled ./...", ask},
+		{"go doc -http :6060", ask},
+		{"go version -m go.bin", ask},
+		{"go test -exec ./x ./...", deny("forbidden_flag")},
+		{"go list -toolexec ./x ./...", deny("forbidden_flag")},
+		{"npm install", ask},
+		{"npm run build", ask},
+		{"npm ls --script-shell ./x", deny("forbidden_flag")},
+		{"npm exec --yes cowsay", deny("forbidden_flag")},
+		// Paths stay inside.
+		{"go list /etc/...", deny("outside_workspace")},
+		{"go list ../ws2/...", deny("outside_workspace")},
+		{"go doc ../ws2", deny("outside_workspace")},
+		{"go version -m /usr/bin/go", deny("outside_workspace")},
+	})
+}

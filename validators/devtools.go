@@ -1,0 +1,129 @@
+package validators
+
+import (
+	"errors"
+	"strings"
+)
+
+// go and npm are developer tools a person approves (execpolicy's
+// DevToolRules), but a few of their uses only read and print: those are
+// allowed here, and every other use returns ErrUnlisted. They run with
+// vtexec's go preset (GOTOOLCHAIN=local, GOPROXY=off: nothing is
+// downloaded or switched) and, like everything, in the kernel box.
+
+// goVersionSpec is `go version` alone: it prints the toolchain's version
+// (with -m FILE it would read a binary's build information; not offered).
+var goVersionSpec = &Spec{Name: "go version", Doc: "no operands", GoFlags: true}
+
+// goEnvSpec is `go env` reading: every variable, some by name, or as
+// JSON. -w and -u write the user's go env file and are not allowed here.
+var goEnvSpec = &Spec{Name: "go env", Doc: "[VAR]...: variable names, printed", GoFlags: true, Operands: goEnvNames, Flags: []Flag{
+	{Long: "json"}, {Long: "changed"},
+	{Short: "w", Forbid: "writes the user's go env file"}, {Short: "u", Forbid: "writes the user's go env file"},
+}}
+
+// goListSpec is `go list` without a build: -export, -compiled and the
+// build flags that name programs or files are not offered.
+var goListSpec = &Spec{Name: "go list", Doc: "[PACKAGES]: import paths, patterns (./...) or directories inside the workspace", GoFlags: true, Operands: goPackages, Flags: []Flag{
+	{Short: "f", Arg: Text}, {Long: "json", Arg: Text, Optional: true}, {Short: "m"}, {Short: "e"}, {Long: "deps"},
+	{Long: "test"}, {Long: "find"}, {Long: "tags", Arg: Text},
+}}
+
+// goDocSpec is `go doc`: it prints documentation from source; -http
+// (a server) is not offered.
+var goDocSpec = &Spec{Name: "go doc", Doc: "[PACKAGE|SYMBOL]...: names or directories inside the workspace", GoFlags: true, Operands: goPackages, Flags: []Flag{
+	{Long: "all"}, {Short: "c"}, {Long: "cmd"}, {Long: "short"}, {Long: "src"}, {Short: "u"},
+}}
+
+var goSubs = map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec}
+
+func registerGo() {
+	register("go", ValidatorFunc(checkGo), func() Entry {
+		return Entry{Program: "go", Operands: "version; env [-json] [VAR]...; list [-f T] [-json] [-m] [-e] [-deps] [-test] [-find] [-tags T] [PACKAGES]; doc [-all] [-c] [-cmd] [-short] [-src] [-u] [NAME]...: these only read and print; every other use is a developer tool a person approves",
+			Refused: []Refusal{{Flag: "env -w, env -u", Reason: "writes the user's go env file"}}}
+	})
+}
+
+func checkGo(c *Call) error {
+	if len(c.Argv) < 2 {
+		return ErrUnlisted
+	}
+	spec, ok := goSubs[c.Argv[1]]
+	if !ok {
+		return ErrUnlisted
+	}
+	err := spec.Check(&Call{Argv: append([]string{"go " + c.Argv[1]}, c.Argv[2:]...), WS: c.WS})
+	var f *Finding
+	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
+		return ErrUnlisted // an unknown flag: a person decides, as for any go use
+	}
+	return err
+}
+
+// goEnvNames accepts variable names only.
+func goEnvNames(c *Call, a *Args) error {
+	for _, op := range a.Operands {
+		if op == "" || strings.Trim(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+			return refuse(CodeBadUsage, "name go variables in capitals, e.g. go env GOPATH", "go env: %q is not a variable name", op)
+		}
+	}
+	return nil
+}
+
+// goPackages confines operands that are directories (./x, ../x, /x);
+// import paths and patterns are names the go command resolves itself.
+func goPackages(c *Call, a *Args) error {
+	for _, op := range a.Operands {
+		p := strings.TrimSuffix(strings.TrimSuffix(op, "/..."), "...")
+		if strings.HasPrefix(op, ".") || strings.HasPrefix(op, "/") {
+			if p == "" {
+				p = "."
+			}
+			if err := c.ReadPath(p, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// npmLsSpec is `npm ls`: it reads package.json, the lock file and
+// node_modules, and prints the dependency tree; it runs no package code.
+var npmLsSpec = &Spec{Name: "npm ls", Doc: "[PACKAGE]...: names, matched in the tree", Operands: Texts, Flags: []Flag{
+	{Short: "a", Long: "all"}, {Long: "depth", Arg: Number}, {Long: "json"}, {Short: "l", Long: "long"},
+	{Short: "p", Long: "parseable"}, {Short: "g", Long: "global"}, {Long: "omit", Arg: Text}, {Long: "include", Arg: Text},
+	{Long: "link"}, {Long: "package-lock-only"}, {Long: "unicode"}, {Long: "no-unicode"}, {Long: "prod"},
+	{Long: "production"}, {Long: "dev"}, {Long: "no-color"},
+}}
+
+func registerNpm() {
+	register("npm", ValidatorFunc(checkNpm), func() Entry {
+		return Entry{Program: "npm", Operands: "ls|list [-a] [--depth N] [--json] [-l] [-p] [-g] [--omit T] [--include T] [PACKAGE]...; --version: these only read and print; every other use is a developer tool a person approves"}
+	})
+}
+
+func checkNpm(c *Call) error {
+	args := c.Argv[1:]
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
+		return nil
+	}
+	if len(args) == 0 || (args[0] != "ls" && args[0] != "list") {
+		return ErrUnlisted
+	}
+	err := npmLsSpec.Check(&Call{Argv: append([]string{"npm " + args[0]}, args[1:]...), WS: c.WS})
+	var f *Finding
+	if errors.As(err, &f) && !isPathCode(f.Code) {
+		return ErrUnlisted
+	}
+	return err
+}
+
+// isPathCode reports whether a finding's code is about a path (outside
+// the workspace, protected …): those stand, whoever would decide.
+func isPathCode(code string) bool {
+	switch code {
+	case CodeUnknownFlag, CodeForbiddenFlag, CodeBadUsage, CodeForbidden:
+		return false
+	}
+	return true
+}
