@@ -34,6 +34,8 @@ const (
 type Checker struct {
 	TrustedPath string
 	Home        string
+
+	vars map[string]string // loop variables of the statement being checked
 }
 
 // Check checks src with a zero Checker.
@@ -68,6 +70,10 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if len(f.Stmts) == 0 {
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
+	vars, v := c.unrollLoops(f, ws)
+	if v != nil {
+		return v
+	}
 	if v := testClauses(f); v != nil {
 		return v
 	}
@@ -75,7 +81,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if v != nil {
 		return v
 	}
-	if v := forbiddenSyntax(f); v != nil {
+	if v := forbiddenSyntaxWith(f, vars); v != nil {
 		return v
 	}
 	steps, v := flatten(f)
@@ -92,7 +98,9 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	for _, st := range steps {
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
-			cmd, cmdParts := c.command(stmt, cwd, len(st.stmts) > 1, j > 0)
+			cc := *c
+			cc.vars = vars[stmt]
+			cmd, cmdParts := cc.command(stmt, cwd, len(st.stmts) > 1, j > 0)
 			if call, ok := stmt.Cmd.(*syntax.CallExpr); ok && envs[call] != nil {
 				cmd.Env = envs[call]
 				if cmd.Builtin != "" {

@@ -7,18 +7,30 @@ import (
 // forbiddenSyntax returns a refusal for the first node, in source order,
 // that vtexec does not run: anything whose effect depends on a shell.
 func forbiddenSyntax(f *syntax.File) *Verdict {
-	var found *Verdict
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if found != nil {
-			return false
-		}
-		found = forbiddenNode(n)
-		return found == nil
-	})
-	return found
+	return forbiddenSyntaxWith(f, nil)
 }
 
-func forbiddenNode(n syntax.Node) *Verdict {
+// forbiddenSyntaxWith is forbiddenSyntax where the statements of an
+// unrolled loop may use their loop variable.
+func forbiddenSyntaxWith(f *syntax.File, vars loopVars) *Verdict {
+	var found *Verdict
+	for _, st := range f.Stmts {
+		allowed := vars[st]
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if found != nil {
+				return false
+			}
+			found = forbiddenNode(n, allowed)
+			return found == nil
+		})
+		if found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 	const (
 		literal = "write the value literally; vtexec runs no shell, so nothing is expanded"
 		oneCmd  = "run the commands one at a time, or joined with && ; || and |"
@@ -40,6 +52,9 @@ func forbiddenNode(n syntax.Node) *Verdict {
 	case *syntax.ParamExp:
 		if isPWD(n) {
 			return nil // expanded where the cwd allows it (see pwdVerdict)
+		}
+		if _, ok := vars[paramName(n)]; ok && isSimpleParam(n) {
+			return nil // a loop variable, expanded as bash would
 		}
 		return deny(CodeExpansion, expansionHint(n), "parameter expansion ($%s) is not allowed", paramName(n))
 	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause:
@@ -86,7 +101,12 @@ func forbiddenNode(n syntax.Node) *Verdict {
 // isPWD reports whether p is exactly $PWD or ${PWD}: the directory the
 // command starts in, which vtexec knows.
 func isPWD(p *syntax.ParamExp) bool {
-	return p.Param != nil && p.Param.Value == "PWD" && p.Flags == nil &&
+	return p.Param != nil && p.Param.Value == "PWD" && isSimpleParam(p)
+}
+
+// isSimpleParam reports whether p is $NAME or ${NAME}, with no operator.
+func isSimpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil &&
 		!p.Excl && !p.Length && !p.Width && !p.IsSet &&
 		p.Split == syntax.OptUnset && p.GlobSubst == syntax.OptUnset && p.RcExpand == syntax.OptUnset &&
 		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 &&

@@ -31,6 +31,9 @@ func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
 	cwd := ws.Cwd()
 	return &expand.Config{
 		Env: expand.FuncEnviron(func(name string) string {
+			if v, ok := c.vars[name]; ok {
+				return v
+			}
 			switch name {
 			case "HOME":
 				return home

@@ -241,3 +241,50 @@ func TestDevToolReadForms(t *testing.T) {
 		{"go version -m /usr/bin/go", deny("outside_workspace")},
 	})
 }
+
+// for NAME in WORDS loops are unrolled into the list they stand for, each
+// iteration checked; the variable expands as bash would (split when
+// unquoted). Anything else loop-like stays refused.
+func TestForLoops(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"for f in src/*.txt; do cat $f; done", allow},
+		{`for f in README.md file.txt; do echo "== $f"; head -n 1 "$f"; done`, allow},
+		{"for d in src docs; do ls $d; done", allow},
+		{"for x in a b; do echo $x > out-$x.txt; done", allow},
+		{"for x in {1..3}; do echo $x; done; echo done", allow},
+		// Each iteration is checked.
+		{"for f in README.md ../ws2/secret.txt; do cat $f; done", deny("outside_workspace")},
+		{"for f in README.md /etc/passwd; do cat $f; done", deny("outside_workspace")},
+		{"for f in src/*; do cat $f; done > out.txt", deny("control_flow")},
+		{"for p in rm; do $p -rf src; done", want{"ask", "destructive"}},
+		{"for x in a; do curl $x; done", deny("forbidden_program")},
+		{"for x in 'a b'; do cat $x; done", allow}, // split: cat a b, two files inside
+		{"for x in '../ws2/secret.txt x'; do cat $x; done", deny("outside_workspace")},
+		{"for x in a; do echo x > $x; done", allow},
+		{"for x in ../ws2/p; do echo x > $x; done", deny("outside_workspace")},
+		// Forms that stay refused.
+		{"ls && for x in a; do echo $x; done", deny("control_flow")},
+		{"for x in a; do echo $x; done | sort", deny("control_flow")},
+		{"for ((i=0; i<3; i++)); do echo $i; done", deny("control_flow")},
+		{"for x; do echo $x; done", deny("control_flow")},
+		{"for x in a; do for y in b; do echo $y; done; done", deny("control_flow")},
+		{"for x in a; do while true; do ls; done; done", deny("control_flow")},
+		{"cd src; for x in a; do echo $x; done", deny("control_flow")},
+		{"for x in $(ls); do echo $x; done", deny("substitution")},
+		{"for x in $HOME; do echo $x; done", deny("expansion")},
+		{"for x in a; do echo $y; done", deny("expansion")},
+		{"for x in a; do echo ${x%a}; done", deny("expansion")},
+		{"for x in a; do echo $x; done; echo $x", deny("expansion")},
+		{"for x in {1..100}; do echo $x; done", deny("too_long")},
+		{"for x in a; do break; done", deny("forbidden_program")},
+	})
+}
+
+// An unrolled loop runs as the list it stands for: a cd inside holds for
+// the next iteration, as in bash.
+func TestForLoopRuns(t *testing.T) {
+	ws := fixture(t)
+	res := runIn(t, ws, `for f in src/a.txt file.txt; do printf '[%s]' "$f"; done; for x in 'a b' c; do printf '(%s)' $x; done`)
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.Equal(t, "[src/a.txt][file.txt](a)(b)(c)", res.Stdout)
+}
