@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -49,7 +50,7 @@ var findPrimaries = &lazy[map[string]findPrimary]{make: func() map[string]findPr
 		"type": {args: 1}, "xtype": {args: 1},
 		// Actions.
 		"print": {}, "print0": {}, "printf": {args: 1}, "ls": {}, "prune": {}, "quit": {},
-		"delete": {forbid: "removes files"},
+		"delete": {}, // asks (see findDeletes)
 		"exec":   {forbid: findRuns}, "execdir": {forbid: findRuns},
 		"ok": {forbid: findRuns}, "okdir": {forbid: findRuns},
 		"fprint": {args: 1, forbid: findWrites}, "fprint0": {args: 1, forbid: findWrites},
@@ -83,19 +84,45 @@ func checkFind(c *Call) error {
 	}
 	// Start points run up to the first word that looks like an expression;
 	// with none, find searches ".", the current directory.
+	var starts []string
 	for ; i < len(args) && !findLooksLikeExpression(args[i], true); i++ {
 		if err := c.ReadPath(args[i], false); err != nil {
 			return err
 		}
+		starts = append(starts, args[i])
 	}
+	deletes := false
 	for i < len(args) {
 		n, err := checkFindPrimary(c, args[i:])
 		if err != nil {
 			return err
 		}
+		deletes = deletes || args[i] == "-delete"
 		i += n
 	}
+	if deletes {
+		return findDeletes(c, starts)
+	}
 	return nil
+}
+
+// findDeletes is the question for find -delete, which removes what the
+// expression matches under the start points: like rm, a person approves
+// it, each time (what matches can change), and a start point must be a
+// place vtexec lets commands write. find does not follow links (-L is
+// refused) and the kernel box keeps the git directory, .vtexec and the
+// agent configuration read-only whatever matches.
+func findDeletes(c *Call, starts []string) error {
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	for _, s := range starts {
+		if err := c.WritePath(s); err != nil {
+			return err
+		}
+	}
+	return &Finding{Ask: true, NeverAlways: true, Code: CodeDestructive, Hint: rmHint,
+		Reason: fmt.Sprintf("find -delete would remove every entry its expression matches under %s", strings.Join(starts, ", "))}
 }
 
 // findLeadingOptions reads -H -L -P -D DEBUGOPTS -OLEVEL and "--", and

@@ -42,7 +42,8 @@ func TestFind(t *testing.T) {
 		{splitArgv("find . -okdir rm {} ;"), CodeForbiddenFlag},
 		{splitArgv("find . -name x -o -exec rm {} ;"), CodeForbiddenFlag},
 		{splitArgv("find . ( -exec id ; )"), CodeForbiddenFlag},
-		{splitArgv("find . -delete"), CodeForbiddenFlag},
+		{splitArgv("find . -delete"), CodeDestructive}, // asks, as rm does
+		{splitArgv("find .git -delete"), "protected_path"},
 		{splitArgv("find . -fprint x"), CodeForbiddenFlag},
 		{splitArgv("find . -fprint0 x"), CodeForbiddenFlag},
 		{splitArgv("find . -fls x"), CodeForbiddenFlag},

@@ -29,7 +29,7 @@ var wrapperCases = []tableCase{
 	{"timeout --bogus 10 ls", deny("unknown_flag")},
 	{"nice ls", allow},
 	{"nice -n 5 grep -r TODO src", allow},
-	{"nice -n 5 find . -delete", deny("forbidden_flag")},
+	{"nice -n 5 find . -delete", want{"ask", "destructive"}},
 	{"nohup cat README.md", allow},
 	{"stdbuf -oL cat README.md", allow},
 	{"stdbuf -oL cat ../ws2/secret.txt", deny("outside_workspace")},
