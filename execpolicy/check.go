@@ -233,6 +233,12 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 	if v != nil {
 		return refused(v)
 	}
+	if lookup := programLookup(argv); lookup != "" {
+		cmd.Argv, cmd.Builtin = argv, lookup
+		redirs, v := c.redirects(s.Redirs, ws)
+		cmd.Redirects = redirs
+		return refused(v)
+	}
 	if argv[0] == "command" {
 		if argv, v = unwrapCommand(argv); v != nil {
 			return refused(v)
@@ -615,6 +621,20 @@ func hasDotDot(p string) bool {
 		}
 	}
 	return false
+}
+
+// programLookup reports whether argv asks where programs are (command -v
+// NAME…, command -V NAME…, type NAME…): vtexec answers those itself from
+// the trusted PATH, as the builtin "command -v" or "type". It returns
+// the builtin's name, or "" for anything else.
+func programLookup(argv []string) string {
+	switch {
+	case len(argv) >= 3 && argv[0] == "command" && (argv[1] == "-v" || argv[1] == "-V"):
+		return "command " + argv[1]
+	case len(argv) >= 2 && argv[0] == "type" && !strings.HasPrefix(argv[1], "-"):
+		return "type"
+	}
+	return ""
 }
 
 // unwrapCommand turns "command [-p] CMD ARG..." into "CMD ARG...": with no

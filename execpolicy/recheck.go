@@ -44,7 +44,7 @@ func (c *Checker) Recheck(cmd plan.Cmd, ws *workspace.Workspace) *Verdict {
 		}
 	}
 	if cmd.Builtin != "" {
-		return nil // : and exit: only their redirects touch files
+		return nil // : exit command -v type: only their redirects touch files
 	}
 	if slices.Contains(cmd.Asks, CodeWorkspaceProgram) {
 		// Approved as the workspace's own program: it must still be that

@@ -160,7 +160,7 @@ func (pl *pipeline) start(i int) {
 		return
 	}
 	if c.Builtin != "" {
-		pl.status[i] = pl.builtin(c, fds[2])
+		pl.status[i] = pl.builtin(c, fds[1], fds[2])
 		return
 	}
 	cmd := pl.r.opts.Launcher.Command(c, withSettings(pl.r.env, c.Env))
@@ -298,12 +298,14 @@ func exitStatus(err error) int {
 // builtin carries out a builtin command and returns its status. As in bash,
 // a builtin inside a multi-command pipeline runs in a subshell, so there cd
 // changes a copy of the workspace and the real one keeps its directory.
-func (pl *pipeline) builtin(c plan.Cmd, stderr io.Writer) int {
+func (pl *pipeline) builtin(c plan.Cmd, stdout, stderr io.Writer) int {
 	switch c.Builtin {
 	case ":":
 		return 0
 	case "exit":
 		return pl.exit(c, stderr)
+	case "command -v", "command -V", "type":
+		return pl.lookup(c, stdout, stderr)
 	case "cd":
 	default:
 		fmt.Fprintf(stderr, "vtexec: unknown builtin %q\n", c.Builtin)
@@ -314,6 +316,53 @@ func (pl *pipeline) builtin(c plan.Cmd, stderr io.Writer) int {
 		ws = ws.Clone()
 	}
 	return cd(ws, c, stderr)
+}
+
+// vtexecBuiltins are the names vtexec carries out itself.
+var vtexecBuiltins = map[string]bool{"cd": true, ":": true, "exit": true, "command": true, "type": true}
+
+// lookup answers command -v, command -V and type for each name, as
+// bash does, from the PATH commands run with: 1 if a name is neither a
+// builtin nor found.
+func (pl *pipeline) lookup(c plan.Cmd, out, stderr io.Writer) int {
+	path := ""
+	for _, kv := range pl.r.env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = p
+		}
+	}
+	status := 0
+	names := c.Argv[1:]
+	if c.Builtin != "type" {
+		names = c.Argv[2:]
+	}
+	for _, name := range names {
+		found := ""
+		if !strings.Contains(name, "/") {
+			for _, dir := range filepath.SplitList(path) {
+				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+					found = filepath.Join(dir, name)
+					break
+				}
+			}
+		}
+		switch {
+		case vtexecBuiltins[name] && c.Builtin == "command -v":
+			fmt.Fprintln(out, name)
+		case vtexecBuiltins[name]:
+			fmt.Fprintf(out, "%s is a shell builtin\n", name)
+		case found != "" && c.Builtin == "command -v":
+			fmt.Fprintln(out, found)
+		case found != "":
+			fmt.Fprintf(out, "%s is %s\n", name, found)
+		default:
+			status = 1
+			if c.Builtin != "command -v" {
+				fmt.Fprintf(stderr, "%s: %s: not found\n", c.Argv[0], name)
+			}
+		}
+	}
+	return status
 }
 
 // exit returns its status, N or else the status of the last pipeline

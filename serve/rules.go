@@ -5,7 +5,7 @@ package serve
 // shell tool to a model can reuse it.
 const Rules = `Commands run without a shell, inside the workspace; anything vtexec cannot check is refused before it runs.
 
-Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT. Also: here-documents (cat > notes.md <<'EOF' ... EOF, and <<< 'text'); for NAME in WORDS; do ...; done as a whole command; test, [ ... ] and [[ ... ]] with one test; : and exit N; $PWD; and output settings as prefixes (LC_ALL=C sort, TZ=UTC date, NO_COLOR=1, COLUMNS=120, CI=1).
+Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT. Also: here-documents (cat > notes.md <<'EOF' ... EOF, and <<< 'text'); for NAME in WORDS; do ...; done as a whole command; test, [ ... ] and [[ ... ]] with one test; : and exit N; command -v NAME and type NAME; $PWD; and output settings as prefixes (LC_ALL=C sort, TZ=UTC date, NO_COLOR=1, COLUMNS=120, CI=1).
 
 Refused, and what to do instead:
 - $(...) and backticks: run the inner command first, then write its output literally.

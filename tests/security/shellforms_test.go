@@ -288,3 +288,25 @@ func TestForLoopRuns(t *testing.T) {
 	assert.Equal(t, 0, res.ExitCode, res.Stderr)
 	assert.Equal(t, "[src/a.txt][file.txt](a)(b)(c)", res.Stdout)
 }
+
+// command -v, command -V and type answer from the trusted PATH, carried
+// out by vtexec; a name with a slash is never looked at, so they are no
+// oracle for files outside.
+func TestProgramLookup(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"command -v git", allow},
+		{"command -v git ls", allow},
+		{"command -V ls", allow},
+		{"type git", allow},
+		{"command -v git > where.txt", allow},
+		{"command -v git > ../ws2/x", deny("outside_workspace")},
+		{"type -a ls", deny("forbidden_program")},
+		{"command -v", deny("bad_usage")},
+	})
+	ws := fixture(t)
+	res := runIn(t, ws, "command -v ls cd nosuchprogram-9; type ls")
+	assert.Equal(t, "/usr/bin/ls\ncd\nls is /usr/bin/ls\n", res.Stdout)
+	res = runIn(t, ws, "command -v /etc/passwd ../ws2/secret.txt")
+	assert.Equal(t, 1, res.ExitCode)
+	assert.Empty(t, res.Stdout)
+}
