@@ -3,6 +3,7 @@
 package confine
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -136,19 +137,32 @@ func collectPersisted() {
 	if err != nil || len(entries) <= persistKeep {
 		return
 	}
-	type kept struct {
-		path string
-		at   int64
-	}
-	var all []kept
+	var all []keptNS
 	for _, e := range entries {
+		// Another process may be collecting at the same time: an entry
+		// read above can be gone by now.
 		if fi, err := e.Info(); err == nil {
-			all = append(all, kept{filepath.Join(persistDir, e.Name()), fi.ModTime().UnixNano()})
+			all = append(all, keptNS{filepath.Join(persistDir, e.Name()), fi.ModTime().UnixNano()})
 		}
 	}
-	slices.SortFunc(all, func(a, b kept) int { return int(a.at - b.at) })
-	for _, k := range all[:len(all)-persistKeep] {
+	for _, k := range oldestBeyond(all, persistKeep) {
 		unix.Unmount(k.path, unix.MNT_DETACH)
 		unix.Unlink(k.path)
 	}
+}
+
+// keptNS is one kept namespace and when it was kept.
+type keptNS struct {
+	path string
+	at   int64
+}
+
+// oldestBeyond returns the oldest of all beyond the keep newest (none if
+// there are no more than keep); it sorts all.
+func oldestBeyond(all []keptNS, keep int) []keptNS {
+	if len(all) <= keep {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b keptNS) int { return cmp.Compare(a.at, b.at) })
+	return all[:len(all)-keep]
 }
