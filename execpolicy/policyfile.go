@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -45,6 +46,11 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 			return false, false, err
 		}
 	}
+	if ts != nil {
+		if err := keepOutOfGit(filepath.Dir(path)); err != nil {
+			return false, false, err
+		}
+	}
 	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return false, false, err
@@ -78,6 +84,27 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 		return false, false, err
 	}
 	return true, true, ts.update(path, func([]string) []string { return []string{sum} })
+}
+
+// gitignore keeps a person's local approvals and vtexec's lock files out
+// of the project's history.
+const gitignore = "# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n"
+
+// keepOutOfGit writes dir/.gitignore (gitignore) unless it exists; a
+// person's own file is left as it is.
+func keepOutOfGit(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(gitignore)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // withRule returns old with r appended, unless r is already there.

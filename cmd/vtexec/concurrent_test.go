@@ -39,7 +39,7 @@ func TestTwentyConcurrentAlwaysApprovals(t *testing.T) {
 	require.NoError(t, err)
 	seen := map[string]bool{}
 	for _, r := range pol.Rules {
-		seen[r.Subcommand[0]] = true
+		seen[append(r.Subcommand, r.Argv...)[0]] = true
 	}
 	assert.Len(t, seen, 20)
 	assert.Len(t, pol.Rules, 20, "no duplicates")

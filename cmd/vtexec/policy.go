@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/vtexec/vtexec"
@@ -65,16 +66,19 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("policy allow")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	scope := fs.String("scope", "local", "local (.vtexec/policy.local.toml), project (.vtexec/policy.toml) or user")
-	anyArgs := fs.Bool("any-arguments", false, "allow every use of PROGRAM (no subcommand words given)")
+	anyArgs := fs.Bool("any-arguments", false, "allow every use of PROGRAM (give the program alone); not offered for programs that remove files or rewrite history")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
 	words := fs.Args()
 	if len(words) == 0 {
-		return 0, &usageError{"name the program: vtexec policy allow -- PROGRAM [SUBCOMMAND...]"}
+		return 0, &usageError{"name the program: vtexec policy allow -- PROGRAM [ARGUMENTS...]"}
 	}
 	if len(words) == 1 && !*anyArgs {
-		return 0, &usageError{"name the subcommand words too (vtexec policy allow -- make test), or add --any-arguments to allow every use of " + words[0]}
+		return 0, &usageError{"name the arguments too (vtexec policy allow -- make test), or add --any-arguments to allow every use of " + words[0]}
+	}
+	if len(words) > 1 && *anyArgs {
+		return 0, &usageError{"--any-arguments takes the program alone: vtexec policy allow --any-arguments -- " + words[0]}
 	}
 	_, files, err := policyFiles(*wsDir)
 	if err != nil {
@@ -83,11 +87,6 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	target := map[string]string{"local": files.ProjectLocal, "project": files.Project, "user": files.User}[*scope]
 	if target == "" {
 		return 0, &usageError{"--scope is local, project or user"}
-	}
-	for _, w := range words[1:] {
-		if strings.HasPrefix(w, "-") {
-			return 0, &usageError{"a rule names a program and its subcommand words (go test, npm run build); " + w + " is a flag, and a rule with it would approve any later arguments"}
-		}
 	}
 	cat := execpolicy.Commands()
 	for _, f := range cat.Forbidden {
@@ -103,7 +102,17 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 		}
 		prog = found
 	}
-	r := execpolicy.PolicyRule{Program: prog, Subcommand: words[1:], Decision: execpolicy.RuleAllow}
+	// The rule a person's "always" answer records for the same command:
+	// a program with subcommands gets its subcommand words (and any later
+	// arguments); any other program, its exact arguments.
+	root, _ := filepath.Abs(*wsDir)
+	r := execpolicy.RuleFor(execpolicy.Part{Argv: words, Program: prog}, root)
+	if *anyArgs {
+		if why := execpolicy.NoAnyArguments(filepath.Base(prog)); why != "" {
+			return 0, fmt.Errorf("%s cannot be allowed with any arguments: %s; allow the exact command instead: vtexec policy allow -- %s ARGUMENTS", words[0], why, words[0])
+		}
+		r = execpolicy.PolicyRule{Program: prog, Decision: execpolicy.RuleAllow}
+	}
 	var added, trusted bool
 	if *scope == "user" {
 		added, err = execpolicy.AppendRule(target, r, "added by vtexec policy allow")

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// policy allow records the rule a person's "always" answer would: a
+// program with subcommands gets its subcommand words, any other program
+// (rm above all) its exact arguments; --any-arguments is refused, with
+// the reason, where it would approve unbounded damage; the .vtexec
+// directory keeps local approvals out of git.
+func TestPolicyAllowRecordsWhatAPersonExpects(t *testing.T) {
+	ws := cliWorkspace(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "build"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "build", "out.o"), []byte("x"), 0o644))
+	allow := func(args ...string) (int, string) {
+		code, out, errOut := cli(t, "", append([]string{"policy", "allow", "--workspace", ws}, args...)...)
+		return code, out + errOut
+	}
+	check := func(cmd string) int {
+		code, _, _ := cli(t, "", "check", "--workspace", ws, "--", cmd)
+		return code
+	}
+
+	code, out := allow("--", "rm", "build/out.o")
+	require.Equal(t, 0, code, out)
+	assert.Equal(t, exitAllow, check("rm build/out.o"))
+	assert.Equal(t, exitAsk, check("rm build/out.o README.md"), "exactly the arguments allowed, nothing more")
+	assert.Equal(t, exitAsk, check("rm -r build"))
+
+	code, out = allow("--any-arguments", "--", "rm")
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, out, "cannot be allowed with any arguments")
+	code, out = allow("--any-arguments", "--", "git")
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, out, "name the subcommand")
+
+	code, out = allow("--", "make", "test")
+	require.Equal(t, 0, code, out)
+	assert.Equal(t, exitAllow, check("make test"))
+	assert.Equal(t, exitAllow, check("make test -j4"), "a subcommand rule allows later arguments")
+	assert.Equal(t, exitAsk, check("make install"))
+
+	code, out = allow("--", "tar", "-tf", "a.tar")
+	require.Equal(t, 0, code, out) // flags in a rule
+	assert.Equal(t, exitAllow, check("tar -tf a.tar"))
+	assert.Equal(t, exitAsk, check("tar -tf b.tar"))
+
+	code, out = allow("--any-arguments", "--", "make", "test")
+	assert.NotEqual(t, 0, code, out)
+
+	data, err := os.ReadFile(filepath.Join(ws, ".vtexec", ".gitignore"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "policy.local.toml\n")
+	assert.Contains(t, string(data), "*.lock\n")
+}
+
+// A person's own .vtexec/.gitignore is left as it is.
+func TestPolicyAllowKeepsAPersonsGitignore(t *testing.T) {
+	ws := cliWorkspace(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".vtexec"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".vtexec", ".gitignore"), []byte("mine\n"), 0o644))
+	code, _, errOut := cli(t, "", "policy", "allow", "--workspace", ws, "--", "make", "test")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join(ws, ".vtexec", ".gitignore"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine\n", string(data))
+}
