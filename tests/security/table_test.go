@@ -208,7 +208,7 @@ var cases = []tableCase{
 	{"exec ls", deny("forbidden_program")},
 	{"source scripts/run.sh", deny("forbidden_program")},
 	{". scripts/run.sh", deny("forbidden_program")},
-	{"command -v ls", deny("bad_usage")},
+	{"command -v ls", allow}, // answered by vtexec from the trusted PATH
 	{"alias ls=rm", deny("forbidden_program")},
 	{"make test", ask},
 	{"cat README.md | make", ask},
