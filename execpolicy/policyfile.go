@@ -27,6 +27,19 @@ func AppendRule(path string, r PolicyRule, note string) (added bool, err error) 
 	return added, err
 }
 
+// AppendRoot appends a [[root]] to the policy file at path, creating it
+// if needed, unless the same root is there already.
+func AppendRoot(path string, root PolicyRoot, note string) (added bool, err error) {
+	added, _, err = appendTo(path, nil, func(old []byte) ([]byte, bool, error) { return withRoot(path, old, root, note) })
+	return added, err
+}
+
+// AppendTrustedRoot is AppendRoot for a project file, vouched for as
+// AppendTrustedRule does.
+func (t TrustStore) AppendTrustedRoot(path string, root PolicyRoot, note string) (added, trusted bool, err error) {
+	return appendTo(path, &t, func(old []byte) ([]byte, bool, error) { return withRoot(path, old, root, note) })
+}
+
 // AppendTrustedRule appends r like AppendRule and vouches for the result,
 // but only if the file was vouched for (or empty) before: a rule a person
 // approves must not make trusted what someone else wrote into the file.
@@ -36,6 +49,13 @@ func (t TrustStore) AppendTrustedRule(path string, r PolicyRule, note string) (a
 }
 
 func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, trusted bool, err error) {
+	return appendTo(path, ts, func(old []byte) ([]byte, bool, error) { return withRule(path, old, r, note) })
+}
+
+// appendTo rewrites the policy file at path with what add makes of its
+// content, under its lock; for a project file (ts set) it keeps the
+// file's trust as AppendTrustedRule says.
+func appendTo(path string, ts *TrustStore, add func(old []byte) ([]byte, bool, error)) (added, trusted bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, false, err
 	}
@@ -66,7 +86,7 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 			return false, false, err
 		}
 	}
-	content, added, err := withRule(path, old, r, note)
+	content, added, err := add(old)
 	if err != nil || !added {
 		return added, trusted, err
 	}
@@ -84,6 +104,46 @@ func appendRule(path string, r PolicyRule, note string, ts *TrustStore) (added, 
 		return false, false, err
 	}
 	return true, true, ts.update(path, func([]string) []string { return []string{sum} })
+}
+
+// withRoot returns old with root appended, unless it is already there.
+func withRoot(path string, old []byte, root PolicyRoot, note string) ([]byte, bool, error) {
+	existing := &Policy{}
+	if err := existing.add(Layer{Path: path, Trusted: true}, old); err != nil {
+		return nil, false, err
+	}
+	for _, e := range existing.Roots {
+		switch {
+		case e.Path == root.Path && e.Access == root.Access:
+			return nil, false, nil
+		case e.Path == root.Path:
+			return nil, false, &PolicyError{File: path, Line: e.Line, Problem: fmt.Sprintf("root %s is there already, %s: change its access in the file rather than add a second one", e.Path, e.Access)}
+		}
+	}
+	root.File, root.Line = "", 0
+	block, err := toml.Marshal(struct {
+		Root []PolicyRoot `toml:"root"`
+	}{[]PolicyRoot{root}})
+	if err != nil {
+		return nil, false, err
+	}
+	i := bytes.Index(block, []byte("[[root]]"))
+	if i < 0 {
+		return nil, false, fmt.Errorf("policy: no [[root]] in %q", block)
+	}
+	var buf bytes.Buffer
+	buf.Write(old)
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		buf.WriteByte('\n')
+	}
+	if len(old) > 0 {
+		buf.WriteByte('\n')
+	}
+	if note != "" {
+		fmt.Fprintf(&buf, "# %s\n", note)
+	}
+	buf.Write(block[i:])
+	return buf.Bytes(), true, nil
 }
 
 // gitignore keeps a person's local approvals and vtexec's lock files out

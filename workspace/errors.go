@@ -35,7 +35,13 @@ func (e *BoundaryError) Error() string {
 }
 
 // Hint says what an agent can do instead.
+// reasonReadOnlyRoot is why a write into a read-only extra root fails.
+const reasonReadOnlyRoot = "path is in a read-only root"
+
 func (e *BoundaryError) Hint() string {
+	if e.Reason == reasonReadOnlyRoot {
+		return "this directory is a read-only root of the workspace (a [[root]] with access = \"read-only\"): commands may read it, not change it; write inside the workspace, or, if commands should change it, set its access to \"read-write\" in the policy file that names it (vtexec policy list)"
+	}
 	switch e.Code {
 	case Outside:
 		return "use a path inside the workspace (relative to the current directory, under ./)"

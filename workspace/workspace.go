@@ -215,7 +215,7 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	}
 	if access == Write {
 		if !writable {
-			return fail(Protected, real, "path is in a read-only root")
+			return fail(Protected, real, reasonReadOnlyRoot)
 		}
 		if protectedIn(root, real) {
 			return fail(Protected, real, "path is write-protected")
@@ -265,7 +265,7 @@ func (w *Workspace) CheckReal(real string, access Access) error {
 	case root == "":
 		return fail(Outside, "path is outside the workspace")
 	case access == Write && !writable:
-		return fail(Protected, "path is in a read-only root")
+		return fail(Protected, reasonReadOnlyRoot)
 	case access == Write && protectedIn(root, real):
 		return fail(Protected, "path is write-protected")
 	}

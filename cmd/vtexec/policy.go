@@ -25,6 +25,14 @@ func cmdPolicy(ctx context.Context, args []string, stdout io.Writer) (int, error
 		return policyCommands(args[1:], stdout)
 	case "allow":
 		return policyAllow(args[1:], stdout)
+	case "root":
+		if len(args) < 2 || args[1] != "add" {
+			if len(args) >= 2 && (args[1] == "-h" || args[1] == "--help") {
+				return 0, &helpRequested{policyUsage()}
+			}
+			return 0, &usageError{"policy root takes one subcommand: vtexec policy root add [--read-only] PATH"}
+		}
+		return policyRootAdd(args[2:], stdout)
 	case "list":
 		return policyList(args[1:], stdout)
 	case "explain":
@@ -130,6 +138,72 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	}
 	if !trusted {
 		fmt.Fprintf(stdout, "%s holds rules you have not vouched for, so this one waits too: review the file, then run vtexec policy trust\n", target)
+	}
+	return 0, nil
+}
+
+// policyRootAdd adds an extra directory commands may use, read-write or
+// read-only, to a policy file.
+func policyRootAdd(args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("policy root add")
+	wsDir := fs.String("workspace", ".", "workspace root")
+	scope := fs.String("scope", "local", "local (.vtexec/policy.local.toml), project (.vtexec/policy.toml) or user (every workspace)")
+	readOnly := fs.Bool("read-only", false, "commands may read the directory but not change it")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	if fs.NArg() != 1 {
+		return 0, &usageError{"name one directory: vtexec policy root add [--read-only] PATH"}
+	}
+	dir, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		return 0, err
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("%s is not a directory", dir), Hint: "name an existing directory"}
+	}
+	if dir == "/" {
+		return 0, &vtexec.RequestError{Code: "bad_request", Reason: "the root directory cannot be a root of the workspace", Hint: "name the directory the commands need"}
+	}
+	_, files, err := policyFiles(*wsDir)
+	if err != nil {
+		return 0, err
+	}
+	for _, own := range []string{files.User, files.TrustStore} {
+		if own != "" && (own == dir || strings.HasPrefix(own, dir+"/")) {
+			return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("%s holds vtexec's own files (%s), which no command may reach", dir, own),
+				Hint: "name a directory that does not hold vtexec's configuration or state"}
+		}
+	}
+	target := map[string]string{"local": files.ProjectLocal, "project": files.Project, "user": files.User}[*scope]
+	if target == "" {
+		return 0, &usageError{"--scope is local, project or user"}
+	}
+	root := execpolicy.PolicyRoot{Path: dir, Access: "read-write"}
+	if *readOnly {
+		root.Access = "read-only"
+	}
+	var added, trusted bool
+	if *scope == "user" {
+		added, err = execpolicy.AppendRoot(target, root, "added by vtexec policy root add")
+		trusted = true
+	} else {
+		added, trusted, err = execpolicy.TrustStore{Path: files.TrustStore}.AppendTrustedRoot(target, root, "added by vtexec policy root add")
+	}
+	if err != nil {
+		return 0, err
+	}
+	what := fmt.Sprintf("root %s (%s)", root.Path, root.Access)
+	if added {
+		fmt.Fprintf(stdout, "added %s to %s\n", what, target)
+	} else {
+		fmt.Fprintf(stdout, "%s is already in %s\n", what, target)
+	}
+	if !trusted {
+		fmt.Fprintf(stdout, "%s holds rules you have not vouched for, so this root waits too: review the file, then run vtexec policy trust\n", target)
 	}
 	return 0, nil
 }

@@ -71,3 +71,31 @@ func TestPolicyAllowKeepsAPersonsGitignore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "mine\n", string(data))
 }
+
+// policy root add writes a [[root]]: a read-only root may be read and
+// not written, with a hint that says why; the same path twice is
+// refused, and so are "/" and a directory holding vtexec's own files.
+func TestPolicyRootAdd(t *testing.T) {
+	ws := cliWorkspace(t)
+	extra, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(extra, "data.txt"), []byte("extra\n"), 0o644))
+	code, out, errOut := cli(t, "", "policy", "root", "add", "--workspace", ws, "--read-only", extra)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "(read-only)")
+
+	code, out, _ = cli(t, "", "check", "--workspace", ws, "--", "cat "+filepath.Join(extra, "data.txt"))
+	assert.Equal(t, exitAllow, code, out)
+	code, out, _ = cli(t, "", "check", "--workspace", ws, "--", "echo x > "+filepath.Join(extra, "new.txt"))
+	assert.Equal(t, exitDeny, code)
+	assert.Contains(t, out, "read-only root of the workspace")
+
+	code, _, errOut = cli(t, "", "policy", "root", "add", "--workspace", ws, extra)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errOut, "there already, read-only")
+	code, _, _ = cli(t, "", "policy", "root", "add", "--workspace", ws, "/")
+	assert.NotEqual(t, 0, code)
+	code, _, errOut = cli(t, "", "policy", "root", "add", "--workspace", ws, os.Getenv("XDG_CONFIG_HOME"))
+	assert.NotEqual(t, 0, code, "the user's vtexec configuration lives there")
+	assert.Contains(t, errOut, "vtexec's own files")
+}
