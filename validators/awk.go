@@ -43,6 +43,7 @@ var awkSpec = &Spec{Name: "awk", Doc: "PROGRAM (scanned: system, pipes, getline,
 	{Short: "v", Arg: Text},
 	{Short: "f", Arg: Text, Forbid: "reads the program from a file when awk runs, after vtexec checked it: pass the program inline"},
 	{Short: "W", Arg: Text, Forbid: "mawk's extended options include -W exec, which runs a program file"},
+	{Long: "version"}, {Long: "help"},
 }}
 
 func registerAwk() { registerSpec(awkSpec) }
@@ -53,6 +54,12 @@ var awkAssignment = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return r
 var awkCommandLineVarsForbidden = &lazy[map[string]bool]{make: func() map[string]bool { return map[string]bool{"ARGV": true, "ARGC": true} }}
 
 func awkOperands(c *Call, a *Args) error {
+	if helpOrVersion(a) {
+		if len(a.Operands) > 0 || len(a.Flags) > 1 {
+			return refuse(CodeBadUsage, "use awk --version alone", "%s --version or --help takes nothing else", c.Program())
+		}
+		return nil
+	}
 	for _, v := range a.Values("v") {
 		if !awkAssignment.get().MatchString(v) {
 			return refuse(CodeBadUsage, "write -v NAME=value", "%s -v %q is not an assignment NAME=value", c.Program(), v)

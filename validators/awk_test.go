@@ -58,7 +58,8 @@ func TestAwk(t *testing.T) {
 		{[]string{"awk", "-W", "exec", "prog.awk"}, CodeForbiddenFlag},
 		{[]string{"awk", "-Wexec", "prog.awk"}, CodeForbiddenFlag},
 		{[]string{"awk", "--exec", "prog.awk"}, CodeUnknownFlag},
-		{[]string{"awk", "--version"}, CodeUnknownFlag},
+		{[]string{"awk", "--version"}, ""},
+		{[]string{"awk", "--version", "prog"}, CodeBadUsage},
 
 		// Writing files.
 		{[]string{"awk", "{ print > \"out.txt\" }", "file.txt"}, CodeForbiddenFlag},

@@ -31,6 +31,9 @@ func registerCp() { registerSpec(cpSpec) }
 // the destination is a directory, the entry each source lands on is checked
 // too, so "cp -r sub/.git ." cannot create a protected path.
 func cpOperands(c *Call, a *Args) error {
+	if helpOrVersion(a) {
+		return nil
+	}
 	t, err := readTransfer(c, a, "copy")
 	if err != nil {
 		return err

@@ -93,6 +93,7 @@ var simpleSpecs = []*Spec{
 	{Name: "gofmt", Doc: "Go files and directories to read", GoFlags: true, Operands: ReadPaths, Flags: []Flag{
 		{Short: "l"}, {Short: "d"}, {Short: "e"}, {Short: "s"}, {Short: "r", Arg: Text},
 		{Short: "w", Forbid: "rewrites the files in place: show the changes with gofmt -d, then edit the files"},
+		{Short: "h"}, {Long: "help"},
 	}},
 	// df reports free space; a FILE operand names the file system that
 	// holds it, so it must be inside the workspace like any path.

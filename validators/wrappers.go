@@ -41,6 +41,11 @@ func (w *wrapperSpec) Unwrap(c *Call) ([]string, error) {
 			return nil, err
 		}
 	}
+	if helpOrVersion(a) {
+		// --help and --version print text and end the wrapper; what
+		// follows is never run.
+		return nil, nil
+	}
 	if len(a.Operands) < w.lead {
 		return nil, refuse(CodeBadUsage, "see "+w.Name+" --help", "%s: missing operand", w.Name)
 	}
