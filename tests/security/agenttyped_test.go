@@ -1,0 +1,65 @@
+package security
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+)
+
+// agentTyped are commands coding agents type while they work on a Go
+// repository, in the forms they type them: reading, searching, editing
+// with redirects and here-documents, looking at git, probing the tools.
+// None needs a person (git add, git fetch and xargs over unseen input do,
+// by design, and are not here): each is expected to be allowed as it is.
+var agentTyped = []string{
+	"ls", "ls -la", "ls -la src/", "pwd", "cat go.mod", "cat -n main.go", "head -n 40 main.go", "tail -n 20 README.md",
+	"sed -n '1,80p' main.go", "sed -n 10,20p src/a.txt", "wc -l main.go src/*.txt",
+	"grep -rn TODO --include='*.go' .", "grep -n 'func main' main.go", "rg -n 'func ' --type go", "rg --files",
+	"find . -name '*.go' -not -path './vendor/*'", "find . -type f -name '*.txt' | head -20", "tree -L 2",
+	"git status", "git status --short", "git diff", "git diff --stat", "git log --oneline -10", "git log -3 --format='%h %s'",
+	"git show --stat HEAD", "git branch -a", "git rev-parse --abbrev-ref HEAD", "git checkout -b feature/x",
+	"git diff --cached", "git ls-files | head", "git blame -L 1,10 main.go", "git grep -n func",
+	"mkdir -p internal/foo", "touch internal/foo/doc.go", "cp main.go main.go.bak", "mv main.go.bak old.go.txt",
+	"echo 'package foo' > internal/foo/foo.go", "printf '%s\\n' a b >> notes.txt",
+	"cat > internal/foo/bar.go <<'EOF'\npackage foo\n\nfunc Bar() int { return 1 }\nEOF",
+	"sed -i 's/Bar/Baz/g' internal/foo/bar.go", "diff -u main.go old.go.txt", "gofmt -l .", "gofmt -d main.go",
+	"go version", "go env GOPATH GOMODCACHE", "go list ./...", "go doc fmt.Println", "which go", "command -v git",
+	"type gofmt", "uname -a", "nproc", "df -h .", "date -u", "sleep 1", "echo $PWD", "[ -f go.mod ] && echo module",
+	"test -d .git && echo repo", "[[ -d internal ]] || mkdir internal", "LC_ALL=C sort notes.txt", "sort notes.txt | uniq -c",
+	"for f in *.go; do echo \"== $f\"; head -n 3 \"$f\"; done", "jq . data.json", "cut -d: -f1 notes.txt", "tr a-z A-Z < notes.txt",
+	"ls -la | head -20", "du -sh .", "stat main.go", "realpath main.go", "basename $PWD", "file main.go", "sha256sum main.go",
+	"cat main.go | grep -c func", "env | sort", "TZ=UTC date", "NO_COLOR=1 git log -1",
+	"git log --oneline | head -5", "git stash list", "git remote -v", "git tag",
+	"ls internal || true", "true", ": > empty.txt", "exit 0",
+}
+
+// Every command above is allowed: a needless refusal of what agents type
+// is a failure. The list is checked in one workspace, in order, as an
+// agent's session would be (mkdir before touch).
+func TestWhatAgentsTypeIsAllowed(t *testing.T) {
+	ws := fixture(t)
+	for name, body := range map[string]string{
+		"go.mod":    "module example.com/demo\n\ngo 1.22\n",
+		"main.go":   "package main\n\nfunc main() {}\n",
+		"data.json": "{\"a\": 1}\n",
+		"notes.txt": "b\na\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644))
+	}
+	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+	refused := 0
+	for _, cmd := range agentTyped {
+		d, err := eng.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		require.NoError(t, err, cmd)
+		if !assert.Equal(t, "allow", d.Decision, "%q: %s %s: %s", cmd, d.Decision, d.Code, d.Reason) {
+			refused++
+		}
+	}
+	t.Logf("%d of %d commands agents type refused", refused, len(agentTyped))
+}
