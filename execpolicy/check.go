@@ -279,6 +279,10 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		return refused(v)
 	}
 	cmd.Program = prog
+	// The form the program parses as its spec does: what is checked,
+	// shown, approved, logged and run.
+	argv = validators.Canonical(filepath.Base(argv[0]), argv)
+	cmd.Argv = argv
 	var parts []Part
 	c.validate(filepath.Base(argv[0]), argv, prog, ws, 0, &parts)
 	for i, p := range parts {

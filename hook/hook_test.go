@@ -173,6 +173,8 @@ func TestNoRewriteAllowsOnlyPlainWords(t *testing.T) {
 		"ls src > out.txt":          Deny, // bash would open the file
 		"git status":                Deny,
 		"cat a\\ b":                 Deny,
+		"sort --key 2 README.md":    Deny, // vtexec runs sort --key=2 README.md
+		"sort --key=2 README.md":    Allow,
 	} {
 		v := Decide(context.Background(), event(Claude, ws, "Bash", map[string]any{"command": cmd}), opt)
 		assert.Equal(t, want, v.Kind, "%s: %s", cmd, v.Message())

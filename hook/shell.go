@@ -3,6 +3,7 @@ package hook
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -58,6 +59,15 @@ func plainForBash(command string, d vtexec.Decision, pathEnv, dir string) string
 	}
 	if d.Rule != "" {
 		return "it is allowed by a policy rule or approval (" + d.Rule + "), which may rely on vtexec's box"
+	}
+	if typed := typedArgvs(f); len(typed) == len(d.Commands) {
+		for i, c := range d.Commands {
+			if !slices.Equal(typed[i], c.Argv) {
+				return "vtexec checked it as " + vtexec.DisplayArgv(c.Argv) + ", which bash would not pass as typed"
+			}
+		}
+	} else {
+		return "bash would run other commands than vtexec checked"
 	}
 	for _, c := range d.Commands {
 		if c.Program == "" {
@@ -136,6 +146,41 @@ func plainWord(w *syntax.Word) bool {
 		}
 	}
 	return true
+}
+
+// typedArgvs are the argument lists bash passes for the simple commands
+// of f, in order; its words are plain (plainStmt), so each is its text
+// with the quotes taken off.
+func typedArgvs(f *syntax.File) [][]string {
+	var out [][]string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		var argv []string
+		for _, w := range call.Args {
+			var b strings.Builder
+			for _, p := range w.Parts {
+				switch p := p.(type) {
+				case *syntax.Lit:
+					b.WriteString(p.Value)
+				case *syntax.SglQuoted:
+					b.WriteString(p.Value)
+				case *syntax.DblQuoted:
+					for _, q := range p.Parts {
+						if l, ok := q.(*syntax.Lit); ok {
+							b.WriteString(l.Value)
+						}
+					}
+				}
+			}
+			argv = append(argv, b.String())
+		}
+		out = append(out, argv)
+		return false
+	})
+	return out
 }
 
 func wordText(w *syntax.Word) string {

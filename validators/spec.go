@@ -71,6 +71,17 @@ type FlagUse struct {
 type Args struct {
 	Flags    []FlagUse
 	Operands []string
+
+	// joined maps the index of an option word that took the next word
+	// as its value to the one word that says the same: --name=value.
+	joined map[int]string
+}
+
+func (a *Args) join(i int, word string) {
+	if a.joined == nil {
+		a.joined = map[int]string{}
+	}
+	a.joined[i] = word
 }
 
 // Has reports whether a flag with the given long or short name was used.
@@ -116,6 +127,34 @@ type Spec struct {
 	indexOnce sync.Once
 	short     map[string]*Flag
 	long      map[string]*Flag
+}
+
+// Canonical returns argv with every long option that took the next word
+// as its value written as one word, --name=value (-name=value for Go's
+// flag package): the form no parser splits differently. Where the
+// program would disagree with the spec about that option taking a value,
+// it now fails on the =value instead of reading the value as an operand
+// or an option. Anything that does not parse is returned as it is, for
+// Check to refuse.
+func (s *Spec) Canonical(argv []string) []string {
+	if len(argv) < 2 {
+		return argv
+	}
+	a, err := s.Parse(argv[1:])
+	if err != nil || len(a.joined) == 0 {
+		return argv
+	}
+	out := []string{argv[0]}
+	args := argv[1:]
+	for i := 0; i < len(args); i++ {
+		if word, ok := a.joined[i]; ok {
+			out = append(out, word)
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 // Check parses argv[1:] and checks every flag value and operand.
@@ -226,6 +265,7 @@ func (s *Spec) parseGo(a *Args, args []string, i int) (int, error) {
 	case i+1 < len(args):
 		use.Value = args[i+1]
 		consumed = 1
+		a.join(i, "-"+name+"="+args[i+1])
 	default:
 		return 0, refuse(CodeBadUsage, "give the flag its value", "%s: -%s needs a value", s.Name, name)
 	}
@@ -254,6 +294,7 @@ func (s *Spec) parseLong(a *Args, args []string, i int) (int, error) {
 	case i+1 < len(args):
 		use.Value = args[i+1]
 		consumed = 1
+		a.join(i, "--"+name+"="+args[i+1])
 	default:
 		return 0, refuse(CodeBadUsage, "give the flag its value", "%s: --%s needs a value", s.Name, name)
 	}

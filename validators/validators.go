@@ -199,6 +199,20 @@ func registerSpec(s *Spec) {
 	register(s.Name, s, s.Entry)
 }
 
+// Canonical is argv in the form its program's spec says it parses the
+// same way (see Spec.Canonical); argv itself for a program validated by
+// code of its own, or not allowlisted.
+func Canonical(name string, argv []string) []string {
+	v, ok := Lookup(name)
+	if !ok {
+		return argv
+	}
+	if s, ok := v.(*Spec); ok {
+		return s.Canonical(argv)
+	}
+	return argv
+}
+
 // Lookup returns the validator for a program name, if it is allowlisted.
 func Lookup(name string) (Validator, bool) {
 	r := registrationOf(name)
