@@ -19,6 +19,23 @@ type JSONLRequest struct {
 	Arguments json.RawMessage `json:"arguments"` // the tool's input, as in MCP
 }
 
+// JSONLAsk is a line vtexec serve --jsonl --ask writes when a command
+// needs a person: {"ask": {"question": "q1", "text": "…", "choices":
+// ["once", "session", "always", "deny"]}}. The harness shows Text to its
+// person and sends back {"answer": {"question": "q1", "answer": "once"}};
+// no answer within the ask timeout denies.
+type JSONLAsk struct {
+	Question string   `json:"question"`
+	Text     string   `json:"text"`
+	Choices  []string `json:"choices"`
+}
+
+// JSONLAnswer is a person's answer to a JSONLAsk.
+type JSONLAnswer struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
 // JSONLResponse is one line of output: the answer to the request with
 // the same id. Result is the tool's structured result (vtexec.Result for
 // shell, vtexec.Decision for shell_check), Text what a model is shown,
@@ -55,31 +72,45 @@ const (
 // ends at EOF, once every call has been answered, or when ctx ends,
 // which kills the commands still running. Each line is handed to the MCP
 // server through an in-memory client, so both faces behave alike;
-// nobody can be asked, so an ask is refused with needs_approval.
+// with Options.JSONLAsks a command that needs a person is asked about
+// in the stream (JSONLAsk, JSONLAnswer); without, nobody can be asked,
+// so an ask is refused with needs_approval.
 func (s *Server) ServeJSONL(ctx context.Context, r io.Reader, w io.Writer) error {
+	var mu sync.Mutex
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	var writeErr error
+	writeLine := func(v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if writeErr == nil {
+			writeErr = enc.Encode(v)
+		}
+	}
+	write := func(resp JSONLResponse) { writeLine(resp) }
+	asks := &jsonlAsks{waiting: map[string]chan string{}}
+
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st)
 	if err != nil {
 		return err
 	}
 	c := s.conn(ss)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "vtexec-jsonl", Version: s.opts.Version}, nil).Connect(ctx, ct, nil)
+	var copts *mcp.ClientOptions
+	if s.opts.JSONLAsks {
+		copts = &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return asks.ask(ctx, req.Params, func(a JSONLAsk) {
+				writeLine(struct {
+					Ask JSONLAsk `json:"ask"`
+				}{a})
+			})
+		}}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "vtexec-jsonl", Version: s.opts.Version}, copts).Connect(ctx, ct, nil)
 	if err != nil {
 		return err
 	}
 	defer cs.Close()
-
-	var mu sync.Mutex
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	var writeErr error
-	write := func(resp JSONLResponse) {
-		mu.Lock()
-		defer mu.Unlock()
-		if writeErr == nil {
-			writeErr = enc.Encode(resp)
-		}
-	}
 
 	// The read blocks, so it has a goroutine of its own: ctx ends the
 	// stream even while it waits for a line.
@@ -120,6 +151,7 @@ func (s *Server) ServeJSONL(ctx context.Context, r io.Reader, w io.Writer) error
 		case l = <-lines:
 		}
 		if errors.Is(l.err, io.EOF) {
+			asks.close() // no answer can come any more: what waits is denied
 			return nil
 		}
 		if errors.Is(l.err, bufio.ErrTooLong) {
@@ -132,6 +164,15 @@ func (s *Server) ServeJSONL(ctx context.Context, r io.Reader, w io.Writer) error
 		var req JSONLRequest
 		if err := json.Unmarshal(l.data, &req); err != nil {
 			write(badLine(nil, "not a JSON object: "+err.Error()))
+			continue
+		}
+		var answer struct {
+			Answer *JSONLAnswer `json:"answer"`
+		}
+		if json.Unmarshal(l.data, &answer); answer.Answer != nil {
+			if !asks.answer(*answer.Answer) {
+				write(badLine(nil, fmt.Sprintf("no question %q is waiting for an answer", answer.Answer.Question)))
+			}
 			continue
 		}
 		if req.Tool == "" {
@@ -171,6 +212,80 @@ func jsonlCall(ctx context.Context, cs *mcp.ClientSession, req JSONLRequest) JSO
 		}
 	}
 	return resp
+}
+
+// jsonlAsks are the questions of a --jsonl stream waiting for answers.
+type jsonlAsks struct {
+	mu      sync.Mutex
+	next    int
+	waiting map[string]chan string
+	closed  bool // the input ended
+}
+
+// close denies every question waiting, and every later one.
+func (a *jsonlAsks) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.closed = true
+	for id, ch := range a.waiting {
+		ch <- ""
+		delete(a.waiting, id)
+	}
+}
+
+// ask writes a question line for an elicitation and waits for its answer
+// line, or for ctx (the ask timeout, the call's end) to end it: deny.
+func (a *jsonlAsks) ask(ctx context.Context, p *mcp.ElicitParams, write func(JSONLAsk)) (*mcp.ElicitResult, error) {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	a.next++
+	id := fmt.Sprintf("q%d", a.next)
+	ch := make(chan string, 1)
+	a.waiting[id] = ch
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.waiting, id)
+		a.mu.Unlock()
+	}()
+	write(JSONLAsk{Question: id, Text: p.Message, Choices: answerChoices(p.RequestedSchema)})
+	select {
+	case ans := <-ch:
+		if ans == "" {
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": ans}}, nil
+	case <-ctx.Done():
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+}
+
+// answer hands an answer line to the question waiting for it, and
+// reports whether one was.
+func (a *jsonlAsks) answer(ans JSONLAnswer) bool {
+	a.mu.Lock()
+	ch, ok := a.waiting[ans.Question]
+	delete(a.waiting, ans.Question)
+	a.mu.Unlock()
+	if ok {
+		ch <- ans.Answer
+	}
+	return ok
+}
+
+// answerChoices are the answers a question's form offers.
+func answerChoices(schema any) []string {
+	var s struct {
+		Properties map[string]struct {
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	b, _ := json.Marshal(schema)
+	json.Unmarshal(b, &s)
+	return s.Properties["answer"].Enum
 }
 
 func badLine(id json.RawMessage, reason string) JSONLResponse {

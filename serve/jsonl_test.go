@@ -120,3 +120,57 @@ func TestJSONLStopsOnContext(t *testing.T) {
 	assert.Empty(t, running(t, name))
 	assert.Contains(t, out.String(), `"code":"cancelled"`)
 }
+
+// With asks on, a command that needs a person is asked about in the
+// stream: once runs it, deny refuses it, and an answer to no question
+// is a bad line.
+func TestJSONLAsksTheHarness(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "b.txt"), []byte("b\n"), 0o644))
+	s, err := New(Options{Workspace: ws, AuditLog: "off", JSONLAsks: true, AskTimeout: 10 * time.Second})
+	require.NoError(t, err)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeJSONL(context.Background(), inR, outW); outW.Close() }()
+	lines := bufio.NewScanner(outR)
+	next := func() map[string]any {
+		require.True(t, lines.Scan(), "a line")
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(lines.Bytes(), &m), lines.Text())
+		return m
+	}
+	send := func(s string) { _, err := io.WriteString(inW, s+"\n"); require.NoError(t, err) }
+
+	send(`{"id":1,"tool":"shell","arguments":{"command":"rm a.txt"}}`)
+	ask := next()["ask"].(map[string]any)
+	assert.Contains(t, ask["text"], "rm a.txt")
+	assert.Contains(t, ask["choices"], "once")
+	send(`{"answer":{"question":"` + ask["question"].(string) + `","answer":"once"}}`)
+	resp := next()
+	assert.Equal(t, false, resp["is_error"], resp)
+	assert.NoFileExists(t, filepath.Join(ws, "a.txt"))
+
+	send(`{"id":2,"tool":"shell","arguments":{"command":"rm b.txt"}}`)
+	ask = next()["ask"].(map[string]any)
+	send(`{"answer":{"question":"` + ask["question"].(string) + `","answer":"deny"}}`)
+	resp = next()
+	assert.Equal(t, true, resp["is_error"], resp)
+	assert.FileExists(t, filepath.Join(ws, "b.txt"))
+
+	send(`{"answer":{"question":"q99","answer":"once"}}`)
+	resp = next()
+	assert.Contains(t, resp["error"].(map[string]any)["reason"], "no question")
+
+	// The input ends while a question waits: it is denied at once.
+	send(`{"id":3,"tool":"shell","arguments":{"command":"rm b.txt"}}`)
+	next() // the ask
+	inW.Close()
+	resp = next()
+	assert.Equal(t, true, resp["is_error"], resp)
+	assert.FileExists(t, filepath.Join(ws, "b.txt"))
+	require.NoError(t, <-done)
+}

@@ -38,6 +38,9 @@ type Options struct {
 	// MaxJobs is how many background commands may run at once; 0 means
 	// DefaultMaxJobs.
 	MaxJobs int
+	// JSONLAsks makes ServeJSONL ask the harness about commands that need
+	// a person, with lines of its own (see JSONLAsk).
+	JSONLAsks bool
 }
 
 // ShellInput is the shell tool's input.

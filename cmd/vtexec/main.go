@@ -50,7 +50,7 @@ const usage = `usage:
   vtexec policy check [--workspace DIR]
   vtexec policy trust [--workspace DIR]          (vouch for the project's policy files as they are now)
   vtexec policy commands [--json|--markdown]    (the catalogue: programs, flags, refusals)
-  vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m] [--max-jobs 8] [--jsonl]
+  vtexec serve [--workspace DIR] [--audit FILE|off] [--ask-timeout 2m] [--max-jobs 8] [--jsonl [--ask]]
                                                 (MCP server on stdin/stdout: tools shell, shell_check)
   vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite]   (a harness's pre-tool hook: event on stdin)
   vtexec hook install|uninstall --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]

@@ -19,6 +19,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	wsDir := fs.String("workspace", ".", "workspace root")
 	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
 	jsonl := fs.Bool("jsonl", false, "the same tools as JSON lines: {\"id\",\"tool\",\"arguments\"} in, {\"id\",\"is_error\",\"text\",\"result\"} out")
+	jsonlAsks := fs.Bool("ask", false, `with --jsonl: ask about commands that need a person with {"ask": …} lines, answered by {"answer": …} lines`)
 	maxJobs := fs.Int("max-jobs", serve.DefaultMaxJobs, "how many background commands (shell with background: true) may run at once")
 	askTimeout := fs.Duration("ask-timeout", serve.DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
 	if err := parseFlags(fs, args); err != nil {
@@ -26,6 +27,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	if fs.NArg() > 0 {
 		return 0, &usageError{"serve takes no arguments: MCP requests come on stdin"}
+	}
+	if *jsonlAsks && !*jsonl {
+		return 0, &usageError{"--ask goes with --jsonl (an MCP client is asked by elicitation)"}
 	}
 	if *maxJobs < 1 {
 		return 0, &usageError{"--max-jobs must be at least 1"}
@@ -37,7 +41,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	engine := vtexec.NewEngine(vtexec.Config{})
 	defer engine.Close()
-	s, err := serve.New(serve.Options{Engine: engine, Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, MaxJobs: *maxJobs, Version: version()})
+	s, err := serve.New(serve.Options{Engine: engine, Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, MaxJobs: *maxJobs, JSONLAsks: *jsonlAsks, Version: version()})
 	if err != nil {
 		return 0, err
 	}
