@@ -3,6 +3,7 @@ package validators
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -244,6 +245,25 @@ func gitGlobalOption(args []string, i int) (f *Flag, value string, attached bool
 		last, value = i+1, args[i+1]
 	}
 	return f, value, attached, last
+}
+
+// gitCanonical is a git command with the subcommand's options that took
+// the next word as their value written as one word (--author=X, -n5):
+// git's first pass over the words of log, show and the like reads a
+// next word that looks like one of its own options as that option, not
+// as the value the spec saw; attached, the value is the value. The
+// options before the subcommand (-C DIR, -c NAME=VALUE) stay as typed.
+func gitCanonical(argv []string) []string {
+	if len(argv) < 3 {
+		return argv
+	}
+	rest := GitSubcommandArgs(argv[1:])
+	cmd, ok := gitCommands()[rest[0]]
+	if len(rest) < 2 || !ok || cmd.spec == nil {
+		return argv
+	}
+	head := argv[:len(argv)-len(rest)]
+	return append(slices.Clone(head), cmd.spec.canonical(rest, true)...)
 }
 
 // GitSubcommandArgs returns git's arguments from the subcommand on,

@@ -73,8 +73,10 @@ type Args struct {
 	Operands []string
 
 	// joined maps the index of an option word that took the next word
-	// as its value to the one word that says the same: --name=value.
-	joined map[int]string
+	// as its value to the one word that says the same: --name=value;
+	// joinedShort does for short options: -nVALUE.
+	joined      map[int]string
+	joinedShort map[int]string
 }
 
 func (a *Args) join(i int, word string) {
@@ -136,18 +138,27 @@ type Spec struct {
 // it now fails on the =value instead of reading the value as an operand
 // or an option. Anything that does not parse is returned as it is, for
 // Check to refuse.
-func (s *Spec) Canonical(argv []string) []string {
+func (s *Spec) Canonical(argv []string) []string { return s.canonical(argv, false) }
+
+// canonical is Canonical, with short options' values attached too
+// (-nVALUE) when shorts is set: for parsers known to read an attached
+// value exactly as a separate one (git's).
+func (s *Spec) canonical(argv []string, shorts bool) []string {
 	if len(argv) < 2 {
 		return argv
 	}
 	a, err := s.Parse(argv[1:])
-	if err != nil || len(a.joined) == 0 {
+	if err != nil || (len(a.joined) == 0 && (!shorts || len(a.joinedShort) == 0)) {
 		return argv
 	}
 	out := []string{argv[0]}
 	args := argv[1:]
 	for i := 0; i < len(args); i++ {
-		if word, ok := a.joined[i]; ok {
+		word, ok := a.joined[i]
+		if !ok && shorts {
+			word, ok = a.joinedShort[i]
+		}
+		if ok {
 			out = append(out, word)
 			i++
 			continue
@@ -336,6 +347,10 @@ func (s *Spec) parseShort(a *Args, args []string, i int) (int, error) {
 		}
 		use.Value = args[i+1]
 		a.Flags = append(a.Flags, use)
+		if a.joinedShort == nil {
+			a.joinedShort = map[int]string{}
+		}
+		a.joinedShort[i] = args[i] + args[i+1]
 		return 1, nil
 	}
 	return 0, nil

@@ -210,6 +210,9 @@ func Canonical(name string, argv []string) []string {
 	if s, ok := v.(*Spec); ok {
 		return s.Canonical(argv)
 	}
+	if name == "git" {
+		return gitCanonical(argv)
+	}
 	return argv
 }
 

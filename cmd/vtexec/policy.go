@@ -11,6 +11,7 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/validators"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -113,6 +114,8 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	// The rule a person's "always" answer records for the same command:
 	// a program with subcommands gets its subcommand words (and any later
 	// arguments); any other program, its exact arguments.
+	// The command as vtexec checks and runs it: its canonical form.
+	words = validators.Canonical(filepath.Base(prog), words)
 	root, _ := filepath.Abs(*wsDir)
 	r := execpolicy.RuleFor(execpolicy.Part{Argv: words, Program: prog}, root)
 	if *anyArgs {

@@ -51,6 +51,11 @@ func TestPolicyAllowRecordsWhatAPersonExpects(t *testing.T) {
 	assert.Equal(t, exitAllow, check("tar -tf a.tar"))
 	assert.Equal(t, exitAsk, check("tar -tf b.tar"))
 
+	// Recorded in the form vtexec runs it: --key=2.
+	code, out = allow("--", "sort", "--key", "2", "README.md")
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "--key=2")
+
 	code, out = allow("--any-arguments", "--", "make", "test")
 	assert.NotEqual(t, 0, code, out)
 

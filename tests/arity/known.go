@@ -26,7 +26,7 @@ var knownDisagreements = map[string]string{
 	"git rev-list -L":                          gitLogOnly,
 	"git stash show *": "git stash show takes every word that does not start with '-' as the stash, so the values of the diff and " +
 		"revision options it shares with git log must be attached (--stat-width=3); with the value in the next word git fails " +
-		"(\"Too many revisions\"), and it refuses log-only options (--decorate, -L); the spec should take these values only attached",
+		"(\"Too many revisions\"), and it refuses log-only options (--decorate, -L); vtexec runs them attached (validators.Canonical)",
 }
 
 const gitLogOnly = "an option of git log that this subcommand does not know: git refuses it, so nothing runs; gitRevFlags lists it for every subcommand of the revision parser"
@@ -44,7 +44,7 @@ var knownStolen = map[string]string{
 
 const stolenNote = "git reads the word as its own option and takes the word after it as the value, or fails (\"requires a value\"); " +
 	"the spec reads the option word as the value and checks the word after it as an operand, which is stricter; " +
-	"modelling the first pass is for the owner of validators/"
+	"vtexec runs git with such values attached (--author=X, -n5: validators.Canonical), which git reads as the spec does"
 
 // knownFor returns the entry covering a spelling and its note.
 func knownFor(fa validators.FlagArity) (string, string) {

@@ -70,4 +70,19 @@ func TestCanonicalFormIsWhatRuns(t *testing.T) {
 	assert.Equal(t, []string{"sort", "--key=2", "file.txt"}, d.Commands[0].Argv)
 	res := runIn(t, ws, "sort --key 1 file.txt")
 	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+
+	// git's first pass reads a next word that is one of log's own
+	// options (--decorate, --source, -L) as that option; attached, the
+	// word is the value the spec saw.
+	for cmd, want := range map[string][]string{
+		"git log --author --decorate":     {"git", "log", "--author=--decorate"},
+		"git log -n 3 --grep --source":    {"git", "log", "-n3", "--grep=--source"},
+		"git -C . log --since yesterday":  {"git", "-C", ".", "log", "--since=yesterday"},
+		"git log --format=%h -- --author": {"git", "log", "--format=%h", "--", "--author"},
+	} {
+		d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+		require.NoError(t, err)
+		require.Len(t, d.Commands, 1, cmd)
+		assert.Equal(t, want, d.Commands[0].Argv, cmd)
+	}
 }
