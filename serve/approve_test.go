@@ -124,7 +124,7 @@ func TestElicitOnceAndDeny(t *testing.T) {
 func TestElicitSessionHoldsForTheConnection(t *testing.T) {
 	eachMode(t, func(t *testing.T, version string) {
 		s, _ := newServer(t)
-		p := &person{answers: map[string]string{"git commit -m one": "session"}}
+		p := &person{answers: map[string]string{"git commit -mone": "session"}} // as shown: canonical
 		a := p.client(t, s, version)
 
 		res, txt, _ := call(t, a, ToolShell, map[string]any{"command": "git commit -m one"})
@@ -149,7 +149,7 @@ func TestElicitSessionHoldsForTheConnection(t *testing.T) {
 func TestElicitAlwaysRecordsTheRule(t *testing.T) {
 	eachMode(t, func(t *testing.T, version string) {
 		s, ws := newServer(t)
-		p := &person{answers: map[string]string{"git commit -m one": "always"}}
+		p := &person{answers: map[string]string{"git commit -mone": "always"}}
 		res, txt, _ := call(t, p.client(t, s, version), ToolShell, map[string]any{"command": "git commit -m one"})
 		assert.False(t, res.IsError, txt)
 		_, _, how := approval(t, res)
