@@ -17,7 +17,7 @@ var cpSpec = &Spec{Name: "cp", Doc: "SOURCE... DEST: sources read, destination w
 	{Long: "reflink", Arg: Text, Optional: true}, {Long: "remove-destination"},
 	{Long: "sparse", Arg: Text}, {Long: "strip-trailing-slashes"},
 	{Short: "S", Long: "suffix", Arg: NamePart}, {Short: "t", Long: "target-directory", Arg: WritePath},
-	{Short: "T", Long: "no-target-directory"}, {Short: "u"}, {Long: "update", Arg: Text, Optional: true},
+	{Short: "T", Long: "no-target-directory"}, {Short: "u", Long: "update"}, // coreutils 9.1: --update takes no value (--update=WHEN came in 9.3)
 	{Short: "v", Long: "verbose"}, {Short: "x", Long: "one-file-system"},
 	{Long: "keep-directory-symlink"}, {Long: "debug"}, {Long: "help"}, {Long: "version"},
 	{Short: "l", Long: "link", Forbid: "hard links share a file with its original, so a write to one changes the other"},

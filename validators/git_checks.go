@@ -383,7 +383,7 @@ func gitStashCmds() map[string]*gitCmd {
 		"list": {spec: gitSpec("", gitOps, true, gitRevFlags, gitDiffFlags)},
 		"show": {spec: gitSpec("", "a stash entry", true, []Flag{
 			{Short: "u", Long: "include-untracked"}, {Long: "only-untracked"},
-		}, gitDiffFlags, gitRevFlags)},
+		}, gitDiffFlags, gitRevFlagsNotLog())},
 		"drop":   {class: gitWrite, what: "deletes a stash entry", spec: gitSpec("", "a stash entry", false, quiet)},
 		"pop":    {class: gitWrite, what: "applies a stash entry and deletes it", spec: gitSpec("", "a stash entry", false, quiet, []Flag{{Long: "index"}})},
 		"apply":  {class: gitWrite, what: "applies a stash entry", spec: gitSpec("", "a stash entry", false, quiet, []Flag{{Long: "index"}})},

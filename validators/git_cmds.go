@@ -95,7 +95,7 @@ func gitReadCmds() map[string]*gitCmd {
 			{Long: "object-names"}, {Long: "filter", Arg: Text, Optional: true}, {Long: "filter-print-omitted"},
 			{Long: "missing", Arg: Text, Optional: true}, {Long: "exclude-promisor-objects"},
 			{Long: "indexed-objects"}, {Long: "in-commit-order"}, {Long: "use-bitmap-index"},
-		}, gitRevFlags)},
+		}, gitRevFlagsNotLog())},
 		"shortlog": {spec: gitSpec("shortlog", gitOps, true, []Flag{
 			{Short: "c", Long: "committer"}, {Short: "n", Long: "numbered"}, {Short: "s", Long: "summary"},
 			{Short: "e", Long: "email"}, {Short: "w", Arg: Text, Optional: true}, {Long: "group", Arg: Text},
@@ -235,7 +235,7 @@ func gitReadCmds() map[string]*gitCmd {
 				{Long: "base", Arg: Text}, {Long: "signature-file", Arg: ReadPath}, {Short: "q", Long: "quiet"},
 				{Long: "progress"}, {Long: "interdiff", Arg: Text}, {Long: "range-diff", Arg: Text},
 				{Long: "creation-factor", Arg: Number}, {Long: "force-in-body-from"},
-			}, gitRevFlags, gitDiffFlags)},
+			}, gitRevFlagsNotLog(), gitDiffFlags)},
 		"branch": {check: gitBranchCheck, what: "creates, renames, copies or deletes a branch, or changes its upstream",
 			lastArgDefault: []string{"--contains", "--no-contains", "--merged", "--no-merged", "--points-at"},
 			spec: gitSpec("branch", "patterns when listing; NAME [START] to create (asks)", false, []Flag{

@@ -104,6 +104,21 @@ var gitRevFlags = []Flag{
 	{Short: "t"}, {Long: "root"},
 }
 
+// gitLogOnly are options of gitRevFlags that only git log and its kin
+// know: rev-list, format-patch and stash show refuse them.
+var gitLogOnly = map[string]bool{"decorate": true, "decorate-refs": true, "decorate-refs-exclude": true, "L": true}
+
+// gitRevFlagsNotLog is gitRevFlags without gitLogOnly.
+func gitRevFlagsNotLog() []Flag {
+	var out []Flag
+	for _, f := range gitRevFlags {
+		if !gitLogOnly[f.Long] && !gitLogOnly[f.Short] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // gitSpec builds a subcommand's Spec: the flags (the first definition of
 // a name wins, so a subcommand's own flags come first), --no-NAME for
 // every long flag, and --help left out (checkGit refuses it).

@@ -54,7 +54,8 @@ func (p *prober) probe(fa validators.FlagArity) result {
 		}
 	}
 	// The attached forms.
-	if att := p.attached(fa, sep.next); att != nil {
+	att := p.attached(fa, sep.next)
+	if att != nil {
 		r.does += "; " + att.does
 		if !att.readable {
 			if r.outcome == agree {
@@ -66,7 +67,32 @@ func (p *prober) probe(fa validators.FlagArity) result {
 			r.evidence += " | " + att.evidence
 		}
 	}
+	// vtexec never passes this value as a separate word (see
+	// validators.Canonical): where the program reads the attached value
+	// as the spec does, how it would read a separate one does not matter.
+	if r.outcome == disagree && fa.Next == 1 && fa.Attach && canonicallyAttached(fa) && att != nil && att.readable && att.attaches {
+		r.outcome, r.canonical = agree, true
+		r.does += " (vtexec passes the value attached)"
+	}
+	if r.stolen && canonicallyAttached(fa) {
+		r.stolen = false // attached, git's first pass reads the value as a value
+	}
 	return r
+}
+
+// canonicallyAttached reports whether vtexec runs fa's value attached to
+// it: git's subcommand options, and the long options of programs
+// validated by a spec.
+func canonicallyAttached(fa validators.FlagArity) bool {
+	if fa.Program == "git" {
+		return len(fa.Sub) > 0
+	}
+	if !strings.HasPrefix(fa.Name, "--") {
+		return false
+	}
+	v, ok := validators.Lookup(fa.Program)
+	_, isSpec := v.(*validators.Spec)
+	return ok && isSpec
 }
 
 // saysText is what the spec says about a spelling.
