@@ -197,7 +197,12 @@ func (b *Box) Report() Report {
 func (b *Box) Close() error {
 	b.pids.mu.Lock()
 	if b.pids.cg != nil {
-		b.pids.cg.procs.Close()
+		// A move into the cgroup may still be under way (one waits for
+		// an RCU grace period, 5–10 ms): Close would wait for it, and a
+		// one-shot vtexec would exit that much later. The descriptor is
+		// closed once the move ends; the process it moves is not reaped
+		// before, so its pid stays its own meanwhile.
+		go b.pids.cg.procs.Close()
 		b.pids.cg = nil
 	}
 	b.pids.mu.Unlock()
