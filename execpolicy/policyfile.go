@@ -131,6 +131,11 @@ func withRoot(path string, old []byte, root PolicyRoot, note string) ([]byte, bo
 	if i < 0 {
 		return nil, false, fmt.Errorf("policy: no [[root]] in %q", block)
 	}
+	return withBlock(old, note, block[i:]), true, nil
+}
+
+// withBlock returns old with a blank line, "# note" and block after it.
+func withBlock(old []byte, note string, block []byte) []byte {
 	var buf bytes.Buffer
 	buf.Write(old)
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
@@ -142,8 +147,8 @@ func withRoot(path string, old []byte, root PolicyRoot, note string) ([]byte, bo
 	if note != "" {
 		fmt.Fprintf(&buf, "# %s\n", note)
 	}
-	buf.Write(block[i:])
-	return buf.Bytes(), true, nil
+	buf.Write(block)
+	return buf.Bytes()
 }
 
 // gitignore keeps a person's local approvals and vtexec's lock files out
@@ -188,19 +193,7 @@ func withRule(path string, old []byte, r PolicyRule, note string) ([]byte, bool,
 		// would allow the program with any arguments.
 		block = append(bytes.TrimRight(ruleBlock(block), "\n"), []byte("\nargv = []\n")...)
 	}
-	var buf bytes.Buffer
-	buf.Write(old)
-	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
-		buf.WriteByte('\n')
-	}
-	if len(old) > 0 {
-		buf.WriteByte('\n')
-	}
-	if note != "" {
-		fmt.Fprintf(&buf, "# %s\n", note)
-	}
-	buf.Write(bytes.TrimLeft(ruleBlock(block), "\n"))
-	return buf.Bytes(), true, nil
+	return withBlock(old, note, bytes.TrimLeft(ruleBlock(block), "\n")), true, nil
 }
 
 // ruleBlock keeps only the [[rule]] table of a marshalled policyFile.

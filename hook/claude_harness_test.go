@@ -43,20 +43,7 @@ func TestHookClaudeCode(t *testing.T) {
 		{"name": "Read", "input": map[string]any{"file_path": filepath.Join(work, "README.md")}},
 		{"name": "Bash", "input": map[string]any{"command": "tar -cf out.tar README.md", "description": "archive"}},
 	}
-	srv := &mockClaude{script: script}
-	addr := serveLoopback(t, srv)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", "run the tools", "--output-format", "stream-json", "--verbose",
-		"--settings", settings, "--allowedTools", "Bash,Read")
-	cmd.Dir = work
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_BASE_URL=http://" + addr,
-		"ANTHROPIC_API_KEY=sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	stdout, stderr := runClaude(t, claude, home, work, script, "--settings", settings, "--allowedTools", "Bash,Read")
 
 	results := claudeToolResults(t, bytes.NewReader(stdout.Bytes()))
 	require.Len(t, results, len(script), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
@@ -81,6 +68,25 @@ func TestHookClaudeCode(t *testing.T) {
 	assert.True(t, results["toolu_4"].isError)
 	assert.Contains(t, results["toolu_4"].text, "vtexec asks a person (not_allowed)")
 	assert.NoFileExists(t, filepath.Join(work, "out.tar"))
+}
+
+// runClaude runs Claude Code -p in work with HOME home against the
+// scripted Messages API, with extra flags, and returns its output.
+func runClaude(t *testing.T, claude, home, work string, script []map[string]any, flags ...string) (stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	addr := serveLoopback(t, &mockClaude{script: script})
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	args := append([]string{"-p", "run the tools", "--output-format", "stream-json", "--verbose"}, flags...)
+	cmd := exec.CommandContext(ctx, claude, args...)
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_BASE_URL=http://" + addr,
+		"ANTHROPIC_API_KEY=sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	return stdout, stderr
 }
 
 // toolResult is one tool result Claude Code reported.

@@ -4,13 +4,10 @@ package hook
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -39,20 +36,8 @@ func TestClaudeCodeCallsVtexecServe(t *testing.T) {
 		{"name": "mcp__vtexec__shell_read", "input": map[string]any{"id": "j1", "wait_ms": 3000}},
 		{"name": "mcp__vtexec__shell_kill", "input": map[string]any{"id": "j1"}},
 	}
-	addr := serveLoopback(t, &mockClaude{script: script})
-
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", "run the tools", "--output-format", "stream-json", "--verbose",
-		"--mcp-config", mcpConfig, "--strict-mcp-config",
+	stdout, stderr := runClaude(t, claude, home, work, script, "--mcp-config", mcpConfig, "--strict-mcp-config",
 		"--allowedTools", "mcp__vtexec__shell,mcp__vtexec__shell_read,mcp__vtexec__shell_kill")
-	cmd.Dir = work
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_BASE_URL=http://" + addr,
-		"ANTHROPIC_API_KEY=sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 
 	results := claudeToolResults(t, bytes.NewReader(stdout.Bytes()))
 	require.Len(t, results, len(script), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())

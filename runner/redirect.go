@@ -104,3 +104,17 @@ func redirectError(path string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }
+
+// fillInput writes data into f, a fresh file, and rewinds it for the
+// command to read; on error it closes f.
+func fillInput(f *os.File, data string) (*os.File, error) {
+	if _, err := f.WriteString(data); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("here-document: %w", err)
+	}
+	return f, nil
+}

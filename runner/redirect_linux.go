@@ -52,14 +52,5 @@ func inputFile(data string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("here-document: %w", err)
 	}
-	f := os.NewFile(uintptr(fd), "here-document")
-	if _, err := f.WriteString(data); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("here-document: %w", err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("here-document: %w", err)
-	}
-	return f, nil
+	return fillInput(os.NewFile(uintptr(fd), "here-document"), data)
 }

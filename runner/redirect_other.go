@@ -53,13 +53,5 @@ func inputFile(data string) (*os.File, error) {
 		return nil, fmt.Errorf("here-document: %w", err)
 	}
 	os.Remove(f.Name())
-	if _, err := f.WriteString(data); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("here-document: %w", err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("here-document: %w", err)
-	}
-	return f, nil
+	return fillInput(f, data)
 }
