@@ -89,6 +89,9 @@ func Texts(*Call, *Args) error { return nil }
 
 // Durations is an Operands checker for sleep's NUMBER[smhd] operands.
 func Durations(c *Call, a *Args) error {
+	if helpOrVersion(a) {
+		return nil
+	}
 	if len(a.Operands) == 0 {
 		return refuse(CodeBadUsage, "give a duration, e.g. "+c.Program()+" 1", "%s: missing duration", c.Program())
 	}

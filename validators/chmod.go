@@ -24,6 +24,9 @@ var chmodSpec = &Spec{Name: "chmod", Doc: "MODE (no s or t bits) then files to c
 func registerChmod() { registerSpec(chmodSpec) }
 
 func chmodOperands(c *Call, a *Args) error {
+	if helpOrVersion(a) {
+		return nil // prints text; GNU chmod changes nothing then
+	}
 	files := a.Operands
 	if !a.Has("reference") {
 		if len(files) == 0 {

@@ -35,11 +35,14 @@ var goDocSpec = &Spec{Name: "go doc", Doc: "[PACKAGE|SYMBOL]...: names or direct
 	{Long: "all"}, {Short: "c"}, {Long: "cmd"}, {Long: "short"}, {Long: "src"}, {Short: "u"},
 }}
 
-var goSubs = map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec}
+// goHelpSpec is `go help [TOPIC]`: it prints documentation.
+var goHelpSpec = &Spec{Name: "go help", Doc: "[TOPIC]...: names of commands or topics", GoFlags: true, Operands: Texts}
+
+var goSubs = map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec, "help": goHelpSpec}
 
 func registerGo() {
 	register("go", ValidatorFunc(checkGo), func() Entry {
-		return Entry{Program: "go", Operands: "version; env [-json] [VAR]...; list [-f T] [-json] [-m] [-e] [-deps] [-test] [-find] [-tags T] [PACKAGES]; doc [-all] [-c] [-cmd] [-short] [-src] [-u] [NAME]...: these only read and print; every other use is a developer tool a person approves",
+		return Entry{Program: "go", Operands: "version; help [TOPIC]; env [-json] [VAR]...; list [-f T] [-json] [-m] [-e] [-deps] [-test] [-find] [-tags T] [PACKAGES]; doc [-all] [-c] [-cmd] [-short] [-src] [-u] [NAME]...: these only read and print; every other use is a developer tool a person approves",
 			Refused: []Refusal{{Flag: "env -w, env -u", Reason: "writes the user's go env file"}}}
 	})
 }

@@ -217,6 +217,8 @@ func TestDevToolReadForms(t *testing.T) {
 		{"npm ls -g --depth 0", allow},
 		{"npm list --json", allow},
 		{"npm --version", allow},
+		{"go help", allow},
+		{"go help build", allow},
 		// Writes, builds and runs: a person decides, as before.
 		{"go env -w GOFLAGS=-toolexec=x", deny("forbidden_flag")},
 		{"go env -u GOPROXY", deny("forbidden_flag")},
@@ -309,4 +311,18 @@ func TestProgramLookup(t *testing.T) {
 	res = runIn(t, ws, "command -v /etc/passwd ../ws2/secret.txt")
 	assert.Equal(t, 1, res.ExitCode)
 	assert.Empty(t, res.Stdout)
+}
+
+// An allowlisted program's --help and --version print text: allowed,
+// whatever operands the program otherwise needs.
+func TestHelpAndVersionOfAllowlistedPrograms(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"chmod --help", allow}, {"chmod --version", allow},
+		{"sleep --help", allow}, {"sleep --version", allow},
+		{"cp --help", allow}, {"timeout --version", allow}, {"xargs --help", allow},
+		{"awk --version", allow}, {"gofmt -h", allow}, {"git -h", allow}, {"git status -h", allow},
+		{"git status --help", deny("forbidden_flag")}, // opens a viewer the configuration chooses
+		{"chmod +x", deny("bad_usage")},
+		{"sleep", deny("bad_usage")},
+	})
 }
