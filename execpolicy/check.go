@@ -281,7 +281,7 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 	cmd.Program = prog
 	// The form the program parses as its spec does: what is checked,
 	// shown, approved, logged and run.
-	argv = validators.Canonical(filepath.Base(argv[0]), argv)
+	argv = validators.Canonical(filepath.Base(argv[0]), argv, ws)
 	cmd.Argv = argv
 	var parts []Part
 	c.validate(filepath.Base(argv[0]), argv, prog, ws, 0, &parts)

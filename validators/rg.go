@@ -10,6 +10,14 @@ package validators
 // rg also reads a config file named by RIPGREP_CONFIG_PATH; vtexec's fixed
 // environment must not set it.
 
+import (
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
 const rgRunsPrograms = "runs a program on the files rg searches"
 
 var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined; with -L, every symbolic link in them too", Operands: rgOperands, Flags: []Flag{
@@ -92,3 +100,42 @@ var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) 
 func rgOperands(c *Call, a *Args) error { return searchOperands(c, a, "files", "type-list") }
 
 func registerRg() { registerSpec(rgSpec) }
+
+// rgIgnoreFiles are the files rg reads in every directory above what it
+// searches: .ignore and .rgignore always, .gitignore inside a repository.
+var rgIgnoreFiles = []string{".ignore", ".rgignore", ".gitignore"}
+
+// rgStopAtRoot adds --no-ignore-parent to an rg command when a directory
+// above the workspace root holds an ignore file: rg would read it and
+// leave out what it names, so the answer would depend on a file outside.
+// (Searching a directory below the root then also leaves out the root's
+// own ignore files: rg has no flag that stops the climb at a given
+// directory.) The flag goes last, or before "--", so it wins over an
+// --ignore-parent given earlier.
+func rgStopAtRoot(argv []string, ws *workspace.Workspace) []string {
+	if ws == nil || !ignoreFileAbove(ws.Root()) {
+		return argv
+	}
+	for i, a := range argv {
+		if a == "--" {
+			out := append(slices.Clone(argv[:i]), "--no-ignore-parent")
+			return append(out, argv[i:]...)
+		}
+	}
+	return append(slices.Clone(argv), "--no-ignore-parent")
+}
+
+// ignoreFileAbove reports whether a directory above root holds one of
+// rgIgnoreFiles.
+func ignoreFileAbove(root string) bool {
+	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
+		for _, name := range rgIgnoreFiles {
+			if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+				return true
+			}
+		}
+		if dir == "/" || dir == "." {
+			return false
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // Validator checks one invocation of one program. A nil error allows it;
@@ -200,18 +202,23 @@ func registerSpec(s *Spec) {
 }
 
 // Canonical is argv in the form its program's spec says it parses the
-// same way (see Spec.Canonical); argv itself for a program validated by
-// code of its own, or not allowlisted.
-func Canonical(name string, argv []string) []string {
+// same way (see Spec.Canonical, gitCanonical), with the flags vtexec
+// adds so the program looks for nothing above the workspace (see
+// rgStopAtRoot); argv itself for a program validated by code of its own,
+// or not allowlisted. ws may be nil: then nothing is added.
+func Canonical(name string, argv []string, ws *workspace.Workspace) []string {
 	v, ok := Lookup(name)
 	if !ok {
 		return argv
 	}
+	switch {
+	case name == "git":
+		return gitCanonical(argv)
+	case name == "rg":
+		return rgStopAtRoot(v.(*Spec).Canonical(argv), ws)
+	}
 	if s, ok := v.(*Spec); ok {
 		return s.Canonical(argv)
-	}
-	if name == "git" {
-		return gitCanonical(argv)
 	}
 	return argv
 }

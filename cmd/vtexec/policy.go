@@ -115,7 +115,7 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	// a program with subcommands gets its subcommand words (and any later
 	// arguments); any other program, its exact arguments.
 	// The command as vtexec checks and runs it: its canonical form.
-	words = validators.Canonical(filepath.Base(prog), words)
+	words = validators.Canonical(filepath.Base(prog), words, nil)
 	root, _ := filepath.Abs(*wsDir)
 	r := execpolicy.RuleFor(execpolicy.Part{Argv: words, Program: prog}, root)
 	if *anyArgs {

@@ -5,6 +5,7 @@ package security
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -78,4 +79,24 @@ func TestHostProgramsRun(t *testing.T) {
 			assert.Contains(t, res.Stdout, tc.stdout)
 		})
 	}
+}
+
+// Class 6: rg reads .ignore and .rgignore in every directory above what
+// it searches. With one above the workspace, vtexec adds
+// --no-ignore-parent, so what rg lists does not depend on a file outside;
+// run as typed, rg leaves out what the outside file names (the probe
+// works).
+func TestRgIgnoresNoFileAboveTheWorkspace(t *testing.T) {
+	requireHostPrograms(t)
+	ws := fixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(ws), ".ignore"), []byte("README*\n"), 0o644))
+	res := runIn(t, ws, "rg --files")
+	assert.Contains(t, res.Stdout, "README.md", "the outside .ignore is not read")
+	assert.Equal(t, []string{"rg", "--files", "--no-ignore-parent"}, res.Decision.Commands[0].Argv)
+
+	rg, _ := execpolicy.LookPath("rg")
+	cmd := exec.Command(rg, "--files")
+	cmd.Dir = ws
+	out, _ := cmd.Output()
+	assert.NotContains(t, string(out), "README.md", "as typed, rg obeys the file outside")
 }

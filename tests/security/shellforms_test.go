@@ -326,3 +326,19 @@ func TestHelpAndVersionOfAllowlistedPrograms(t *testing.T) {
 		{"sleep", deny("bad_usage")},
 	})
 }
+
+// Class 6 at check time: rg gets --no-ignore-parent when a directory above
+// the workspace holds an ignore file, and not otherwise.
+func TestRgStopsAtTheWorkspaceRoot(t *testing.T) {
+	ws := fixture(t)
+	check := func(cmd string) []string {
+		d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+		require.NoError(t, err)
+		require.Equal(t, "allow", d.Decision, d.Reason)
+		return d.Commands[0].Argv
+	}
+	assert.Equal(t, []string{"rg", "-n", "TODO", "src"}, check("rg -n TODO src"))
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(ws), ".rgignore"), []byte("*.txt\n"), 0o644))
+	assert.Equal(t, []string{"rg", "-n", "TODO", "src", "--no-ignore-parent"}, check("rg -n TODO src"))
+	assert.Equal(t, []string{"rg", "--ignore-parent", "x", "--no-ignore-parent", "--", "src"}, check("rg --ignore-parent x -- src"))
+}
