@@ -1,6 +1,9 @@
 package validators
 
 import (
+	"errors"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -220,7 +223,23 @@ func Canonical(name string, argv []string, ws *workspace.Workspace) []string {
 	if s, ok := v.(*Spec); ok {
 		return s.Canonical(argv)
 	}
+	if w, ok := v.(Wrapper); ok && ws != nil {
+		return wrapperCanonical(w, argv, ws)
+	}
 	return argv
+}
+
+// wrapperCanonical is a wrapper's command with the command it runs in
+// canonical form: that command is the tail of argv.
+func wrapperCanonical(w Wrapper, argv []string, ws *workspace.Workspace) []string {
+	inner, err := w.Unwrap(&Call{Argv: argv, WS: ws})
+	var f *Finding
+	if len(inner) == 0 || (err != nil && !(errors.As(err, &f) && f.Ask)) || len(inner) >= len(argv) ||
+		!slices.Equal(argv[len(argv)-len(inner):], inner) {
+		return argv
+	}
+	canon := Canonical(filepath.Base(inner[0]), inner, ws)
+	return append(slices.Clone(argv[:len(argv)-len(inner)]), canon...)
 }
 
 // Lookup returns the validator for a program name, if it is allowlisted.

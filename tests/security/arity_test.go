@@ -79,6 +79,9 @@ func TestCanonicalFormIsWhatRuns(t *testing.T) {
 		"git log -n 3 --grep --source":    {"git", "log", "-n3", "--grep=--source"},
 		"git -C . log --since yesterday":  {"git", "-C", ".", "log", "--since=yesterday"},
 		"git log --format=%h -- --author": {"git", "log", "--format=%h", "--", "--author"},
+		// Under a wrapper, the command it runs too.
+		"timeout 5 sort --key 2 file.txt":     {"timeout", "5", "sort", "--key=2", "file.txt"},
+		"nice -n 5 git log --author --source": {"nice", "-n", "5", "git", "log", "--author=--source"},
 	} {
 		d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
