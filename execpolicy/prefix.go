@@ -73,7 +73,7 @@ func prefixAssign(a *syntax.Assign) (string, *Verdict) {
 	if !ok {
 		return "", deny(CodeAssignment, hint, "%s= is not allowed: the environment is fixed by vtexec", name)
 	}
-	value, ok := literalWord(a.Value)
+	value, ok := LiteralWord(a.Value)
 	if !ok {
 		return "", deny(CodeAssignment, hint, "the value of %s must be written literally", name)
 	}
@@ -83,10 +83,10 @@ func prefixAssign(a *syntax.Assign) (string, *Verdict) {
 	return name + "=" + value, nil
 }
 
-// literalWord is the text of a word made of plain text and quotes only,
+// LiteralWord is the text of a word made of plain text and quotes only,
 // with no expansion of any kind; ok is false for anything else. A nil
 // word is the empty string.
-func literalWord(w *syntax.Word) (string, bool) {
+func LiteralWord(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", true
 	}

@@ -250,7 +250,7 @@ func (c *Checker) redirects(rs []*syntax.Redirect, ws *workspace.Workspace) ([]p
 func hereBody(r *syntax.Redirect, cwd string) (string, *Verdict) {
 	const quoteIt = "quote the delimiter (<<'EOF') so the text is taken as it is, or write the text to a file and pass the file"
 	if r.Op == syntax.WordHdoc {
-		s, ok := literalWord(r.Word)
+		s, ok := LiteralWord(r.Word)
 		if !ok {
 			return "", deny(CodeRedirect, "write the here-string literally, in quotes", "a here-string must be literal text")
 		}

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/execpolicy"
 )
 
 // quote single-quotes s for bash: inside single quotes no byte is
@@ -99,7 +100,7 @@ func plainStmt(st *syntax.Stmt) string {
 			return "it sets variables"
 		}
 		for _, w := range c.Args {
-			if !plainWord(w) {
+			if _, plain := execpolicy.LiteralWord(w); !plain {
 				return "the word " + quote(wordText(w)) + " is not plain text (an expansion, glob, brace, tilde or escape)"
 			}
 		}
@@ -120,37 +121,8 @@ func plainStmt(st *syntax.Stmt) string {
 	return "it is not a simple command (a subshell, block, loop, test or function)"
 }
 
-// special are the bytes that make bash change an unquoted word.
-const special = "*?[]{}~\\$`!"
-
-func plainWord(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, special) {
-				return false
-			}
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return false
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok || strings.ContainsAny(l.Value, "\\$`!") {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // typedArgvs are the argument lists bash passes for the simple commands
-// of f, in order; its words are plain (plainStmt), so each is its text
-// with the quotes taken off.
+// of f, in order; its words are plain (plainStmt).
 func typedArgvs(f *syntax.File) [][]string {
 	var out [][]string
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -160,22 +132,8 @@ func typedArgvs(f *syntax.File) [][]string {
 		}
 		var argv []string
 		for _, w := range call.Args {
-			var b strings.Builder
-			for _, p := range w.Parts {
-				switch p := p.(type) {
-				case *syntax.Lit:
-					b.WriteString(p.Value)
-				case *syntax.SglQuoted:
-					b.WriteString(p.Value)
-				case *syntax.DblQuoted:
-					for _, q := range p.Parts {
-						if l, ok := q.(*syntax.Lit); ok {
-							b.WriteString(l.Value)
-						}
-					}
-				}
-			}
-			argv = append(argv, b.String())
+			text, _ := execpolicy.LiteralWord(w)
+			argv = append(argv, text)
 		}
 		out = append(out, argv)
 		return false
