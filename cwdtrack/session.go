@@ -90,21 +90,7 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 // Load returns session id, creating it rooted at workspace if it is new.
 // An existing session is read without taking the lock: a session file is
 // only ever replaced by a rename, so a read sees one whole version.
-func (s Store) Load(id, workspace string) (*Session, error) {
-	if !validID().MatchString(id) {
-		return nil, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
-	}
-	sess, err := s.read(filepath.Join(s.Dir, id+".json"))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return s.Update(id, workspace, func(*Session) error { return nil })
-	case err != nil:
-		return nil, err
-	case sess.Workspace != workspace:
-		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
-	}
-	return sess, nil
-}
+func (s Store) Load(id, workspace string) (*Session, error) { return s.LoadCached(nil, id, workspace) }
 
 // MaxSessionBytes is the most a session file may hold.
 const MaxSessionBytes = 1 << 20
@@ -113,15 +99,21 @@ const MaxSessionBytes = 1 << 20
 // MaxSessionBytes. A file that is not one, or not a session, is a
 // *fsutil.FileError.
 func (s Store) read(path string) (*Session, error) {
-	data, _, err := fsutil.ReadRegular(path, MaxSessionBytes, false)
+	sess, _, err := s.readWithIdentity(path)
+	return sess, err
+}
+
+// readWithIdentity is read, with the identity of the file it read.
+func (s Store) readWithIdentity(path string) (*Session, fsutil.Identity, error) {
+	data, id, err := fsutil.ReadRegular(path, MaxSessionBytes, false)
 	if err != nil {
-		return nil, err
+		return nil, id, err
 	}
 	var sess Session
 	if err := json.Unmarshal(data, &sess); err != nil {
-		return nil, &fsutil.FileError{Path: path, Reason: "is not a session file: " + err.Error()}
+		return nil, id, &fsutil.FileError{Path: path, Reason: "is not a session file: " + err.Error()}
 	}
-	return &sess, nil
+	return &sess, id, nil
 }
 
 func (s Store) write(path string, sess *Session) error {
@@ -177,54 +169,67 @@ type cachedSession struct {
 // timestamp tick could keep size and times). A variable for tests.
 var cacheAfter = 100 * time.Millisecond
 
-// LoadCached is Load, served from c while the session's file is the one
-// it was read from: one stat instead of an open, a read and a parse.
+// LoadCached is Load, served from c (if not nil) while the session's
+// file is the one it was read from: one stat instead of an open, a read
+// and a parse.
 func (s Store) LoadCached(c *Cache, id, workspace string) (*Session, error) {
 	if !validID().MatchString(id) {
-		return s.Load(id, workspace) // for its error
+		return nil, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
 	}
 	path := filepath.Join(s.Dir, id+".json")
 	now := time.Now()
-	fid, err := fsutil.Stat(path, false)
-	if err == nil && fid.Exists && !fid.Recent(now, cacheAfter) {
-		c.mu.Lock()
-		e, ok := c.m[path]
-		c.mu.Unlock()
-		if ok && e.id == fid && e.sess.Workspace == workspace {
-			sess := e.sess
-			sess.Approvals = slices.Clone(sess.Approvals)
-			return &sess, nil
+	if c != nil {
+		if sess, ok := c.get(path, workspace, now); ok {
+			return sess, nil
 		}
 	}
-	data, rid, err := fsutil.ReadRegular(path, MaxSessionBytes, false)
-	if errors.Is(err, os.ErrNotExist) {
+	sess, rid, err := s.readWithIdentity(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return s.Update(id, workspace, func(*Session) error { return nil })
-	}
-	if err != nil {
+	case err != nil:
 		return nil, err
-	}
-	var sess Session
-	if err := json.Unmarshal(data, &sess); err != nil {
-		return nil, &fsutil.FileError{Path: path, Reason: "is not a session file: " + err.Error()}
-	}
-	if sess.Workspace != workspace {
+	case sess.Workspace != workspace:
 		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
 	}
 	// Kept only once it stood unchanged for a while: then no file with
 	// its identity but other content can follow it.
-	if !rid.Recent(now, cacheAfter) {
-		c.mu.Lock()
-		if c.m == nil {
-			c.m = map[string]cachedSession{}
-		}
-		if len(c.m) > maxCached {
-			clear(c.m)
-		}
-		c.m[path] = cachedSession{id: rid, sess: sess}
-		c.mu.Unlock()
+	if c != nil && !rid.Recent(now, cacheAfter) {
+		c.put(path, rid, *sess)
 	}
+	return sess, nil
+}
+
+// get returns a copy of the session kept for path, if its file is still
+// the one it was read from and stood unchanged for a while.
+func (c *Cache) get(path, workspace string, now time.Time) (*Session, bool) {
+	fid, err := fsutil.Stat(path, false)
+	if err != nil || !fid.Exists || fid.Recent(now, cacheAfter) {
+		return nil, false
+	}
+	c.mu.Lock()
+	e, ok := c.m[path]
+	c.mu.Unlock()
+	if !ok || e.id != fid || e.sess.Workspace != workspace {
+		return nil, false
+	}
+	sess := e.sess
 	sess.Approvals = slices.Clone(sess.Approvals)
-	return &sess, nil
+	return &sess, true
+}
+
+// put keeps a copy of sess, read from the file with identity id.
+func (c *Cache) put(path string, id fsutil.Identity, sess Session) {
+	sess.Approvals = slices.Clone(sess.Approvals)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]cachedSession{}
+	}
+	if len(c.m) > maxCached {
+		clear(c.m)
+	}
+	c.m[path] = cachedSession{id: id, sess: sess}
 }
 
 // maxCached bounds a Cache; past it, the cache starts anew.
