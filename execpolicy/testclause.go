@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec/validators"
 )
 
 // testClauses turns each [[ EXPR ]] whose meaning test(1) shares into
@@ -48,7 +50,7 @@ func testArgs(x syntax.TestExpr) ([]*syntax.Word, string) {
 	case *syntax.UnaryTest:
 		op := x.Op.String()
 		w, ok := x.X.(*syntax.Word)
-		if !ok || !testOperators[op] || op == "!" || op == "-o" {
+		if !ok || !validators.TestUnaryOperators[op] {
 			return nil, "with " + op
 		}
 		if !plainTestWord(w) {
@@ -73,13 +75,6 @@ func testArgs(x syntax.TestExpr) ([]*syntax.Word, string) {
 		return []*syntax.Word{l, litWord(op), r}, ""
 	}
 	return nil, "with ( ) or a nested test"
-}
-
-// testOperators are the unary operators test(1) shares with [[ ]].
-var testOperators = map[string]bool{
-	"-b": true, "-c": true, "-d": true, "-e": true, "-f": true, "-g": true, "-G": true, "-h": true,
-	"-k": true, "-L": true, "-N": true, "-O": true, "-p": true, "-r": true, "-s": true, "-S": true,
-	"-t": true, "-u": true, "-w": true, "-x": true, "-n": true, "-z": true,
 }
 
 // plainTestWord reports whether w means the same inside [[ ]] and as a

@@ -13,16 +13,28 @@ import "strings"
 // same expression, ended by "]"; "[ --help ]" and "[ --version ]" print
 // text.
 
-// testOperators are the words test and [ may read as operators.
-var testOperators = map[string]bool{
-	"!": true, "(": true, ")": true, "-a": true, "-o": true,
+// TestUnaryOperators are test's unary operators: file tests and the
+// string tests -n and -z. Each takes the next word.
+var TestUnaryOperators = map[string]bool{
 	"-b": true, "-c": true, "-d": true, "-e": true, "-f": true, "-g": true, "-G": true, "-h": true,
 	"-k": true, "-L": true, "-N": true, "-O": true, "-p": true, "-r": true, "-s": true, "-S": true,
 	"-t": true, "-u": true, "-w": true, "-x": true, "-n": true, "-z": true,
-	"=": true, "==": true, "!=": true, "<": true, ">": true,
-	"-eq": true, "-ne": true, "-lt": true, "-le": true, "-gt": true, "-ge": true,
-	"-ef": true, "-nt": true, "-ot": true,
 }
+
+// testOperators are the words test and [ may read as operators: the
+// unary ones, the binary ones and the connectives.
+var testOperators = func() map[string]bool {
+	m := map[string]bool{
+		"!": true, "(": true, ")": true, "-a": true, "-o": true,
+		"=": true, "==": true, "!=": true, "<": true, ">": true,
+		"-eq": true, "-ne": true, "-lt": true, "-le": true, "-gt": true, "-ge": true,
+		"-ef": true, "-nt": true, "-ot": true,
+	}
+	for op := range TestUnaryOperators {
+		m[op] = true
+	}
+	return m
+}()
 
 func registerTest() {
 	for _, name := range []string{"test", "["} {
