@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -533,7 +532,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 	if shellBuiltin(name) && !strings.Contains(argv0, "/") {
 		return "", deny(CodeForbiddenProgram, "run programs directly; vtexec has no shell state", "%s is a shell builtin: vtexec runs programs directly, without a shell", name)
 	}
-	prog, ok := lookPath(name, c.trustedPath())
+	prog, ok := plan.LookPath(name, c.trustedPath())
 	if !ok {
 		if v := forbiddenProgram(name); v != nil {
 			return "", v
@@ -572,33 +571,6 @@ func (c *Checker) trustedPath() string {
 		return c.TrustedPath
 	}
 	return plan.TrustedPath
-}
-
-func lookPath(name, path string) (string, bool) {
-	if name == "" || name == "." || name == ".." {
-		return "", false
-	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, name)
-		if executableFile(p) {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// executableFile reports whether p (links followed) is a regular file
-// with an execute bit: os.Stat without its allocations, since every
-// command looks its programs up.
-func executableFile(p string) bool {
-	var st syscall.Stat_t
-	for {
-		err := syscall.Stat(p, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		return err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0
-	}
 }
 
 func samePath(a, b string) bool {

@@ -17,6 +17,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vtexec/vtexec/internal/fsutil"
+	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/validators"
 )
 
@@ -446,7 +447,7 @@ func examplePart(src string) (Part, error) {
 			return Part{}, err
 		}
 	}
-	prog, _ := lookPath(filepath.Base(argv[0]), TrustedPath())
+	prog, _ := plan.LookPath(filepath.Base(argv[0]), TrustedPath())
 	return Part{Argv: argv, Program: prog}, nil
 }
 
@@ -454,7 +455,7 @@ func examplePart(src string) (Part, error) {
 func TrustedPath() string { var c Checker; return c.trustedPath() }
 
 // LookPath finds a program on the default trusted PATH.
-func LookPath(name string) (string, bool) { return lookPath(name, TrustedPath()) }
+func LookPath(name string) (string, bool) { return plan.LookPath(name, TrustedPath()) }
 
 // tomlError turns a decoding error into a PolicyError with a line.
 func tomlError(file string, err error) error {

@@ -339,12 +339,7 @@ func (pl *pipeline) lookup(c plan.Cmd, out, stderr io.Writer) int {
 	for _, name := range names {
 		found := ""
 		if !strings.Contains(name, "/") {
-			for _, dir := range filepath.SplitList(path) {
-				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-					found = filepath.Join(dir, name)
-					break
-				}
-			}
+			found, _ = plan.LookPath(name, path)
 		}
 		switch {
 		case vtexecBuiltins[name] && c.Builtin == "command -v":
