@@ -122,7 +122,7 @@ const (
 )
 
 func registerGit() {
-	register("git", ValidatorFunc(checkGit), gitEntry)
+	register("git", gitValidator{}, gitEntry)
 }
 
 // gitGlobalFlags are git's own options, before the subcommand.
@@ -253,6 +253,16 @@ func gitGlobalOption(args []string, i int) (f *Flag, value string, attached bool
 // next word that looks like one of its own options as that option, not
 // as the value the spec saw; attached, the value is the value. The
 // options before the subcommand (-C DIR, -c NAME=VALUE) stay as typed.
+// gitValidator is git's validator: checkGit, and gitCanonical for the
+// form git runs in.
+type gitValidator struct{}
+
+func (gitValidator) Check(c *Call) error { return checkGit(c) }
+
+func (gitValidator) canonical(argv []string, _ *workspace.Workspace) []string {
+	return gitCanonical(argv)
+}
+
 func gitCanonical(argv []string) []string {
 	if len(argv) < 3 {
 		return argv
@@ -263,7 +273,7 @@ func gitCanonical(argv []string) []string {
 		return argv
 	}
 	head := argv[:len(argv)-len(rest)]
-	return append(slices.Clone(head), cmd.spec.canonical(rest, true)...)
+	return append(slices.Clone(head), cmd.spec.joinValues(rest, true)...)
 }
 
 // GitSubcommandArgs returns git's arguments from the subcommand on,

@@ -20,7 +20,7 @@ import (
 
 const rgRunsPrograms = "runs a program on the files rg searches"
 
-var rgSpec = &Spec{Name: "rg", Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined; with -L, every symbolic link in them too", Operands: rgOperands, Flags: []Flag{
+var rgSpec = &Spec{Name: "rg", Adjust: rgStopAtRoot, Doc: "PATTERN (unless -e/-f/--files/--type-list) then files and directories to search, confined; with -L, every symbolic link in them too", Operands: rgOperands, Flags: []Flag{
 	// Input.
 	{Short: "e", Long: "regexp", Arg: Text, Pattern: true},
 	{Short: "f", Long: "file", Arg: ReadPath, Pattern: true},

@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"github.com/vtexec/vtexec/workspace"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,6 +125,10 @@ type Spec struct {
 	GoFlags bool
 	// Operands checks the operands (and anything else) once flags parsed.
 	Operands func(c *Call, a *Args) error
+	// Adjust, if set, adds to the canonical argv the flags that keep the
+	// program from looking for files of its own above the workspace (ws
+	// is nil when there is none to look from).
+	Adjust func(argv []string, ws *workspace.Workspace) []string
 
 	// short and long index Flags, built by index on first use.
 	indexOnce sync.Once
@@ -138,12 +143,21 @@ type Spec struct {
 // it now fails on the =value instead of reading the value as an operand
 // or an option. Anything that does not parse is returned as it is, for
 // Check to refuse.
-func (s *Spec) Canonical(argv []string) []string { return s.canonical(argv, false) }
+func (s *Spec) Canonical(argv []string) []string { return s.joinValues(argv, false) }
 
-// canonical is Canonical, with short options' values attached too
+// canonical is Canonical with Adjust applied: the form vtexec runs.
+func (s *Spec) canonical(argv []string, ws *workspace.Workspace) []string {
+	argv = s.Canonical(argv)
+	if s.Adjust != nil {
+		argv = s.Adjust(argv, ws)
+	}
+	return argv
+}
+
+// joinValues is Canonical, with short options' values attached too
 // (-nVALUE) when shorts is set: for parsers known to read an attached
 // value exactly as a separate one (git's).
-func (s *Spec) canonical(argv []string, shorts bool) []string {
+func (s *Spec) joinValues(argv []string, shorts bool) []string {
 	if len(argv) < 2 {
 		return argv
 	}

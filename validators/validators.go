@@ -204,33 +204,39 @@ func registerSpec(s *Spec) {
 	register(s.Name, s, s.Entry)
 }
 
-// Canonical is argv in the form its program's spec says it parses the
-// same way (see Spec.Canonical, gitCanonical), with the flags vtexec
-// adds so the program looks for nothing above the workspace (see
-// rgStopAtRoot); argv itself for a program validated by code of its own,
-// or not allowlisted. ws may be nil: then nothing is added.
+// Canonical is argv in the form its program parses the way its validator
+// does (see Spec.Canonical, gitCanonical, wrapperCanonical), with the
+// flags vtexec adds so the program looks for nothing above the workspace
+// (Spec.Adjust); argv itself for a program validated by code of its own,
+// or not allowlisted. ws may be nil: then nothing is added, and a
+// wrapper's command is left as it is.
 func Canonical(name string, argv []string, ws *workspace.Workspace) []string {
 	v, ok := Lookup(name)
 	if !ok {
 		return argv
 	}
-	switch {
-	case name == "git":
-		return gitCanonical(argv)
-	case name == "rg":
-		return rgStopAtRoot(v.(*Spec).Canonical(argv), ws)
-	}
-	if s, ok := v.(*Spec); ok {
-		return s.Canonical(argv)
-	}
-	if w, ok := v.(Wrapper); ok && ws != nil {
+	// A wrapper first: its spec's own form would leave the command it
+	// runs as typed.
+	if w, ok := v.(Wrapper); ok {
+		if ws == nil {
+			return argv
+		}
 		return wrapperCanonical(w, argv, ws)
+	}
+	if c, ok := v.(canonicalizer); ok {
+		return c.canonical(argv, ws)
 	}
 	return argv
 }
 
-// wrapperCanonical is a wrapper's command with the command it runs in
-// canonical form: that command is the tail of argv.
+// canonicalizer is a validator that knows its program's canonical form.
+type canonicalizer interface {
+	canonical(argv []string, ws *workspace.Workspace) []string
+}
+
+// wrapperCanonical is a wrapper's command in canonical form: its own
+// options, and the command it runs (the tail of argv) by that command's
+// own rule.
 func wrapperCanonical(w Wrapper, argv []string, ws *workspace.Workspace) []string {
 	inner, err := w.Unwrap(&Call{Argv: argv, WS: ws})
 	var f *Finding
@@ -238,8 +244,11 @@ func wrapperCanonical(w Wrapper, argv []string, ws *workspace.Workspace) []strin
 		!slices.Equal(argv[len(argv)-len(inner):], inner) {
 		return argv
 	}
-	canon := Canonical(filepath.Base(inner[0]), inner, ws)
-	return append(slices.Clone(argv[:len(argv)-len(inner)]), canon...)
+	head := slices.Clone(argv[:len(argv)-len(inner)])
+	if c, ok := w.(canonicalizer); ok {
+		head = c.canonical(head, ws) // the wrapper's own options
+	}
+	return append(head, Canonical(filepath.Base(inner[0]), inner, ws)...)
 }
 
 // Lookup returns the validator for a program name, if it is allowlisted.

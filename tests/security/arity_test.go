@@ -81,6 +81,7 @@ func TestCanonicalFormIsWhatRuns(t *testing.T) {
 		"git log --format=%h -- --author": {"git", "log", "--format=%h", "--", "--author"},
 		// Under a wrapper, the command it runs too.
 		"timeout 5 sort --key 2 file.txt":     {"timeout", "5", "sort", "--key=2", "file.txt"},
+		"timeout --signal KILL 5 ls":          {"timeout", "--signal=KILL", "5", "ls"},
 		"nice -n 5 git log --author --source": {"nice", "-n", "5", "git", "log", "--author=--source"},
 	} {
 		d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
