@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -142,7 +141,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		missing = append(missing, "pid namespace: needs root or unprivileged user namespaces")
 	}
 	if b.root && spec.Limits.Processes > 0 {
-		if _, err := ownPidsCgroup(); err == nil {
+		if _, _, err := ownPidsCgroup(); err == nil {
 			b.report.PidsCgroup = true
 		} else {
 			missing = append(missing, "process count: RLIMIT_NPROC does not bind root and no pids cgroup can be made: "+err.Error())
@@ -197,12 +196,7 @@ func (b *Box) Report() Report {
 func (b *Box) Close() error {
 	b.pids.mu.Lock()
 	if b.pids.cg != nil {
-		// A move into the cgroup may still be under way (one waits for
-		// an RCU grace period, 5–10 ms): Close would wait for it, and a
-		// one-shot vtexec would exit that much later. The descriptor is
-		// closed once the move ends; the process it moves is not reaped
-		// before, so its pid stays its own meanwhile.
-		go b.pids.cg.procs.Close()
+		b.pids.cg.close()
 		b.pids.cg = nil
 	}
 	b.pids.mu.Unlock()
@@ -310,7 +304,11 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		// Never unlocked: the thread carries the restrictions and ends
 		// with this goroutine, once the program has been waited for.
 		runtime.LockOSThread()
-		if err := b.enter(cmd, lead, opts); err != nil {
+		err := opts.Group.join(cmd)
+		if err == nil {
+			err = b.enter(cmd, lead, opts)
+		}
+		if err != nil {
 			started <- err
 			return
 		}
@@ -321,29 +319,9 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			started <- err
 			return
 		}
-		err := b.limit(cmd.Process.Pid)
-		started <- err
-		if err != nil || opts.Group == nil || !filesOnly(cmd) {
-			// (With a writer that is not a file, only cmd.Wait knows
-			// when its copying is done.)
-			opts.Group.add(cmd.Process.Pid)
-			p.err = cmd.Wait()
-			close(p.done)
-			return
-		}
-		// Joining the group can take an RCU grace period: the exit is
-		// reported as soon as it happens, and the pid reaped only once
-		// the move is done, so it is never another process's meanwhile.
-		pid := cmd.Process.Pid
-		joined := make(chan struct{})
-		go func() {
-			opts.Group.add(pid)
-			close(joined)
-		}()
-		p.err = waitNoReap(pid)
+		started <- b.limit(cmd.Process.Pid)
+		p.err = cmd.Wait()
 		close(p.done)
-		<-joined
-		cmd.Wait()
 	}()
 	if err := <-started; err != nil {
 		if cmd.Process != nil {
@@ -354,50 +332,6 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 	}
 	b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 	return p, nil
-}
-
-// filesOnly reports whether cmd's standard streams are files (or
-// nil), so that no goroutine of exec.Cmd copies them.
-func filesOnly(cmd *exec.Cmd) bool {
-	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		switch s.(type) {
-		case nil, *os.File:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// waitNoReap waits for process pid to exit without reaping it, and says
-// how it ended (nil for status 0).
-func waitNoReap(pid int) error {
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, unix.EINTR) {
-			return err
-		}
-	}
-	// For SIGCHLD, si_status follows si_pid and si_uid in the union,
-	// which starts after three ints (and, on 64-bit, a pad).
-	union := uintptr(12)
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		union = 16
-	}
-	status := int(*(*int32)(unsafe.Add(unsafe.Pointer(&info), union+8)))
-	switch info.Code {
-	case 1: // CLD_EXITED
-		if status == 0 {
-			return nil
-		}
-		return &ExitError{Code: status}
-	default: // CLD_KILLED, CLD_DUMPED
-		return &ExitError{Code: -1, Signal: syscall.Signal(status)}
-	}
 }
 
 func (p *boxProcess) exited() bool {

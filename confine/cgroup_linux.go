@@ -9,33 +9,45 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // RLIMIT_NPROC does not bind root, so a box run as root bounds its
-// process count with a pids cgroup: each process is put in it as it
-// starts, and what it forks stays in it. There is one per workspace, made
-// once and kept (an empty cgroup costs nothing, while making and
-// removing one per run waits for the kernel to retire it, often ms): the
-// bound holds for all the workspace's commands running at once.
+// process count with a pids cgroup. There is one per workspace, made once
+// and kept (an empty cgroup costs nothing, while making and removing one
+// per run waits for the kernel to retire it, often ms): the bound holds
+// for all the workspace's commands running at once.
+//
+// A program is born in the cgroup, so the bound holds from its first
+// instruction. With cgroup v1 the thread that starts it joins first:
+// moving the calling thread alone (writing 0 to "tasks") takes no global
+// lock, while moving a whole process waits for an RCU grace period
+// (5–10 ms here) unless another move just happened. The thread is locked
+// and ends with its run, and Go starts new threads from a template
+// thread, never from a locked one, so nothing else of vtexec's joins.
+// With cgroup v2 the program is cloned into it (CLONE_INTO_CGROUP).
 
 // Group bounds the processes of one run. A nil *Group groups nothing.
-//
-// A process joins it just after it has started, while the run goes on:
-// moving a process between v1 cgroups waits for an RCU grace period
-// (5–10 ms here) unless another move just happened, which would double a
-// short command's time. The thread that started the process moves it
-// before it reaps it, so the pid is still the process's own. What it
-// forks before it has joined is not counted; the PID namespace and the
-// timeout still end those.
 type Group struct{ cg *pidsCgroup }
 
-func (g *Group) add(pid int) {
-	if g != nil {
-		g.cg.add(pid)
+// join prepares the calling, locked thread to start cmd inside the
+// group.
+func (g *Group) join(cmd *exec.Cmd) error {
+	if g == nil {
+		return nil
 	}
+	if err := g.cg.join(cmd); err != nil {
+		return fmt.Errorf("confine: join the pids cgroup: %w", err)
+	}
+	return nil
 }
 
 // Close lets the group go; the cgroup, and the box's descriptor of it,
@@ -43,42 +55,150 @@ func (g *Group) add(pid int) {
 // been waited for.
 func (g *Group) Close() {}
 
-// pidsCgroup is a box's pids cgroup. procs is its cgroup.procs, opened
-// before any thread restricts itself: a thread that has cannot open it.
+// pidsCgroup is a box's pids cgroup. fd is its v1 "tasks" file, or its
+// v2 directory, opened before any thread restricts itself: a thread that
+// has cannot open it.
 type pidsCgroup struct {
-	dir   string
-	procs *os.File
+	max  uint64
+	name string // the workspace
+
+	mu  sync.Mutex
+	dir string
+	v2  bool
+	fd  *os.File
 }
 
-// newPidsCgroup makes a pids cgroup below vtexec's own, allowing max
-// processes. It uses the v1 pids hierarchy, or v2 where pids is enabled
-// for vtexec's cgroup's children.
+// staleAfter is how long a workspace's cgroup may go unmade before
+// another vtexec may remove it while empty; a vtexec still holding it
+// makes it again when it next starts a program.
+const staleAfter = 10 * time.Minute
+
+// newPidsCgroup makes (or finds) the pids cgroup of the workspace name
+// below vtexec's own, allowing max processes. It uses the v1 pids
+// hierarchy, or v2 where pids is enabled for vtexec's cgroup's children.
 func newPidsCgroup(max uint64, name string) (*pidsCgroup, error) {
-	parent, err := ownPidsCgroup()
-	if err != nil {
+	c := &pidsCgroup{max: max, name: name}
+	if err := c.open(); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256([]byte(name))
+	return c, nil
+}
+
+// open makes the cgroup if it is not there, sets its bound and opens it.
+// Having made it, it removes up to 16 stale ones of other workspaces,
+// so that they do not pile up.
+func (c *pidsCgroup) open() error {
+	parent, v2, err := ownPidsCgroup()
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(c.name))
 	dir := filepath.Join(parent, "vtexec-"+hex.EncodeToString(sum[:8]))
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-		return nil, err
+	made := true
+	if err := os.Mkdir(dir, 0o755); errors.Is(err, os.ErrExist) {
+		made = false
+	} else if err != nil {
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
-		return nil, err
+	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatUint(c.max, 10)), 0o644); err != nil {
+		return err
 	}
-	procs, err := os.OpenFile(filepath.Join(dir, "cgroup.procs"), os.O_WRONLY, 0)
+	var fd *os.File
+	if v2 {
+		fd, err = os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	} else {
+		fd, err = os.OpenFile(filepath.Join(dir, "tasks"), os.O_WRONLY, 0)
+	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return &pidsCgroup{dir: dir, procs: procs}, nil
+	if c.fd != nil {
+		c.fd.Close()
+	}
+	c.dir, c.v2, c.fd = dir, v2, fd
+	if made {
+		removeStale(parent, dir, 16)
+	}
+	return nil
+}
+
+// join makes cmd start in the cgroup: with v1 by moving the calling
+// thread into it, with v2 by cloning cmd into it. A cgroup another
+// vtexec removed as stale is made again.
+func (c *pidsCgroup) join(cmd *exec.Cmd) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fd == nil {
+		return errors.New("the box is closed")
+	}
+	for retried := false; ; retried = true {
+		var err error
+		if c.v2 {
+			err = unix.Faccessat(int(c.fd.Fd()), "pids.max", unix.F_OK, 0)
+		} else {
+			_, err = c.fd.Write([]byte("0"))
+		}
+		if err == nil {
+			break
+		}
+		if retried || !(errors.Is(err, unix.ENODEV) || errors.Is(err, unix.ENOENT)) {
+			return err
+		}
+		if err := c.open(); err != nil {
+			return err
+		}
+	}
+	if c.v2 {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.UseCgroupFD = true
+		cmd.SysProcAttr.CgroupFD = int(c.fd.Fd())
+	}
+	return nil
+}
+
+// close closes the cgroup's descriptor; the cgroup stays.
+func (c *pidsCgroup) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fd != nil {
+		c.fd.Close()
+		c.fd = nil
+	}
+}
+
+// removeStale removes up to n empty cgroups of other workspaces in
+// parent that were made more than staleAfter ago. The kernel refuses to
+// remove one that holds a process.
+func removeStale(parent, own string, n int) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if n == 0 {
+			return
+		}
+		dir := filepath.Join(parent, e.Name())
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "vtexec-") || dir == own {
+			continue
+		}
+		if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < staleAfter {
+			continue
+		}
+		if unix.Rmdir(dir) == nil {
+			n--
+		}
+	}
 }
 
 // ownPidsCgroup is the directory of vtexec's cgroup in a hierarchy where
-// pids can be limited.
-func ownPidsCgroup() (string, error) {
+// pids can be limited, and whether that is cgroup v2.
+func ownPidsCgroup() (string, bool, error) {
 	f, err := os.Open("/proc/self/cgroup")
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -90,7 +210,7 @@ func ownPidsCgroup() (string, error) {
 		}
 		for _, c := range strings.Split(parts[1], ",") {
 			if c == "pids" {
-				return filepath.Join("/sys/fs/cgroup/pids", parts[2]), nil
+				return filepath.Join("/sys/fs/cgroup/pids", parts[2]), false, nil
 			}
 		}
 		if parts[0] == "0" && parts[1] == "" {
@@ -99,19 +219,8 @@ func ownPidsCgroup() (string, error) {
 	}
 	if v2 != "" {
 		if ctl, err := os.ReadFile(filepath.Join(v2, "cgroup.subtree_control")); err == nil && strings.Contains(string(ctl), "pids") {
-			return v2, nil
+			return v2, true, nil
 		}
 	}
-	return "", errors.New("no pids cgroup controller for vtexec's cgroup")
-}
-
-// add puts a started process in the cgroup.
-func (c *pidsCgroup) add(pid int) error {
-	if c == nil {
-		return nil
-	}
-	if _, err := c.procs.Write([]byte(strconv.Itoa(pid))); err != nil {
-		return fmt.Errorf("confine: pids cgroup: %w", err)
-	}
-	return nil
+	return "", false, errors.New("no pids cgroup controller for vtexec's cgroup")
 }

@@ -145,7 +145,7 @@ func TestProcessLimit(t *testing.T) {
 	if os.Geteuid() == 0 {
 		require.True(t, b.Report().PidsCgroup, "%v", b.Report().Missing)
 	}
-	cmd := command(spec, "/bin/sh", "-c", "sleep 0.05; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 2 & done; wait")
+	cmd := command(spec, "/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 2 & done; wait")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	group, err := b.NewGroup()

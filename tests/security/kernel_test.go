@@ -269,3 +269,49 @@ func killMarked(marker string) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// forkBurst forks as many children as it can from its first statement,
+// before anything else could run, and prints how many it got.
+const forkBurst = `my @kids; for (1..200) { my $p = fork(); last unless defined $p; if ($p == 0) { sleep 3; exit 0 } push @kids, $p }
+print "forked: ", scalar(@kids), "\n"; kill 'KILL', @kids; waitpid($_, 0) for @kids;
+`
+
+// TestProcessBoundHoldsFromTheFirstFork runs an approved tool that forks
+// at once under a policy limit of 64 processes: the bound must hold from
+// the program's first instruction, not from some moment after it started
+// (as root the bound is a pids cgroup, which a process joining late
+// would escape). With confinement off the same burst gets all 200.
+func TestProcessBoundHoldsFromTheFirstFork(t *testing.T) {
+	for _, tc := range []struct {
+		confinement string
+		bounded     bool
+	}{{"", true}, {"off", false}} {
+		t.Run("confinement="+tc.confinement, func(t *testing.T) {
+			s := newAttackSetup(t)
+			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "burst.pl"), []byte(forkBurst), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
+				[]byte("[limits]\nprocesses = 64\n\n[[rule]]\nprogram = \"perl\"\ndecision = \"allow\"\n"), 0o644))
+			args := []string{"run", "--json", "--audit", "off", "--workspace", s.ws}
+			if tc.confinement != "" {
+				args = append(args, "--confinement", tc.confinement)
+			}
+			for range 5 {
+				cmd := exec.Command(builtVtexec(t), append(args, "--", "perl burst.pl")...)
+				cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_STATE_HOME=" + s.state}
+				out, err := cmd.Output()
+				require.NoError(t, err, "%s", out)
+				var res runJSON
+				require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+				require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+				var forked int
+				_, err = fmt.Sscanf(res.Stdout, "forked: %d", &forked)
+				require.NoError(t, err, "stdout %q, stderr %q", res.Stdout, res.Stderr)
+				if tc.bounded {
+					require.Less(t, forked, 64, "a burst from the first instruction escaped the process bound")
+				} else {
+					require.Equal(t, 200, forked, "without confinement the burst is not bounded (the probe works)")
+				}
+			}
+		})
+	}
+}

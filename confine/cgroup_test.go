@@ -1,0 +1,90 @@
+//go:build linux
+
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// startedIn starts sleep in b with group and reports whether, as soon
+// as Start returns, the program is in the cgroup at dir.
+func startedIn(t *testing.T, b *Box, group *Group, spec Spec, dir string) bool {
+	t.Helper()
+	p, err := b.StartWith(command(spec, "/bin/sleep", "1"), nil, StartOptions{Group: group})
+	require.NoError(t, err)
+	procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	p.Signal(syscall.SIGKILL)
+	p.Wait()
+	require.NoError(t, err)
+	return slices.Contains(strings.Fields(string(procs)), strconv.Itoa(p.Pid()))
+}
+
+// A program is born in the box's pids cgroup, and a cgroup removed
+// between runs (by another vtexec, as stale) is made again.
+func TestProgramIsBornInThePidsCgroup(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Log("not root: RLIMIT_NPROC bounds the processes, no cgroup is made")
+		return
+	}
+	spec := Spec{ReadWrite: []string{t.TempDir()}, Limits: Limits{Processes: 64}}
+	b := openBox(t, spec)
+	require.True(t, b.Report().PidsCgroup, "%v", b.Report().Missing)
+	group, err := b.NewGroup()
+	require.NoError(t, err)
+	dir := b.pids.cg.dir
+	t.Cleanup(func() { os.Remove(dir) })
+	assert.True(t, startedIn(t, b, group, spec, dir), "in the cgroup from its start")
+
+	// Empty between runs, once the thread that started the program
+	// has ended too.
+	require.Eventually(t, func() bool { return os.Remove(dir) == nil }, time.Second, time.Millisecond)
+	assert.True(t, startedIn(t, b, group, spec, dir), "made again")
+	max, err := os.ReadFile(filepath.Join(dir, "pids.max"))
+	require.NoError(t, err)
+	assert.Equal(t, "64", strings.TrimSpace(string(max)))
+}
+
+func TestRemoveStaleKeepsWhatIsInUseOrNew(t *testing.T) {
+	parent := t.TempDir()
+	old := time.Now().Add(-2 * staleAfter)
+	mk := func(name string, age time.Time, busy bool) string {
+		d := filepath.Join(parent, name)
+		require.NoError(t, os.Mkdir(d, 0o755))
+		if busy { // a cgroup with a process cannot be removed; a full directory neither
+			require.NoError(t, os.WriteFile(filepath.Join(d, "x"), nil, 0o644))
+		}
+		require.NoError(t, os.Chtimes(d, age, age))
+		return d
+	}
+	own := mk("vtexec-own", old, false)
+	stale := []string{mk("vtexec-a", old, false), mk("vtexec-b", old, false), mk("vtexec-c", old, false)}
+	busy := mk("vtexec-busy", old, true)
+	fresh := mk("vtexec-fresh", time.Now(), false)
+	other := mk("not-ours", old, false)
+
+	removeStale(parent, own, 2)
+	left := 0
+	for _, d := range stale {
+		if _, err := os.Stat(d); err == nil {
+			left++
+		}
+	}
+	assert.Equal(t, 1, left, "at most n are removed")
+	for _, d := range []string{own, busy, fresh, other} {
+		assert.DirExists(t, d)
+	}
+	removeStale(parent, own, 16)
+	for _, d := range stale {
+		assert.NoDirExists(t, d)
+	}
+}
