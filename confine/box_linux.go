@@ -364,6 +364,14 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		if err := b.enterMountNS(opts.Git || filepath.Base(cmd.Path) == "git"); err != nil {
 			return err
 		}
+		if rules != nil {
+			// The ruleset was made outside, where /proc is vtexec's; the
+			// box's own procfs (hidepid=ptraceable) is another mount, which
+			// no rule covered. (Rules for the same place merge.)
+			if err := rules.allow("/proc", fsRead); err != nil {
+				return err
+			}
+		}
 		if b.netns >= 0 && !network {
 			if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
 				return fmt.Errorf("confine: enter the network namespace: %w", err)

@@ -186,3 +186,24 @@ func TestMountNamespaceIsKept(t *testing.T) {
 	assert.Error(t, write())
 	assert.Equal(t, int64(2), mountBuilds.Load()-before, "a replaced protected directory gets a namespace of its own")
 }
+
+// A program reads the box's own /proc (its status, the uptime), but not
+// another process's environment there, not even vtexec's.
+func TestProcIsTheBoxsOwn(t *testing.T) {
+	spec := Spec{ReadWrite: []string{t.TempDir()}}
+	b := openBox(t, spec)
+	run := func(args ...string) (string, error) {
+		cmd := command(spec, "/bin/cat", args...)
+		var out, errs strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errs
+		p, err := b.Start(cmd, nil)
+		require.NoError(t, err)
+		err = p.Wait()
+		return out.String() + errs.String(), err
+	}
+	out, err := run("/proc/self/status", "/proc/uptime")
+	assert.NoError(t, err, out)
+	assert.Contains(t, out, "Name:\tcat")
+	out, err = run("/proc/" + strconv.Itoa(os.Getpid()) + "/environ")
+	assert.Error(t, err, "vtexec's environment: %s", out)
+}

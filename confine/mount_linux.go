@@ -66,7 +66,7 @@ func (b *Box) setUpMounts(writableGitDirs bool) error {
 	// A procfs of the box's own that shows only the processes the box
 	// may trace: Landlock keeps those to its own, so other processes'
 	// command lines and status are not even listed.
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=invisible"); err != nil {
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=ptraceable"); err != nil {
 		return fmt.Errorf("mount a private /proc: %w", err)
 	}
 	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)

@@ -30,6 +30,9 @@ const (
 	persistDir  = "/run/vtexec/mnt"
 	persistKeep = 32
 	nsfsMagic   = 0x6e736673
+	// mountLayout names how setUpMounts builds a namespace; change it
+	// with setUpMounts, so that one an older vtexec kept is not entered.
+	mountLayout = "2" // 2: /proc mounted hidepid=ptraceable
 )
 
 // mountBuilds counts mount namespaces built, for tests.
@@ -39,7 +42,7 @@ var mountBuilds atomic.Int64
 // identity of every path it binds or protects.
 func SpecKey(spec Spec, mode Mode) string {
 	raw, _ := json.Marshal(spec)
-	key := string(mode) + string(raw)
+	key := mountLayout + "|" + string(mode) + string(raw)
 	paths := append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...)
 	paths = append(paths, spec.GitDirs...)
 	for _, p := range spec.Protected {
