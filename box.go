@@ -67,6 +67,7 @@ func (st *state) openBox() (*box, error) {
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
 	spec.Placeholders = true
+	spec.PlaceholderFiles = st.pol.PlaceholderFiles
 	b.extraEnv = toolPresets(st.decided.Plan, &spec)
 	for _, r := range st.pol.Roots {
 		if r.Access == "read-write" {

@@ -116,7 +116,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	}
 	if b.root || b.userns {
 		if spec.Placeholders {
-			if err := makePlaceholders(spec.Protected); err != nil {
+			if err := makePlaceholders(spec); err != nil {
 				b.Close()
 				return nil, err
 			}
@@ -128,7 +128,11 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 			if _, err := os.Lstat(p.Path); err == nil {
 				b.report.Protected = append(b.report.Protected, p.Path)
 			} else {
-				missing = append(missing, "protected name "+p.Path+": not protected while it does not exist")
+				why := "not protected while it does not exist"
+				if !p.Dir && !spec.PlaceholderFiles {
+					why += " (placeholder_files = true in the user's policy makes an empty one)"
+				}
+				missing = append(missing, "protected name "+p.Path+": "+why)
 			}
 		}
 		b.report.Protected = append(b.report.Protected, spec.GitDirs...)

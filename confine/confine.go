@@ -43,8 +43,9 @@ type Spec struct {
 	ReadOnly []string
 	// Protected are paths inside the read-write directories that
 	// programs may read but never change or remove; with Placeholders,
-	// a missing directory name gets an empty placeholder directory, so
-	// it cannot be created either. A missing file name can be.
+	// a missing directory name gets an empty placeholder directory (and
+	// with PlaceholderFiles a missing file name an empty file), so it
+	// cannot be created either. Otherwise a missing name can be.
 	Protected []Protected
 	// GitDirs are git directories inside the read-write directories:
 	// read-only for every program but git, which may write them except
@@ -54,6 +55,9 @@ type Spec struct {
 	// names as empty, marked directories, left in place (see
 	// PlaceholderMark).
 	Placeholders bool
+	// PlaceholderFiles, with Placeholders, does the same for missing
+	// protected file names, as empty files.
+	PlaceholderFiles bool
 	// Network lets programs use the network as vtexec itself can.
 	Network bool
 	// Limits bound each process.

@@ -175,10 +175,13 @@ type policyFile struct {
 	Confinement string `toml:"confinement"`
 	// Protect adds names, relative to the workspace root, that commands
 	// may not change (a trailing "/" marks a directory).
-	Protect []string     `toml:"protect"`
-	Rule    []PolicyRule `toml:"rule"`
-	Root    []PolicyRoot `toml:"root"`
-	Limits  policyLimits `toml:"limits"`
+	Protect []string `toml:"protect"`
+	// PlaceholderFiles: missing protected file names get empty
+	// placeholder files, so the kernel keeps them too.
+	PlaceholderFiles *bool        `toml:"placeholder_files"`
+	Rule             []PolicyRule `toml:"rule"`
+	Root             []PolicyRoot `toml:"root"`
+	Limits           policyLimits `toml:"limits"`
 }
 
 // ProcessLimits bound every process a command starts. The zero value
@@ -207,6 +210,9 @@ type Policy struct {
 	Confinement string
 	// Protect are the names every layer added to the protected ones.
 	Protect []string
+	// PlaceholderFiles is placeholder_files from a trusted layer (it makes
+	// files in the workspace, which a project's own file may not ask for).
+	PlaceholderFiles bool
 	// Limits are the process limits, defaults filled in.
 	Limits ProcessLimits
 	Files  []string // the files that existed and were loaded
@@ -328,6 +334,9 @@ func (pol *Policy) add(l Layer, data []byte) error {
 			return &PolicyError{File: l.Path, Problem: fmt.Sprintf("protect %q: name a path relative to the workspace root, without .. (a trailing / for a directory)", n)}
 		}
 		pol.Protect = append(pol.Protect, n)
+	}
+	if pf.PlaceholderFiles != nil && l.Trusted {
+		pol.PlaceholderFiles = *pf.PlaceholderFiles
 	}
 	if c := pf.Confinement; c != "" {
 		if _, ok := confinementStrength[c]; !ok {

@@ -315,3 +315,69 @@ func TestProcessBoundHoldsFromTheFirstFork(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaceholdersStayInTheWorkspace: a project policy protects a name
+// beneath a committed link to a directory outside. The box makes
+// placeholders for missing protected names, as root, before any command
+// runs: it must never make one where the link leads.
+func TestPlaceholdersStayInTheWorkspace(t *testing.T) {
+	s := newAttackSetup(t)
+	require.NoError(t, os.Symlink(s.outside, filepath.Join(s.ws, "link")))
+	require.NoError(t, os.MkdirAll(filepath.Join(s.ws, ".vtexec"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, ".vtexec", "policy.toml"),
+		[]byte("protect = [\"link/planted-dir/\", \"link/planted-file\"]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
+		[]byte("placeholder_files = true\n"), 0o644))
+	cmd := exec.Command(builtVtexec(t), "run", "--json", "--audit", "off", "--workspace", s.ws, "--", "ls")
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_STATE_HOME=" + s.state}
+	out, _ := cmd.CombinedOutput()
+	assert.NoDirExists(t, filepath.Join(s.outside, "planted-dir"), "%s", out)
+	assert.NoFileExists(t, filepath.Join(s.outside, "planted-file"), "%s", out)
+}
+
+// TestKernelKeepsMissingFileNamesWithPlaceholders: with placeholder_files
+// in the user's policy, protected file names that did not exist get
+// empty placeholders the kernel keeps read-only, so an approved tool
+// cannot create them. Without it (or when only the project's own policy
+// asks), it can: the validators alone guard them.
+func TestKernelKeepsMissingFileNamesWithPlaceholders(t *testing.T) {
+	const script = `for my $n (".envrc", ".mcp.json", ".gitattributes") { my $f; my $ok = open($f, '>', $n) && print $f "planted"; close $f if $ok; print "$n: ", ($ok ? "ok" : "denied"), "\n" }`
+	for _, tc := range []struct {
+		name, user, project string
+		kept                bool
+	}{
+		{"user policy", "placeholder_files = true\n", "", true},
+		{"default", "", "", false},
+		{"project policy only", "", "placeholder_files = true\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newAttackSetup(t)
+			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "plant.pl"), []byte(script), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
+				[]byte(tc.user+"[[rule]]\nprogram = \"perl\"\ndecision = \"allow\"\n"), 0o644))
+			if tc.project != "" {
+				require.NoError(t, os.MkdirAll(filepath.Join(s.ws, ".vtexec"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(s.ws, ".vtexec", "policy.toml"), []byte(tc.project), 0o644))
+			}
+			cmd := exec.Command(builtVtexec(t), "run", "--json", "--audit", "off", "--workspace", s.ws, "--", "perl plant.pl")
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_STATE_HOME=" + s.state}
+			out, err := cmd.Output()
+			require.NoError(t, err, "%s", out)
+			var res runJSON
+			require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+			require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+			for _, n := range []string{".envrc", ".mcp.json", ".gitattributes"} {
+				data, err := os.ReadFile(filepath.Join(s.ws, n))
+				require.NoError(t, err, "%s", out)
+				if tc.kept {
+					assert.Contains(t, res.Stdout, n+": denied")
+					assert.Empty(t, data, "%s is an empty placeholder", n)
+					assert.Contains(t, string(res.Confinement), filepath.Join(s.ws, n), "reported as protected")
+				} else {
+					assert.Contains(t, res.Stdout, n+": ok", "the probe works")
+					assert.Equal(t, "planted", string(data))
+				}
+			}
+		})
+	}
+}
