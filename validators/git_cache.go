@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/runner"
 )
 
@@ -478,6 +479,17 @@ type gitWalk struct {
 	dirs     []fileDep
 	items    []gitWalkItem
 	tooLarge bool
+	// watch, where inotify can be had, watches every directory in dirs
+	// since before it was read; nil means their identities are compared.
+	watch *dirwatch.Watch
+}
+
+// unchanged reports whether no directory the walk read has changed.
+func (w *gitWalk) unchanged() bool {
+	if w.watch != nil {
+		return !w.watch.Changed()
+	}
+	return unchanged(w.dirs)
 }
 
 var gitWalkCache struct {
@@ -491,11 +503,15 @@ func gitWalkDir(root string) *gitWalk {
 	gitWalkCache.Lock()
 	w := gitWalkCache.m[root]
 	gitWalkCache.Unlock()
-	if w != nil && unchanged(w.dirs) {
+	if w != nil && w.unchanged() {
 		return w
 	}
-	w = &gitWalk{}
+	w = &gitWalk{watch: dirwatch.New()}
 	read := func(d string) {
+		if w.watch != nil && !w.watch.Add(d) {
+			w.watch.Close()
+			w.watch = nil
+		}
 		w.dirs = append(w.dirs, fileDep{path: d, id: lstatID(d)})
 	}
 	read(root)
@@ -519,13 +535,21 @@ func gitWalkDir(root string) *gitWalk {
 	now := time.Now()
 	for _, d := range w.dirs {
 		if !d.id.usable() || d.id.racy(now) {
+			w.watch.Close()
+			w.watch = nil
 			return w
 		}
 	}
 	gitWalkCache.Lock()
 	defer gitWalkCache.Unlock()
 	if gitWalkCache.m == nil || len(gitWalkCache.m) >= gitCacheSize {
+		for _, old := range gitWalkCache.m {
+			old.watch.Close()
+		}
 		gitWalkCache.m = map[string]*gitWalk{}
+	}
+	if old := gitWalkCache.m[root]; old != nil {
+		old.watch.Close()
 	}
 	gitWalkCache.m[root] = w
 	return w

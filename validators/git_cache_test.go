@@ -170,3 +170,23 @@ func BenchmarkGitCheckCached(b *testing.B) {
 	require.Equal(b, runs, gitHelperRuns.Load(), "git ran during the benchmark")
 	b.ReportMetric(float64(uncached.Microseconds()), "uncached-µs")
 }
+
+// A directory deep in the working tree, replaced by a link after the
+// leading directories were found free of links: the kept check sees it.
+func TestGitCacheSeesNestedWorkingTreeLink(t *testing.T) {
+	gitHermetic(t)
+	dir := gitRepoDir(t)
+	deep := filepath.Join(dir, "src", "pkg", "inner")
+	require.NoError(t, os.MkdirAll(deep, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(deep, "x.go"), []byte("package inner\n"), 0o644))
+	gitSetup(t, dir, "add", "src")
+	gitSetup(t, dir, "commit", "-qm", "deep")
+	ws := gitWS(t, dir)
+	gitCacheWarm(t, ws, "grep", "package")
+	require.NoError(t, os.Rename(deep, deep+".old"))
+	require.NoError(t, os.Symlink(t.TempDir(), deep))
+	f := gitFinding(t, ws, "grep", "package")
+	require.NotNil(t, f, "a kept check hid the link")
+	assert.Equal(t, string(workspace.Outside), f.Code)
+	assert.Contains(t, f.Reason, "inner")
+}

@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -349,21 +351,91 @@ func (in *gitInspection) submodules(repo *gitRepo, a *gitAnswers, depth int) err
 // relative to top, each once, in the order of the entries, deepest
 // first): git grep (and others) open the working-tree file through them,
 // so one that is now a symbolic link must still lead inside.
+//
+// Where none of them is a link, that is kept with a watch of them and
+// of top (a directory becomes a link only by a change in its parent,
+// which is one of them), and the next inspection of the same listing
+// looks again only if something changed there.
 func (in *gitInspection) leadingDirs(top string, dirs []string) error {
+	if leadingDirsKept(top, dirs) {
+		return nil
+	}
+	watch := dirwatch.New()
+	if watch != nil && (len(dirs) > maxLeadingWatches || !watch.Add(top)) {
+		watch.Close()
+		watch = nil
+	}
+	links := false
 	for _, dir := range dirs {
 		p := filepath.Join(top, dir)
+		if watch != nil && !watch.Add(p) {
+			watch.Close() // gone, or not a directory: looked at below
+			watch = nil
+		}
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 			continue
 		}
+		links = true
 		if _, err := in.ws.Resolve(p, workspace.Read); err != nil {
+			watch.Close()
 			target, _ := os.Readlink(p)
 			return &Finding{Code: string(workspace.Outside),
 				Reason: fmt.Sprintf("git: %s, a directory of files in the index, is now a symbolic link to %s, outside the workspace; git would read the files through it", in.ws.Rel(p), target),
 				Hint:   "remove the link (a person can), or run git outside vtexec"}
 		}
 	}
+	if links || watch == nil {
+		watch.Close()
+		return nil
+	}
+	keepLeadingDirs(top, dirs, watch)
 	return nil
+}
+
+// maxLeadingWatches bounds the directories one kept check watches.
+const maxLeadingWatches = 8192
+
+// leadingKept is, per top-level directory, the last listing whose
+// leading directories held no link, and the watch of them.
+var leadingKept struct {
+	sync.Mutex
+	m map[string]leadingCheck
+}
+
+type leadingCheck struct {
+	dirs  []string
+	watch *dirwatch.Watch
+}
+
+// leadingDirsKept reports whether dirs (the same listing) were found
+// free of links under top and nothing has changed there since.
+func leadingDirsKept(top string, dirs []string) bool {
+	leadingKept.Lock()
+	k, ok := leadingKept.m[top]
+	leadingKept.Unlock()
+	return ok && sameSlice(k.dirs, dirs) && !k.watch.Changed()
+}
+
+func keepLeadingDirs(top string, dirs []string, watch *dirwatch.Watch) {
+	leadingKept.Lock()
+	defer leadingKept.Unlock()
+	if leadingKept.m == nil || len(leadingKept.m) >= gitCacheSize {
+		for _, k := range leadingKept.m {
+			k.watch.Close()
+		}
+		leadingKept.m = map[string]leadingCheck{}
+	}
+	if old, ok := leadingKept.m[top]; ok {
+		old.watch.Close()
+	}
+	leadingKept.m[top] = leadingCheck{dirs: dirs, watch: watch}
+}
+
+// sameSlice reports whether a and b are the same slice (not merely equal
+// ones): a listing is kept with git's answers and replaced with them.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // gitRisk is when a configuration key makes git run a program.

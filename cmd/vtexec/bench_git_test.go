@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -23,7 +24,16 @@ import (
 func BenchmarkCheckStreamGit(b *testing.B) {
 	ws := cliWorkspace(b)
 	b.Setenv("HOME", b.TempDir())
-	for name, body := range map[string]string{"go.mod": "module x\n", "src/main.go": "package main\n", "docs/guide.md": "# guide\n"} {
+	// A repository of the size agents work in: 40 directories of 8 files
+	// each, loose objects filling every objects/xx directory (the git
+	// directory holds some 270 directories, as vtexec's own does).
+	files := map[string]string{"go.mod": "module x\n", "src/main.go": "package main\n", "docs/guide.md": "# guide\n"}
+	for d := range 40 {
+		for f := range 8 {
+			files[fmt.Sprintf("pkg%02d/file%d.go", d, f)] = fmt.Sprintf("package pkg%02d // %d\n", d, f)
+		}
+	}
+	for name, body := range files {
 		p := filepath.Join(ws, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			b.Fatal(err)

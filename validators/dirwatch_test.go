@@ -1,0 +1,46 @@
+package validators
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The git directory's walk is kept while none of its directories
+// changes, and walked again after any change deep inside it: an entry
+// made, removed or renamed, or a directory's own mode.
+func TestGitWalkIsKeptUntilADirectoryChanges(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"refs/heads", "refs/tags", "objects/ab", "logs/refs/heads"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	settle := func() { time.Sleep(gitRacyWindow + 20*time.Millisecond) } // a walk of just-changed directories is not kept
+	for _, change := range []struct {
+		name string
+		do   func() error
+	}{
+		{"a link deep inside", func() error {
+			return os.Symlink("/etc/passwd", filepath.Join(root, "refs", "heads", "stolen"))
+		}},
+		{"a file removed", func() error { return os.Remove(filepath.Join(root, "refs", "heads", "stolen")) }},
+		{"a directory made", func() error { return os.Mkdir(filepath.Join(root, "objects", "cd"), 0o755) }},
+		{"a rename", func() error {
+			return os.Rename(filepath.Join(root, "objects", "cd"), filepath.Join(root, "objects", "ef"))
+		}},
+		{"a directory's mode", func() error { return os.Chmod(filepath.Join(root, "logs"), 0o700) }},
+	} {
+		settle()
+		w := gitWalkDir(root)
+		if runtime.GOOS == "linux" {
+			require.NotNil(t, w.watch, "inotify watches the walk")
+		}
+		require.Same(t, w, gitWalkDir(root), "kept while nothing changes")
+		require.NoError(t, change.do(), change.name)
+		assert.NotSame(t, w, gitWalkDir(root), "%s: walked again", change.name)
+	}
+}
