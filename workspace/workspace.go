@@ -61,16 +61,9 @@ func New(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := resolvedRoots.resolve(abs)
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("workspace root %q is not a directory", dir)
 	}
 	if real == "/" {
 		return nil, errors.New("workspace root may not be /: choose a project directory")
