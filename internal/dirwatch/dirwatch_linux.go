@@ -5,6 +5,7 @@
 package dirwatch
 
 import (
+	"encoding/binary"
 	"errors"
 	"sync"
 
@@ -12,32 +13,59 @@ import (
 )
 
 // Watch says whether any of a set of directories has changed since it
-// began to watch them: an entry made, removed or renamed in one, or one
-// itself changed, moved or removed. It uses inotify, whose events are
-// queued by the change itself, before the call that made it returns, so
-// a check costs one read instead of an lstat per directory.
+// began to watch them: an entry made, removed, renamed or its attributes
+// changed in one, or one itself changed, moved or removed. It uses
+// inotify, whose events are queued by the change itself, before the call
+// that made it returns, so a check costs one read instead of an lstat
+// per directory.
+//
+// All watches of the process share one inotify instance (a user has 128
+// at most, which editors and build tools need too) and hold at most
+// maxWatches directories between them.
 type Watch struct {
-	mu    sync.Mutex
-	fd    int // -1 once closed
-	dirty bool
+	dirty  bool
+	closed bool
+	wds    []int32
 }
+
+// maxWatches bounds the directories watched at once by the process.
+const maxWatches = 16384
 
 const mask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
 	unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
 
+// hub is the process's inotify instance and who watches what.
+var hub struct {
+	sync.Mutex
+	fd     int // 0: not made yet; -1: cannot be had
+	byWD   map[int32]map[*Watch]struct{}
+	events [64 * (unix.SizeofInotifyEvent + unix.NAME_MAX + 1)]byte
+}
+
 // New returns a watch of no directory yet, or nil where inotify cannot
 // be had (the caller then compares identities, say).
 func New() *Watch {
-	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-	if err != nil {
+	hub.Lock()
+	defer hub.Unlock()
+	if hub.fd == 0 {
+		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+		if err != nil || fd == 0 {
+			hub.fd = -1
+		} else {
+			hub.fd = fd
+			hub.byWD = map[int32]map[*Watch]struct{}{}
+		}
+	}
+	if hub.fd < 0 {
 		return nil
 	}
-	return &Watch{fd: fd}
+	return &Watch{}
 }
 
 // Add watches dir, not following a final symbolic link. Add a directory
 // before reading it, so that a change made after the read is seen. It
-// reports false if dir cannot be watched (gone, or not a directory).
+// reports false if dir cannot be watched (gone, not a directory, or too
+// many watched).
 func (w *Watch) Add(dir string) bool { return w.add(dir, unix.IN_DONT_FOLLOW) }
 
 // AddFollow watches the directory dir leads to (a link to a directory,
@@ -48,33 +76,76 @@ func (w *Watch) add(dir string, flags uint32) bool {
 	if w == nil {
 		return false
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fd < 0 {
+	hub.Lock()
+	defer hub.Unlock()
+	if w.closed || len(hub.byWD) >= maxWatches {
 		return false
 	}
-	_, err := unix.InotifyAddWatch(w.fd, dir, mask|flags)
-	return err == nil
+	wd, err := unix.InotifyAddWatch(hub.fd, dir, mask|flags)
+	if err != nil {
+		return false
+	}
+	id := int32(wd)
+	set := hub.byWD[id]
+	if set == nil {
+		set = map[*Watch]struct{}{}
+		hub.byWD[id] = set
+	}
+	if _, ok := set[w]; !ok {
+		set[w] = struct{}{}
+		w.wds = append(w.wds, id)
+	}
+	return true
 }
 
 // Changed reports whether anything happened to the directories watched
-// (or the watch is nil or closed, or its queue overflowed). Once
-// changed, it stays so.
+// (or the watch is nil or closed, or events were lost). Once changed, it
+// stays so.
 func (w *Watch) Changed() bool {
 	if w == nil {
 		return true
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.dirty || w.fd < 0 {
-		return true
+	hub.Lock()
+	defer hub.Unlock()
+	drain()
+	return w.dirty || w.closed
+}
+
+// drain reads every event queued and marks the watches it concerns.
+func drain() {
+	for {
+		n, err := unix.Read(hub.fd, hub.events[:])
+		if n <= 0 {
+			if err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR) {
+				markAll() // cannot tell what changed
+			}
+			return
+		}
+		for off := 0; off+unix.SizeofInotifyEvent <= n; {
+			wd := int32(binary.NativeEndian.Uint32(hub.events[off:]))
+			evMask := binary.NativeEndian.Uint32(hub.events[off+4:])
+			nameLen := int(binary.NativeEndian.Uint32(hub.events[off+12:]))
+			off += unix.SizeofInotifyEvent + nameLen
+			if evMask&unix.IN_Q_OVERFLOW != 0 {
+				markAll()
+				continue
+			}
+			for x := range hub.byWD[wd] {
+				x.dirty = true
+			}
+			if evMask&unix.IN_IGNORED != 0 {
+				delete(hub.byWD, wd) // the kernel dropped it: the directory is gone
+			}
+		}
 	}
-	var buf [unix.SizeofInotifyEvent + unix.PathMax + 1]byte
-	n, err := unix.Read(w.fd, buf[:])
-	if n > 0 || !errors.Is(err, unix.EAGAIN) {
-		w.dirty = true
+}
+
+func markAll() {
+	for _, set := range hub.byWD {
+		for x := range set {
+			x.dirty = true
+		}
 	}
-	return w.dirty
 }
 
 // Close ends the watch; it reports changed from then on. A nil watch
@@ -83,10 +154,22 @@ func (w *Watch) Close() {
 	if w == nil {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fd >= 0 {
-		unix.Close(w.fd)
-		w.fd = -1
+	hub.Lock()
+	defer hub.Unlock()
+	if w.closed {
+		return
 	}
+	w.closed = true
+	for _, wd := range w.wds {
+		set, ok := hub.byWD[wd]
+		if !ok {
+			continue
+		}
+		delete(set, w)
+		if len(set) == 0 {
+			delete(hub.byWD, wd)
+			unix.InotifyRmWatch(hub.fd, uint32(wd))
+		}
+	}
+	w.wds = nil
 }

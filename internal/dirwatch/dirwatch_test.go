@@ -49,3 +49,33 @@ func TestWatchSeesChangesInTheDirectoriesAdded(t *testing.T) {
 	assert.True(t, none.Changed())
 	none.Close()
 }
+
+// Watches share one inotify instance (a user has 128 at most) and the
+// directories they watch: closing one leaves the other watching.
+func TestWatchesShareOneInstance(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		return
+	}
+	dir := t.TempDir()
+	fds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		require.NoError(t, err)
+		return len(entries)
+	}
+	New().Close() // the instance exists from here on
+	before := fds()
+	var ws []*Watch
+	for range 200 {
+		w := New()
+		require.True(t, w.Add(dir))
+		ws = append(ws, w)
+	}
+	assert.Equal(t, before, fds(), "no descriptor per watch")
+	for _, w := range ws[1:] {
+		w.Close()
+	}
+	assert.False(t, ws[0].Changed())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x"), nil, 0o644))
+	assert.True(t, ws[0].Changed(), "the one left still watches")
+	ws[0].Close()
+}
