@@ -137,20 +137,6 @@ type StartOptions struct {
 // program would only have written into a closed pipe.
 var ErrPipelineEnded = errors.New("the pipeline's reader has already exited")
 
-// ExitError is how a program a box started ended, when not with status 0:
-// its exit code, or the signal that killed it.
-type ExitError struct {
-	Code   int
-	Signal syscall.Signal // 0 unless killed by a signal
-}
-
-func (e *ExitError) Error() string {
-	if e.Signal != 0 {
-		return "signal: " + e.Signal.String()
-	}
-	return fmt.Sprintf("exit status %d", e.Code)
-}
-
 // Process is a started program.
 type Process interface {
 	// Pid is the process id as vtexec sees it.

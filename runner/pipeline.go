@@ -278,13 +278,6 @@ func exitStatus(err error) int {
 	if err == nil {
 		return 0
 	}
-	var be *confine.ExitError
-	if errors.As(err, &be) {
-		if be.Signal != 0 {
-			return 128 + int(be.Signal)
-		}
-		return be.Code
-	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		return 1
