@@ -2,7 +2,6 @@ package plan
 
 import (
 	"path/filepath"
-	"sync"
 	"syscall"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
@@ -22,7 +21,7 @@ func LookPath(name, path string) (string, bool) {
 	if name == "" || name == "." || name == ".." {
 		return "", false
 	}
-	return lookups.get(name, path)
+	return lookKept(name, path)
 }
 
 func lookPath(name, path string) (string, bool) {
@@ -49,55 +48,24 @@ func executableFile(p string) bool {
 	}
 }
 
-// lookups keeps, per search path, where programs were found.
-var lookups lookupCache
+// found keeps where programs were found, by search path and name.
+var found = dirwatch.Kept[lookup, string]{Max: 512}
 
-// maxLookupPaths bounds the search paths kept.
-const maxLookupPaths = 8
+type lookup struct{ name, path string }
 
-type lookupCache struct {
-	mu sync.Mutex
-	m  map[string]*foundOn
-}
-
-// foundOn is where programs were found on one search path, and the watch
-// that keeps it true.
-type foundOn struct {
-	watch *dirwatch.Watch
-	found map[string]string
-}
-
-// get returns where name is on path, from what was kept or by looking,
-// which it then keeps.
-func (c *lookupCache) get(name, path string) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	f := c.m[path]
-	if f != nil && f.watch.Changed() {
-		f.watch.Close()
-		f = nil
-	}
-	if f == nil {
-		w := watchSearchPath(path)
-		if w == nil {
-			return lookPath(name, path)
-		}
-		if c.m == nil || len(c.m) >= maxLookupPaths {
-			for _, old := range c.m {
-				old.watch.Close()
-			}
-			c.m = map[string]*foundOn{}
-		}
-		f = &foundOn{watch: w, found: map[string]string{}}
-		c.m[path] = f
-	}
-	if p, ok := f.found[name]; ok {
+// lookKept returns where name is on path, from what was kept or by
+// looking, which it then keeps.
+func lookKept(name, path string) (string, bool) {
+	key := lookup{name, path}
+	if p, ok := found.Get(key); ok {
 		return p, true
 	}
-	// The watch began before this look: a change during it shows later.
+	w := watchSearchPath(path) // before the look: a change during it shows later
 	p, ok := lookPath(name, path)
 	if ok {
-		f.found[name] = p
+		found.Put(key, p, w)
+	} else {
+		w.Close()
 	}
 	return p, ok
 }

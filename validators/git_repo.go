@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -389,7 +388,7 @@ func (in *gitInspection) leadingDirs(top string, dirs []string) error {
 		watch.Close()
 		return nil
 	}
-	keepLeadingDirs(top, dirs, watch)
+	leadingKept.Put(top, dirs, watch)
 	return nil
 }
 
@@ -397,45 +396,16 @@ func (in *gitInspection) leadingDirs(top string, dirs []string) error {
 const maxLeadingWatches = 8192
 
 // leadingKept is, per top-level directory, the last listing whose
-// leading directories held no link, and the watch of them.
-var leadingKept struct {
-	sync.Mutex
-	m map[string]leadingCheck
-}
+// leading directories held no link.
+var leadingKept = dirwatch.Kept[string, []string]{Max: gitCacheSize}
 
-type leadingCheck struct {
-	dirs  []string
-	watch *dirwatch.Watch
-}
-
-// leadingDirsKept reports whether dirs (the same listing) were found
-// free of links under top and nothing has changed there since.
+// leadingDirsKept reports whether dirs (the same listing, not merely an
+// equal one: a listing is kept with git's answers and replaced with
+// them) were found free of links under top and nothing has changed
+// there since.
 func leadingDirsKept(top string, dirs []string) bool {
-	leadingKept.Lock()
-	k, ok := leadingKept.m[top]
-	leadingKept.Unlock()
-	return ok && sameSlice(k.dirs, dirs) && !k.watch.Changed()
-}
-
-func keepLeadingDirs(top string, dirs []string, watch *dirwatch.Watch) {
-	leadingKept.Lock()
-	defer leadingKept.Unlock()
-	if leadingKept.m == nil || len(leadingKept.m) >= gitCacheSize {
-		for _, k := range leadingKept.m {
-			k.watch.Close()
-		}
-		leadingKept.m = map[string]leadingCheck{}
-	}
-	if old, ok := leadingKept.m[top]; ok {
-		old.watch.Close()
-	}
-	leadingKept.m[top] = leadingCheck{dirs: dirs, watch: watch}
-}
-
-// sameSlice reports whether a and b are the same slice (not merely equal
-// ones): a listing is kept with git's answers and replaced with them.
-func sameSlice(a, b []string) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	kept, ok := leadingKept.Get(top)
+	return ok && len(kept) == len(dirs) && (len(dirs) == 0 || &kept[0] == &dirs[0])
 }
 
 // gitRisk is when a configuration key makes git run a program.

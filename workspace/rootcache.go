@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
 )
@@ -15,31 +14,16 @@ import (
 // change: a component can become another directory or a link, or go,
 // only by a change in the directory that holds it.
 
-var resolvedRoots rootCache
-
-// maxKeptRoots bounds the roots kept.
-const maxKeptRoots = 64
-
-type rootCache struct {
-	mu sync.Mutex
-	m  map[string]keptRoot
-}
-
-type keptRoot struct {
-	real  string
-	watch *dirwatch.Watch
-}
+// resolvedRoots keeps roots' real paths, by the absolute path named.
+var resolvedRoots = dirwatch.Kept[string, string]{Max: 64}
 
 // errNotDir is a root that is not a directory.
 var errNotDir = errors.New("is not a directory")
 
-// resolve returns the real path of the directory at abs.
-func (c *rootCache) resolve(abs string) (string, error) {
-	c.mu.Lock()
-	k, ok := c.m[abs]
-	c.mu.Unlock()
-	if ok && !k.watch.Changed() {
-		return k.real, nil
+// resolveRoot returns the real path of the directory at abs.
+func resolveRoot(abs string) (string, error) {
+	if real, ok := resolvedRoots.Get(abs); ok {
+		return real, nil
 	}
 	w := dirwatch.New()
 	if w != nil && !watchAncestors(w, abs) {
@@ -57,18 +41,7 @@ func (c *rootCache) resolve(abs string) (string, error) {
 		w.Close()
 		return real, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxKeptRoots {
-		for _, old := range c.m {
-			old.watch.Close()
-		}
-		c.m = map[string]keptRoot{}
-	}
-	if old, ok := c.m[abs]; ok {
-		old.watch.Close()
-	}
-	c.m[abs] = keptRoot{real: real, watch: w}
+	resolvedRoots.Put(abs, real, w)
 	return real, nil
 }
 

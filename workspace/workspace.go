@@ -61,7 +61,7 @@ func New(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
 	}
-	real, err := resolvedRoots.resolve(abs)
+	real, err := resolveRoot(abs)
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
 	}
