@@ -69,7 +69,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if len(f.Stmts) == 0 {
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
-	vars, v := c.unrollLoops(f, ws)
+	loops, v := c.unrollLoops(f, ws)
 	if v != nil {
 		return v
 	}
@@ -80,10 +80,10 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if v != nil {
 		return v
 	}
-	if v := forbiddenSyntaxWith(f, vars); v != nil {
+	if v := forbiddenSyntaxWith(f, loops); v != nil {
 		return v
 	}
-	steps, v := flatten(f)
+	steps, v := flatten(f, loops.groups)
 	if v != nil {
 		return v
 	}
@@ -98,7 +98,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cc := *c
-			cc.vars = vars[stmt]
+			cc.vars = loops.vars[stmt]
 			cmd, cmdParts := cc.command(stmt, cwd, len(st.stmts) > 1, j > 0)
 			if call, ok := stmt.Cmd.(*syntax.CallExpr); ok && envs[call] != nil {
 				cmd.Env = envs[call]
@@ -113,7 +113,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
-		p.Steps = append(p.Steps, plan.Step{Op: st.op, Pipeline: pipe})
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Pipeline: pipe})
 		if one := pipe.Cmds[0]; len(pipe.Cmds) == 1 && one.Builtin == "cd" && len(one.Argv) == 2 {
 			if st.op == plan.Or {
 				parts = append(parts, partOf(one.Argv, "", deny(CodeBadUsage, "use cd DIR && COMMAND", "cd after || would leave later commands in a directory known only at run time")))
@@ -153,44 +153,63 @@ func tooMany(steps []step) *Verdict {
 
 type step struct {
 	op    plan.Op
+	group int            // an unrolled loop's (plan.Step.Group)
 	stmts []*syntax.Stmt // the commands of one pipeline
 }
 
 // flatten turns the statements of a file into a list of pipelines. In the
 // AST, && and || are left-associative BinaryCmds whose right side is a
-// pipeline; anything else there would need a grouping vtexec refuses.
-func flatten(f *syntax.File) ([]step, *Verdict) {
-	var steps []step
+// pipeline, or one of the groups unrollLoops made; anything else there
+// would need a grouping vtexec refuses.
+func flatten(f *syntax.File, groups map[*syntax.Block]bool) ([]step, *Verdict) {
+	fl := flattener{groups: groups}
 	for _, s := range f.Stmts {
-		var err *Verdict
-		steps, err = flattenList(steps, s, plan.Seq)
-		if err != nil {
-			return nil, err
+		if v := fl.list(s, plan.Seq, 0); v != nil {
+			return nil, v
 		}
 	}
-	return steps, nil
+	return fl.steps, nil
 }
 
-func flattenList(steps []step, s *syntax.Stmt, op plan.Op) ([]step, *Verdict) {
+type flattener struct {
+	groups map[*syntax.Block]bool
+	steps  []step
+	n      int // groups numbered so far
+}
+
+func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		if len(s.Redirs) > 0 {
-			return nil, deny(CodeRedirect, "put the redirect on one command", "a redirect on a whole list is not allowed")
+			return deny(CodeRedirect, "put the redirect on one command", "a redirect on a whole list is not allowed")
 		}
-		steps, err := flattenList(steps, b.X, op)
-		if err != nil {
-			return nil, err
+		if v := fl.list(b.X, op, group); v != nil {
+			return v
 		}
 		next := plan.And
 		if b.Op == syntax.OrStmt {
 			next = plan.Or
 		}
-		return flattenList(steps, b.Y, next)
+		return fl.list(b.Y, next, group)
+	}
+	if blk, ok := s.Cmd.(*syntax.Block); ok && fl.groups[blk] && group == 0 {
+		fl.n++
+		for i, inner := range blk.Stmts {
+			innerOp := plan.Seq
+			if i == 0 {
+				innerOp = op
+			}
+			if v := fl.list(inner, innerOp, fl.n); v != nil {
+				return v
+			}
+		}
+		return nil
 	}
 	stmts, err := flattenPipe(nil, s)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(steps, step{op: op, stmts: stmts}), nil
+	fl.steps = append(fl.steps, step{op: op, group: group, stmts: stmts})
+	return nil
 }
 
 func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) {

@@ -15,80 +15,147 @@ const MaxLoopItems = 64
 // for loop became, by every statement node of each iteration's copy.
 type loopVars map[*syntax.Stmt]map[string]string
 
-// unrollLoops replaces each top-level `for NAME in WORDS; do BODY; done`
-// by the list it stands for: BODY once per word WORDS expands to (at the
-// cwd the command starts in), with $NAME standing for that word, which
-// the checks then expand as bash would. A loop anywhere else (after &&,
-// in a pipeline, with a redirect), a C-style or select loop, a loop in a
-// loop, a loop without "in", and a loop after a cd are left in place,
-// for forbiddenSyntax to refuse, or refused here with a hint.
-func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (loopVars, *Verdict) {
-	var vars loopVars
-	var out []*syntax.Stmt
-	sawCd := false
+// unrolled are what for loops became: { } groups of the statements they
+// stand for, which only unrollLoops makes (a group typed as such is
+// refused).
+type unrolled struct {
+	vars   loopVars
+	groups map[*syntax.Block]bool
+}
+
+// unrollLoops replaces each `for NAME in WORDS; do BODY; done` that is a
+// whole top-level statement, or a whole element of a top-level && or ||
+// list, by a group of what it stands for: BODY once per word WORDS
+// expands to, with $NAME standing for that word, which the checks then
+// expand as bash would. WORDS expand in the directory the loop starts
+// in, as cds before it in the command leave it. A loop anywhere else (in
+// a pipeline, with a redirect), a C-style or select loop, a loop in a
+// loop, a loop without "in", and a loop after a cd vtexec cannot follow
+// are left in place, for forbiddenSyntax to refuse, or refused here with
+// a hint.
+func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled, *Verdict) {
+	u := unrolled{}
+	cwd := ws.Clone()
+	cwdKnown := true
 	for _, st := range f.Stmts {
-		fc, ok := st.Cmd.(*syntax.ForClause)
-		if !ok {
-			out = append(out, st)
-			sawCd = sawCd || hasCd(st)
-			continue
-		}
-		const hint = "write the commands one by one, or as one command with all the files (cat a b c)"
-		wi, ok := fc.Loop.(*syntax.WordIter)
-		switch {
-		case fc.Select || !ok:
-			return nil, deny(CodeControlFlow, hint, "only for NAME in WORDS loops are allowed")
-		case !wi.InPos.IsValid():
-			return nil, deny(CodeControlFlow, hint, "a for loop without in WORDS loops over the arguments, which a command has none of")
-		case st.Background || st.Negated || len(st.Redirs) > 0:
-			return nil, deny(CodeControlFlow, "put the redirect on the commands inside the loop", "a for loop with a redirect, ! or & is not allowed")
-		case sawCd:
-			return nil, deny(CodeControlFlow, "run the loop in a call of its own, after the cd", "a for loop after a cd in the same command is not allowed")
-		case nestedLoop(fc.Do):
-			return nil, deny(CodeControlFlow, hint, "a loop inside a loop is not allowed")
-		}
-		if v := forbiddenSyntax(&syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: wi.Items}}}}); v != nil {
-			return nil, v
-		}
-		items, v := c.expandWords(wi.Items, ws)
-		if v != nil && len(wi.Items) > 0 {
-			return nil, v
-		}
-		if len(wi.Items) == 0 {
-			items = nil
-		}
-		if len(items) > MaxLoopItems {
-			return nil, deny(CodeTooLong, "loop over fewer words, or split the work", "the loop runs %d times; at most %d", len(items), MaxLoopItems)
-		}
-		var body bytes.Buffer
-		printer := syntax.NewPrinter()
-		for _, s := range fc.Do {
-			printer.Print(&body, s)
-			body.WriteByte('\n')
-		}
-		for _, item := range items {
-			copyOf, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(body.Bytes()), "")
-			if err != nil {
-				return nil, deny(CodeParse, hint, "cannot unroll the loop: %v", err)
+		for _, el := range listElements(st) {
+			fc, ok := el.Cmd.(*syntax.ForClause)
+			if !ok {
+				cwdKnown = cwdKnown && c.followCd(el, cwd)
+				continue
 			}
-			for _, s := range copyOf.Stmts {
-				if vars == nil {
-					vars = loopVars{}
-				}
-				val := map[string]string{wi.Name.Value: item}
-				syntax.Walk(s, func(n syntax.Node) bool {
-					if inner, ok := n.(*syntax.Stmt); ok {
-						vars[inner] = val
-					}
-					return true
-				})
-				out = append(out, s)
+			if !cwdKnown {
+				return u, deny(CodeControlFlow, "run the loop in a call of its own, after the cd",
+					"a for loop after a cd vtexec cannot follow (one inside a loop, after ||, or to a directory it cannot resolve) is not allowed")
 			}
+			stmts, v := c.unrollLoop(el, fc, cwd, &u)
+			if v != nil {
+				return u, v
+			}
+			group := &syntax.Block{Lbrace: fc.Pos(), Rbrace: fc.End(), Stmts: stmts}
+			if u.groups == nil {
+				u.groups = map[*syntax.Block]bool{}
+			}
+			u.groups[group] = true
+			el.Cmd = group
+			cwdKnown = !hasCdIn(fc.Do)
 		}
-		sawCd = sawCd || hasCdIn(fc.Do)
 	}
-	f.Stmts = out
-	return vars, nil
+	return u, nil
+}
+
+// listElements are the pipelines of a top-level && / || list, in order
+// (st alone if it is not one).
+func listElements(st *syntax.Stmt) []*syntax.Stmt {
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) && len(st.Redirs) == 0 {
+		return append(listElements(b.X), listElements(b.Y)...)
+	}
+	return []*syntax.Stmt{st}
+}
+
+// followCd moves cwd as the check will for a `cd DIR` element, and
+// reports whether cwd is still known after el: not after a cd it does
+// not see plainly. A cd the check will refuse (its word does not expand,
+// or its directory is outside) leaves cwd as it was: the command is
+// refused for it anyway.
+func (c *Checker) followCd(el *syntax.Stmt, cwd *workspace.Workspace) bool {
+	call, ok := el.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "cd" {
+		return !hasCd(el)
+	}
+	if len(call.Args) != 2 {
+		return false
+	}
+	dir, v := c.expandWords(call.Args[1:], cwd)
+	switch {
+	case v != nil:
+		return true
+	case len(dir) != 1:
+		return false
+	}
+	cwd.ChdirPlanned(dir[0])
+	return true
+}
+
+// unrollLoop returns the statements the for loop st stands for, with
+// its words expanded at cwd, and records their loop variable.
+func (c *Checker) unrollLoop(st *syntax.Stmt, fc *syntax.ForClause, cwd *workspace.Workspace, u *unrolled) ([]*syntax.Stmt, *Verdict) {
+	const hint = "write the commands one by one, or as one command with all the files (cat a b c)"
+	wi, ok := fc.Loop.(*syntax.WordIter)
+	switch {
+	case fc.Select || !ok:
+		return nil, deny(CodeControlFlow, hint, "only for NAME in WORDS loops are allowed")
+	case !wi.InPos.IsValid():
+		return nil, deny(CodeControlFlow, hint, "a for loop without in WORDS loops over the arguments, which a command has none of")
+	case st.Background || st.Negated || len(st.Redirs) > 0:
+		return nil, deny(CodeControlFlow, "put the redirect on the commands inside the loop", "a for loop with a redirect, ! or & is not allowed")
+	case nestedLoop(fc.Do):
+		return nil, deny(CodeControlFlow, hint, "a loop inside a loop is not allowed")
+	}
+	if v := forbiddenSyntax(&syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: wi.Items}}}}); v != nil {
+		return nil, v
+	}
+	items, v := c.expandWords(wi.Items, cwd)
+	if v != nil && len(wi.Items) > 0 {
+		return nil, v
+	}
+	if len(wi.Items) == 0 {
+		items = nil
+	}
+	if len(items) > MaxLoopItems {
+		return nil, deny(CodeTooLong, "loop over fewer words, or split the work", "the loop runs %d times; at most %d", len(items), MaxLoopItems)
+	}
+	var body bytes.Buffer
+	printer := syntax.NewPrinter()
+	for _, s := range fc.Do {
+		printer.Print(&body, s)
+		body.WriteByte('\n')
+	}
+	if len(items) == 0 {
+		// A loop over nothing runs nothing and succeeds, like the : builtin.
+		return []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":")}}}}, nil
+	}
+	var out []*syntax.Stmt
+	for _, item := range items {
+		copyOf, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(body.Bytes()), "")
+		if err != nil {
+			return nil, deny(CodeParse, hint, "cannot unroll the loop: %v", err)
+		}
+		for _, s := range copyOf.Stmts {
+			if u.vars == nil {
+				u.vars = loopVars{}
+			}
+			val := map[string]string{wi.Name.Value: item}
+			syntax.Walk(s, func(n syntax.Node) bool {
+				if inner, ok := n.(*syntax.Stmt); ok {
+					u.vars[inner] = val
+				}
+				return true
+			})
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // hasCd reports whether st has a command whose first word is cd.

@@ -7,27 +7,32 @@ import (
 // forbiddenSyntax returns a refusal for the first node, in source order,
 // that vtexec does not run: anything whose effect depends on a shell.
 func forbiddenSyntax(f *syntax.File) *Verdict {
-	return forbiddenSyntaxWith(f, nil)
+	return forbiddenSyntaxWith(f, unrolled{})
 }
 
-// forbiddenSyntaxWith is forbiddenSyntax where the statements of an
-// unrolled loop may use their loop variable.
-func forbiddenSyntaxWith(f *syntax.File, vars loopVars) *Verdict {
+// forbiddenSyntaxWith is forbiddenSyntax where unrolled loops may stand
+// as groups, and their statements use their loop variable.
+func forbiddenSyntaxWith(f *syntax.File, loops unrolled) *Verdict {
 	var found *Verdict
-	for _, st := range f.Stmts {
-		allowed := vars[st]
-		syntax.Walk(st, func(n syntax.Node) bool {
-			if found != nil {
-				return false
-			}
-			found = forbiddenNode(n, allowed)
-			return found == nil
-		})
+	var allowed map[string]string
+	syntax.Walk(f, func(n syntax.Node) bool {
 		if found != nil {
-			return found
+			return false
 		}
-	}
-	return nil
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			// Every statement of an iteration has its variable; no
+			// other statement has any.
+			allowed = loops.vars[n]
+		case *syntax.Block:
+			if loops.groups[n] {
+				return true
+			}
+		}
+		found = forbiddenNode(n, allowed)
+		return found == nil
+	})
+	return found
 }
 
 func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {

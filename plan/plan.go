@@ -36,6 +36,10 @@ type Plan struct {
 type Step struct {
 	Op       Op
 	Pipeline Pipeline
+	// Group, when not 0, is shared by the steps of one compound command
+	// of the list (an unrolled for loop): if its first step does not
+	// run, none of them does, as bash skips the whole loop.
+	Group int
 }
 
 // Pipeline is one or more commands joined by "|".

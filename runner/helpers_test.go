@@ -41,6 +41,14 @@ func withRedirects(c plan.Cmd, rs ...plan.Redirect) plan.Cmd {
 }
 
 // step returns a step joined by op running cmds as one pipeline.
+// grouped marks steps as one compound command.
+func grouped(id int, steps ...plan.Step) []plan.Step {
+	for i := range steps {
+		steps[i].Group = id
+	}
+	return steps
+}
+
 func step(op plan.Op, cmds ...plan.Cmd) plan.Step {
 	return plan.Step{Op: op, Pipeline: plan.Pipeline{Cmds: cmds}}
 }

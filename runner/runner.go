@@ -175,8 +175,15 @@ type run struct {
 // steps runs the steps in order and returns the last status, and
 // whether any step ran before an error.
 func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOut, ran bool, err error) {
+	skipGroup := 0
 	for i, st := range steps {
+		if st.Group != 0 && st.Group == skipGroup {
+			continue
+		}
 		if !shouldRun(st.Op, status) {
+			if st.Group != 0 && (i == 0 || steps[i-1].Group != st.Group) {
+				skipGroup = st.Group // the compound is not entered
+			}
 			continue
 		}
 		if ctx.Err() != nil {

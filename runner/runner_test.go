@@ -65,6 +65,14 @@ func TestListOperators(t *testing.T) {
 		{"false && echo a || echo b", planOf(step(plan.Seq, fail), step(plan.And, echo("a")), step(plan.Or, echo("b"))), "b\n", 0},
 		{"true && echo a || echo b", planOf(step(plan.Seq, ok), step(plan.And, echo("a")), step(plan.Or, echo("b"))), "a\n", 0},
 		{"empty plan", planOf(), "", 0},
+		// A group is an unrolled loop: false && for i in 1 2; do echo $i; done
+		{"false && group", planOf(append([]plan.Step{step(plan.Seq, fail)}, grouped(1, step(plan.And, echo("1")), step(plan.Seq, echo("2")))...)...), "", 1},
+		{"true && group", planOf(append([]plan.Step{step(plan.Seq, ok)}, grouped(1, step(plan.And, echo("1")), step(plan.Seq, echo("2")))...)...), "1\n2\n", 0},
+		{"false && group || echo b", planOf(append(append([]plan.Step{step(plan.Seq, fail)}, grouped(1, step(plan.And, echo("1")), step(plan.Seq, echo("2")))...),
+			step(plan.Or, echo("b")))...), "b\n", 0},
+		{"group of a failing step ; echo", planOf(append(grouped(1, step(plan.Seq, echo("1")), step(plan.Seq, fail)), step(plan.Seq, echo("z")))...), "1\nz\n", 0},
+		{"two groups, the first skipped", planOf(append(append([]plan.Step{step(plan.Seq, fail)}, grouped(1, step(plan.And, echo("1")))...),
+			grouped(2, step(plan.Seq, echo("2")))...)...), "2\n", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

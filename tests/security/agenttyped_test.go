@@ -37,6 +37,8 @@ var agentTyped = []string{
 	"cat main.go | grep -c func", "env | sort", "TZ=UTC date", "NO_COLOR=1 git log -1",
 	"git log --oneline | head -5", "git stash list", "git remote -v", "git tag",
 	"ls internal || true", "true", ": > empty.txt", "exit 0",
+	"cd src && for f in *.txt; do echo \"=== $f ===\"; grep -n a \"$f\" | head -20; done",
+	"gofmt -l . && for f in *.go; do wc -l \"$f\"; done && echo checked",
 }
 
 // Every command above is allowed: a needless refusal of what agents type

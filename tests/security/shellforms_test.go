@@ -264,14 +264,27 @@ func TestForLoops(t *testing.T) {
 		{"for x in '../ws2/secret.txt x'; do cat $x; done", deny("outside_workspace")},
 		{"for x in a; do echo x > $x; done", allow},
 		{"for x in ../ws2/p; do echo x > $x; done", deny("outside_workspace")},
+		// A loop in an && / || list, or after a cd: its words expand
+		// where the cd leaves it, its body is checked there.
+		{"ls && for x in a; do echo $x; done", allow},
+		{"for x in a b; do echo $x; done && echo ok || echo failed", allow},
+		{"cd src; for x in a; do echo $x; done", allow},
+		{"cd src && for f in *.txt; do cat $f; done", allow},
+		{"cd src && for f in *.txt; do grep -n x \"$f\" | head -5; done", allow},
+		{"cd src && for f in a.txt; do cat ../../ws2/secret.txt; done", deny("outside_workspace")},
+		{"cd src && for f in ../../ws2/*; do cat $f; done", deny("outside_workspace")},
+		{"cd .. && for f in *; do cat $f; done", deny("outside_workspace")},
+		{"cd src && for f in a.txt; do rm $f; done", want{"ask", "destructive"}},
 		// Forms that stay refused.
-		{"ls && for x in a; do echo $x; done", deny("control_flow")},
+		{"for x in a; do cd src; done; for y in b; do echo $y; done", deny("control_flow")},
+		{"ls && for x in a; do echo $x; done > out.txt", deny("control_flow")},
+		{"ls | for x in a; do echo $x; done", deny("control_flow")},
+		{"{ for x in a; do echo $x; done; }", deny("subshell")},
 		{"for x in a; do echo $x; done | sort", deny("control_flow")},
 		{"for ((i=0; i<3; i++)); do echo $i; done", deny("control_flow")},
 		{"for x; do echo $x; done", deny("control_flow")},
 		{"for x in a; do for y in b; do echo $y; done; done", deny("control_flow")},
 		{"for x in a; do while true; do ls; done; done", deny("control_flow")},
-		{"cd src; for x in a; do echo $x; done", deny("control_flow")},
 		{"for x in $(ls); do echo $x; done", deny("substitution")},
 		{"for x in $HOME; do echo $x; done", deny("expansion")},
 		{"for x in a; do echo $y; done", deny("expansion")},
@@ -289,6 +302,23 @@ func TestForLoopRuns(t *testing.T) {
 	res := runIn(t, ws, `for f in src/a.txt file.txt; do printf '[%s]' "$f"; done; for x in 'a b' c; do printf '(%s)' $x; done`)
 	assert.Equal(t, 0, res.ExitCode, res.Stderr)
 	assert.Equal(t, "[src/a.txt][file.txt](a)(b)(c)", res.Stdout)
+}
+
+// A loop in a list runs as bash runs it: not at all when the && before
+// it fails, its words expanded where a cd before it leaves it, and its
+// status (the last iteration's) decides what follows.
+func TestForLoopInAListRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct{ cmd, stdout string }{
+		{`false && for x in a b; do printf '(%s)' $x; done; printf end`, "end"},
+		{`true && for x in a b; do printf '(%s)' $x; done; printf end`, "(a)(b)end"},
+		{`cd src && for f in *.txt; do printf '[%s]' "$f"; done`, "[a.txt]"},
+		{`for x in a b; do printf '(%s)' $x; false; done || printf failed`, "(a)(b)failed"},
+		{`for x in a b; do false; printf '(%s)' $x; done && printf ok`, "(a)(b)ok"},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+	}
 }
 
 // command -v, command -V and type answer from the trusted PATH, carried
