@@ -83,7 +83,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if v := forbiddenSyntaxWith(f, loops); v != nil {
 		return v
 	}
-	steps, v := flatten(f, loops.groups)
+	steps, v := flatten(f, loops)
 	if v != nil {
 		return v
 	}
@@ -94,7 +94,15 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	cwd := ws.Clone()
 	var parts []Part
 	cmdIndex := 0
+	// A ( ) group's cds hold only inside it.
+	outer, subshell := cwd, 0
 	for _, st := range steps {
+		if subshell != 0 && st.group != subshell {
+			cwd, subshell = outer, 0
+		}
+		if st.subshell && st.group != subshell {
+			outer, cwd, subshell = cwd, cwd.Clone(), st.group
+		}
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cc := *c
@@ -113,7 +121,12 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
-		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Pipeline: pipe})
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Pipeline: pipe})
+		for _, cmd := range pipe.Cmds {
+			if st.subshell && cmd.Builtin == "exit" {
+				parts = append(parts, partOf(cmd.Argv, "", deny(CodeControlFlow, "put exit outside the ( )", "exit inside ( ) would end only the ( ) group")))
+			}
+		}
 		if one := pipe.Cmds[0]; len(pipe.Cmds) == 1 && one.Builtin == "cd" && len(one.Argv) == 2 {
 			if st.op == plan.Or {
 				parts = append(parts, partOf(one.Argv, "", deny(CodeBadUsage, "use cd DIR && COMMAND", "cd after || would leave later commands in a directory known only at run time")))
@@ -152,17 +165,18 @@ func tooMany(steps []step) *Verdict {
 }
 
 type step struct {
-	op    plan.Op
-	group int            // an unrolled loop's (plan.Step.Group)
-	stmts []*syntax.Stmt // the commands of one pipeline
+	op       plan.Op
+	group    int            // an unrolled loop's or a ( ) group's (plan.Step.Group)
+	subshell bool           // in a ( ) group
+	stmts    []*syntax.Stmt // the commands of one pipeline
 }
 
 // flatten turns the statements of a file into a list of pipelines. In the
 // AST, && and || are left-associative BinaryCmds whose right side is a
 // pipeline, or one of the groups unrollLoops made; anything else there
 // would need a grouping vtexec refuses.
-func flatten(f *syntax.File, groups map[*syntax.Block]bool) ([]step, *Verdict) {
-	fl := flattener{groups: groups}
+func flatten(f *syntax.File, loops unrolled) ([]step, *Verdict) {
+	fl := flattener{loops: loops, subshell: map[int]bool{}}
 	for _, s := range f.Stmts {
 		if v := fl.list(s, plan.Seq, 0); v != nil {
 			return nil, v
@@ -172,9 +186,10 @@ func flatten(f *syntax.File, groups map[*syntax.Block]bool) ([]step, *Verdict) {
 }
 
 type flattener struct {
-	groups map[*syntax.Block]bool
-	steps  []step
-	n      int // groups numbered so far
+	loops    unrolled
+	steps    []step
+	n        int          // groups numbered so far
+	subshell map[int]bool // the groups that are ( )
 }
 
 func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
@@ -191,14 +206,29 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 		}
 		return fl.list(b.Y, next, group)
 	}
-	if blk, ok := s.Cmd.(*syntax.Block); ok && fl.groups[blk] && group == 0 {
+	var inner []*syntax.Stmt
+	switch x := s.Cmd.(type) {
+	case *syntax.Block:
+		if fl.loops.groups[x] && group == 0 {
+			inner = x.Stmts
+		}
+	case *syntax.Subshell:
+		if fl.loops.subshells[x] && group == 0 {
+			if len(s.Redirs) > 0 {
+				return deny(CodeRedirect, "put the redirect on the commands inside the ( )", "a redirect on a ( ) group is not allowed")
+			}
+			inner = x.Stmts
+			fl.subshell[fl.n+1] = true // the number the group gets below
+		}
+	}
+	if inner != nil {
 		fl.n++
-		for i, inner := range blk.Stmts {
+		for i, s := range inner {
 			innerOp := plan.Seq
 			if i == 0 {
 				innerOp = op
 			}
-			if v := fl.list(inner, innerOp, fl.n); v != nil {
+			if v := fl.list(s, innerOp, fl.n); v != nil {
 				return v
 			}
 		}
@@ -208,7 +238,7 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 	if err != nil {
 		return err
 	}
-	fl.steps = append(fl.steps, step{op: op, group: group, stmts: stmts})
+	fl.steps = append(fl.steps, step{op: op, group: group, subshell: fl.subshell[group], stmts: stmts})
 	return nil
 }
 

@@ -21,9 +21,14 @@ type loopVars map[*syntax.Stmt]map[string]string
 type unrolled struct {
 	vars   loopVars
 	groups map[*syntax.Block]bool
+	// subshells are the ( ) groups standing as a statement or as one
+	// part of an && / || list, which run as a group of their own.
+	subshells map[*syntax.Subshell]bool
 }
 
-// unrollLoops replaces each `for NAME in WORDS; do BODY; done` that is a
+// unrollLoops notes the ( ) groups that stand as a statement or as one
+// part of a top-level && / || list, and replaces each
+// `for NAME in WORDS; do BODY; done` that is a
 // whole top-level statement, or a whole element of a top-level && or ||
 // list, by a group of what it stands for: BODY once per word WORDS
 // expands to, with $NAME standing for that word, which the checks then
@@ -39,6 +44,14 @@ func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled
 	cwdKnown := true
 	for _, st := range f.Stmts {
 		for _, el := range listElements(st) {
+			if sub, ok := el.Cmd.(*syntax.Subshell); ok {
+				// A cd inside holds only there.
+				if u.subshells == nil {
+					u.subshells = map[*syntax.Subshell]bool{}
+				}
+				u.subshells[sub] = true
+				continue
+			}
 			fc, ok := el.Cmd.(*syntax.ForClause)
 			if !ok {
 				cwdKnown = cwdKnown && c.followCd(el, cwd)

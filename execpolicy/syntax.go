@@ -28,6 +28,10 @@ func forbiddenSyntaxWith(f *syntax.File, loops unrolled) *Verdict {
 			if loops.groups[n] {
 				return true
 			}
+		case *syntax.Subshell:
+			if loops.subshells[n] {
+				return true
+			}
 		}
 		found = forbiddenNode(n, allowed)
 		return found == nil

@@ -37,9 +37,12 @@ type Step struct {
 	Op       Op
 	Pipeline Pipeline
 	// Group, when not 0, is shared by the steps of one compound command
-	// of the list (an unrolled for loop): if its first step does not
-	// run, none of them does, as bash skips the whole loop.
+	// of the list (an unrolled for loop, a ( ) subshell): if its first
+	// step does not run, none of them does, as bash skips the whole.
 	Group int
+	// Subshell marks the steps of a ( ) group: a cd among them holds
+	// only until the group ends.
+	Subshell bool
 }
 
 // Pipeline is one or more commands joined by "|".

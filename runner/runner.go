@@ -176,7 +176,14 @@ type run struct {
 // whether any step ran before an error.
 func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOut, ran bool, err error) {
 	skipGroup := 0
+	// A ( ) group's builtins change a copy of the workspace, dropped when
+	// the group ends.
+	outer, subshell := r.ws, 0
+	defer func() { r.ws = outer }()
 	for i, st := range steps {
+		if subshell != 0 && st.Group != subshell {
+			r.ws, subshell = outer, 0
+		}
 		if st.Group != 0 && st.Group == skipGroup {
 			continue
 		}
@@ -185,6 +192,9 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 				skipGroup = st.Group // the compound is not entered
 			}
 			continue
+		}
+		if st.Subshell && st.Group != subshell {
+			r.ws, subshell = outer.Clone(), st.Group
 		}
 		if ctx.Err() != nil {
 			return timeoutStatus, true, ran, nil

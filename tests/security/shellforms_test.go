@@ -372,3 +372,37 @@ func TestRgStopsAtTheWorkspaceRoot(t *testing.T) {
 	assert.Equal(t, []string{"rg", "-n", "TODO", "src", "--no-ignore-parent"}, check("rg -n TODO src"))
 	assert.Equal(t, []string{"rg", "--ignore-parent", "x", "--no-ignore-parent", "--", "src"}, check("rg --ignore-parent x -- src"))
 }
+
+// A ( ) group standing as a statement or as one part of an && / || list
+// runs its commands as a group; a cd inside holds only there, for the
+// check as for the run. Anything else ( )-like stays refused.
+func TestSubshellGroups(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"(cd src && ls)", allow},
+		{"(cd src && ls -la) && cat README.md", allow},
+		{"(cd src && cat ../../ws2/secret.txt)", deny("outside_workspace")},
+		// After the group the directory is the one before it: from the
+		// root ../ws2 is outside (from src it would be inside).
+		{"(cd src && ls) && cat ../ws2/secret.txt", deny("outside_workspace")},
+		{"(cd src) && for f in *.txt; do cat $f; done", allow},
+		{"(cd src; rm a.txt)", want{"ask", "destructive"}},
+		{"(cd src; exit 1)", deny("control_flow")},
+		{"(for f in *; do cat $f; done)", deny("control_flow")},
+		{"(ls) &", deny("background")},
+		{"! (ls)", deny("control_flow")},
+	})
+}
+
+func TestSubshellGroupRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct{ cmd, stdout string }{
+		{`(cd src && pwd) && pwd`, ws + "/src\n" + ws + "\n"},
+		{`false && (echo a; echo b); echo c`, "c\n"},
+		{`(echo a; false) || echo failed`, "a\nfailed\n"},
+		{`(cd src; cd deep; pwd); pwd`, ws + "/src/deep\n" + ws + "\n"},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+		assert.Equal(t, ws, res.Cwd, "%s: the group's cd holds only inside it", tc.cmd)
+	}
+}

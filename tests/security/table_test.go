@@ -131,8 +131,13 @@ var cases = []tableCase{
 	{"echo {1..100}{1..100}{1..100}", deny("expansion")},
 
 	// Subshells, groups, functions and control flow.
-	{"(ls)", deny("subshell")},
-	{"(cd /; ls)", deny("subshell")},
+	{"(ls)", allow}, // a ( ) group: see TestSubshellGroups
+	{"(cd /; ls)", deny("outside_workspace")},
+	{"(ls) | wc -l", deny("subshell")},
+	{"ls | (wc -l)", deny("subshell")},
+	{"(ls) > out.txt", deny("redirect")},
+	{"((ls))", deny("expansion")},
+	{"( (ls) )", deny("subshell")},
 	{"{ ls; }", deny("subshell")},
 	{"f() { ls; }", deny("control_flow")},
 	{"function f { ls; }", deny("control_flow")},
