@@ -121,7 +121,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
-		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Pipeline: pipe})
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Else: st.elseOf, Pipeline: pipe})
 		for _, cmd := range pipe.Cmds {
 			if st.subshell && cmd.Builtin == "exit" {
 				parts = append(parts, partOf(cmd.Argv, "", deny(CodeControlFlow, "put exit outside the ( )", "exit inside ( ) would end only the ( ) group")))
@@ -166,8 +166,9 @@ func tooMany(steps []step) *Verdict {
 
 type step struct {
 	op       plan.Op
-	group    int            // an unrolled loop's or a ( ) group's (plan.Step.Group)
+	group    int            // an unrolled loop's, a ( ) group's or an if branch's (plan.Step.Group)
 	subshell bool           // in a ( ) group
+	elseOf   bool           // in an if's else branch
 	stmts    []*syntax.Stmt // the commands of one pipeline
 }
 
@@ -176,7 +177,7 @@ type step struct {
 // pipeline, or one of the groups unrollLoops made; anything else there
 // would need a grouping vtexec refuses.
 func flatten(f *syntax.File, loops unrolled) ([]step, *Verdict) {
-	fl := flattener{loops: loops, subshell: map[int]bool{}}
+	fl := flattener{loops: loops, subshell: map[int]bool{}, elseOf: map[int]bool{}}
 	for _, s := range f.Stmts {
 		if v := fl.list(s, plan.Seq, 0); v != nil {
 			return nil, v
@@ -190,9 +191,42 @@ type flattener struct {
 	steps    []step
 	n        int          // groups numbered so far
 	subshell map[int]bool // the groups that are ( )
+	elseOf   map[int]bool // the groups that are else branches
+}
+
+// ifStmt flattens `if COND; then THEN; [else ELSE;] fi`: COND's steps,
+// THEN as a group entered if COND succeeded, ELSE (or :, as an if whose
+// branch does not run succeeds) as a group entered otherwise.
+func (fl *flattener) ifStmt(ic *syntax.IfClause) *Verdict {
+	for _, s := range ic.Cond {
+		if v := fl.list(s, plan.Seq, 0); v != nil {
+			return v
+		}
+	}
+	otherwise := []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":")}}}}
+	if ic.Else != nil {
+		otherwise = ic.Else.Then
+	}
+	for k, branch := range [][]*syntax.Stmt{ic.Then, otherwise} {
+		fl.n++
+		fl.elseOf[fl.n] = k == 1
+		for i, s := range branch {
+			op := plan.Seq
+			if i == 0 {
+				op = []plan.Op{plan.And, plan.Or}[k]
+			}
+			if v := fl.list(s, op, fl.n); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
 }
 
 func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
+	if ic, ok := s.Cmd.(*syntax.IfClause); ok && fl.loops.ifs[ic] && group == 0 {
+		return fl.ifStmt(ic)
+	}
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		if len(s.Redirs) > 0 {
 			return deny(CodeRedirect, "put the redirect on one command", "a redirect on a whole list is not allowed")
@@ -238,7 +272,7 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 	if err != nil {
 		return err
 	}
-	fl.steps = append(fl.steps, step{op: op, group: group, subshell: fl.subshell[group], stmts: stmts})
+	fl.steps = append(fl.steps, step{op: op, group: group, subshell: fl.subshell[group], elseOf: fl.elseOf[group], stmts: stmts})
 	return nil
 }
 

@@ -24,6 +24,9 @@ type unrolled struct {
 	// subshells are the ( ) groups standing as a statement or as one
 	// part of an && / || list, which run as a group of their own.
 	subshells map[*syntax.Subshell]bool
+	// ifs are the if statements standing as a whole statement, whose
+	// branches run as groups.
+	ifs map[*syntax.IfClause]bool
 }
 
 // unrollLoops notes the ( ) groups that stand as a statement or as one
@@ -43,6 +46,19 @@ func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled
 	cwd := ws.Clone()
 	cwdKnown := true
 	for _, st := range f.Stmts {
+		if ic, ok := st.Cmd.(*syntax.IfClause); ok {
+			if v := plainIf(st, ic); v != nil {
+				return u, v
+			}
+			if u.ifs == nil {
+				u.ifs = map[*syntax.IfClause]bool{}
+			}
+			u.ifs[ic] = true
+			if ic.Else != nil {
+				u.ifs[ic.Else] = true // the else branch, an IfClause of its own
+			}
+			continue
+		}
 		for _, el := range listElements(st) {
 			if sub, ok := el.Cmd.(*syntax.Subshell); ok {
 				// A cd inside holds only there.
@@ -75,6 +91,22 @@ func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled
 		}
 	}
 	return u, nil
+}
+
+// plainIf refuses the if statements vtexec does not run: with elif, a
+// redirect, ! or &, or a cd (the directory after it would depend on the
+// branch taken).
+func plainIf(st *syntax.Stmt, ic *syntax.IfClause) *Verdict {
+	const hint = "write the test and the commands joined by && and ||, or one if with then and else"
+	switch {
+	case st.Background || st.Negated || len(st.Redirs) > 0:
+		return deny(CodeControlFlow, "put the redirect on the commands inside the if", "an if with a redirect, ! or & is not allowed")
+	case ic.Else != nil && len(ic.Else.Cond) > 0:
+		return deny(CodeControlFlow, hint, "elif is not allowed")
+	case hasCdIn(ic.Cond) || hasCdIn(ic.Then) || (ic.Else != nil && hasCdIn(ic.Else.Then)):
+		return deny(CodeControlFlow, "run the cd before the if, in the same command", "a cd inside an if is not allowed: the directory after it would depend on the branch")
+	}
+	return nil
 }
 
 // listElements are the pipelines of a top-level && / || list, in order

@@ -32,6 +32,10 @@ func forbiddenSyntaxWith(f *syntax.File, loops unrolled) *Verdict {
 			if loops.subshells[n] {
 				return true
 			}
+		case *syntax.IfClause:
+			if loops.ifs[n] {
+				return true
+			}
 		}
 		found = forbiddenNode(n, allowed)
 		return found == nil

@@ -43,6 +43,9 @@ type Step struct {
 	// Subshell marks the steps of a ( ) group: a cd among them holds
 	// only until the group ends.
 	Subshell bool
+	// Else marks the steps of an if's else branch, the group right after
+	// its then branch: it is not entered when the then branch was.
+	Else bool
 }
 
 // Pipeline is one or more commands joined by "|".

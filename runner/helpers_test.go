@@ -49,6 +49,14 @@ func grouped(id int, steps ...plan.Step) []plan.Step {
 	return steps
 }
 
+// elseOf marks steps as an if's else branch.
+func elseOf(steps []plan.Step) []plan.Step {
+	for i := range steps {
+		steps[i].Else = true
+	}
+	return steps
+}
+
 func step(op plan.Op, cmds ...plan.Cmd) plan.Step {
 	return plan.Step{Op: op, Pipeline: plan.Pipeline{Cmds: cmds}}
 }

@@ -175,7 +175,7 @@ type run struct {
 // steps runs the steps in order and returns the last status, and
 // whether any step ran before an error.
 func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOut, ran bool, err error) {
-	skipGroup := 0
+	skipGroup, lastEntered := 0, 0
 	// A ( ) group's builtins change a copy of the workspace, dropped when
 	// the group ends.
 	outer, subshell := r.ws, 0
@@ -187,11 +187,16 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 		if st.Group != 0 && st.Group == skipGroup {
 			continue
 		}
-		if !shouldRun(st.Op, status) {
-			if st.Group != 0 && (i == 0 || steps[i-1].Group != st.Group) {
+		first := st.Group != 0 && (i == 0 || steps[i-1].Group != st.Group)
+		thenRan := st.Else && i > 0 && steps[i-1].Group == lastEntered
+		if !shouldRun(st.Op, status) || (first && thenRan) {
+			if first {
 				skipGroup = st.Group // the compound is not entered
 			}
 			continue
+		}
+		if first {
+			lastEntered = st.Group
 		}
 		if st.Subshell && st.Group != subshell {
 			r.ws, subshell = outer.Clone(), st.Group

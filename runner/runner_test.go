@@ -71,6 +71,13 @@ func TestListOperators(t *testing.T) {
 		{"false && group || echo b", planOf(append(append([]plan.Step{step(plan.Seq, fail)}, grouped(1, step(plan.And, echo("1")), step(plan.Seq, echo("2")))...),
 			step(plan.Or, echo("b")))...), "b\n", 0},
 		{"group of a failing step ; echo", planOf(append(grouped(1, step(plan.Seq, echo("1")), step(plan.Seq, fail)), step(plan.Seq, echo("z")))...), "1\nz\n", 0},
+		// if C; then T; else E; fi
+		{"if true then", planOf(append(append([]plan.Step{step(plan.Seq, ok)}, grouped(1, step(plan.And, echo("then")))...),
+			elseOf(grouped(2, step(plan.Or, echo("else"))))...)...), "then\n", 0},
+		{"if false else", planOf(append(append([]plan.Step{step(plan.Seq, fail)}, grouped(1, step(plan.And, echo("then")))...),
+			elseOf(grouped(2, step(plan.Or, echo("else"))))...)...), "else\n", 0},
+		{"if true, then fails: no else", planOf(append(append([]plan.Step{step(plan.Seq, ok)}, grouped(1, step(plan.And, fail))...),
+			elseOf(grouped(2, step(plan.Or, echo("else"))))...)...), "", 1},
 		{"two groups, the first skipped", planOf(append(append([]plan.Step{step(plan.Seq, fail)}, grouped(1, step(plan.And, echo("1")))...),
 			grouped(2, step(plan.Seq, echo("2")))...)...), "2\n", 0},
 	}

@@ -39,6 +39,8 @@ var agentTyped = []string{
 	"ls internal || true", "true", ": > empty.txt", "exit 0",
 	"cd src && for f in *.txt; do echo \"=== $f ===\"; grep -n a \"$f\" | head -20; done",
 	"gofmt -l . && for f in *.go; do wc -l \"$f\"; done && echo checked",
+	"(cd src && ls -la) && git status --short",
+	"if [ -f go.mod ]; then head -n 3 go.mod; else echo 'no go.mod'; fi",
 }
 
 // Every command above is allowed: a needless refusal of what agents type

@@ -406,3 +406,47 @@ func TestSubshellGroupRuns(t *testing.T) {
 		assert.Equal(t, ws, res.Cwd, "%s: the group's cd holds only inside it", tc.cmd)
 	}
 }
+
+// `if COND; then …; [else …;] fi` standing as a whole statement: COND
+// and both branches are checked, and they run as bash runs them.
+func TestIfStatements(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"if [ -f go.mod ]; then cat go.mod; else echo no go.mod; fi", allow},
+		{"if grep -q TODO src/a.txt; then echo found; fi", allow},
+		{"if [[ -d src ]]; then ls src; fi; echo done", allow},
+		{"if test -f README.md && grep -q demo README.md; then head -n 1 README.md; fi", allow},
+		// Every branch is checked, taken or not.
+		{"if false; then cat ../ws2/secret.txt; fi", deny("outside_workspace")},
+		{"if true; then ls; else cat /etc/passwd; fi", deny("outside_workspace")},
+		{"if cat ../ws2/secret.txt; then ls; fi", deny("outside_workspace")},
+		{"if true; then rm file.txt; fi", want{"ask", "destructive"}},
+		// Forms that stay refused.
+		{"if true; then ls; elif false; then ls; fi", deny("control_flow")},
+		{"if true; then cd src; fi; ls", deny("control_flow")},
+		{"if true; then ls; fi > out.txt", deny("control_flow")},
+		{"if true; then if true; then ls; fi; fi", deny("control_flow")},
+		{"if true; then for f in a; do echo $f; done; fi", deny("control_flow")},
+		{"ls | if true; then cat; fi", deny("control_flow")},
+		{"if true; then ls; fi && echo ok", deny("control_flow")},
+		{"if $(true); then ls; fi", deny("substitution")},
+	})
+}
+
+func TestIfStatementRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct {
+		cmd, stdout string
+		code        int
+	}{
+		{`if [ -f README.md ]; then echo yes; else echo no; fi`, "yes\n", 0},
+		{`if [ -f missing ]; then echo yes; else echo no; fi`, "no\n", 0},
+		{`if [ -f missing ]; then echo yes; fi`, "", 0},
+		{`if true; then false; else echo else; fi`, "", 1},
+		{`if false; then echo a; fi; echo b`, "b\n", 0},
+		{`if grep -q TODO src/a.txt; then echo found; fi; echo after`, "found\nafter\n", 0},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+		assert.Equal(t, tc.code, res.ExitCode, tc.cmd)
+	}
+}

@@ -141,7 +141,8 @@ var cases = []tableCase{
 	{"{ ls; }", deny("subshell")},
 	{"f() { ls; }", deny("control_flow")},
 	{"function f { ls; }", deny("control_flow")},
-	{"if true; then ls; fi", deny("control_flow")},
+	{"if true; then ls; fi", allow}, // see TestIfStatements
+	{"ls && if true; then ls; fi", deny("control_flow")},
 	{"for f in *; do cat $f; done", deny("outside_workspace")}, // unrolled: dangle leads out
 	{"while true; do ls; done", deny("control_flow")},
 	{"until false; do ls; done", deny("control_flow")},
