@@ -188,6 +188,10 @@ type Stop struct {
 	Hint   string   `json:"hint"`
 }
 
+// CodeDirNotReached is the code of a Stop before a step checked in a
+// directory the run did not reach: a cd before it did not run or failed.
+const CodeDirNotReached = "cwd_not_reached"
+
 func (s *Stop) Error() string {
 	return fmt.Sprintf("stopped before %s: %s; %s", DisplayArgv(s.Argv), s.Reason, s.Hint)
 }
@@ -345,6 +349,12 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	var stopped *Stop
 	errors.As(res.Stopped, &stopped)
+	var notReached *runner.DirNotReached
+	if errors.As(res.Stopped, &notReached) {
+		stopped = &Stop{Argv: notReached.Argv, Code: CodeDirNotReached,
+			Reason: fmt.Sprintf("it was checked to run in %s, but a cd before it did not run or failed, so the run is in %s", st.ws.Rel(notReached.Checked), st.ws.Rel(notReached.Actual)),
+			Hint:   "join the cd to what must run there with && (cd DIR && COMMAND), or run the cd in a call of its own"}
+	}
 	// From here on the command has run: a failure is a warning.
 	if res.Failed != nil {
 		st.warn("run_incomplete", "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())

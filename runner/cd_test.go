@@ -31,14 +31,23 @@ func TestCdMovesCwd(t *testing.T) {
 	assert.Equal(t, join(root, "a"), res.Cwd)
 }
 
-func TestCdResolvesAgainstCmdDir(t *testing.T) {
+// A step checked in a directory a cd before it would have moved to,
+// when that cd did not run, stops the run instead of running elsewhere
+// (false && cd sub; pwd).
+func TestStepCheckedInADirectoryNotReachedStops(t *testing.T) {
 	ws := newWS(t)
 	root := ws.Root()
-	require.NoError(t, os.MkdirAll(join(root, "x", "y"), 0o755))
-	// The command was checked in root/x, though ws is still at the root.
-	res := runPlan(t, planOf(step(plan.Seq, cdCmd(join(root, "x"), "y"))), ws, Options{})
-	assert.Equal(t, 0, res.ExitCode)
-	assert.Equal(t, join(root, "x", "y"), res.Cwd)
+	sub := join(root, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	p := planOf(step(plan.Seq, command(t, root, "false")), step(plan.And, cdCmd(root, "sub")),
+		step(plan.Seq, command(t, sub, "pwd")))
+	res := runPlan(t, p, ws, Options{})
+	assert.Equal(t, "", res.Stdout)
+	var nr *DirNotReached
+	require.ErrorAs(t, res.Stopped, &nr)
+	assert.Equal(t, sub, nr.Checked)
+	assert.Equal(t, root, nr.Actual)
+	assert.Equal(t, root, res.Cwd)
 }
 
 func TestCdThenCommand(t *testing.T) {

@@ -195,7 +195,9 @@ func (l *gitLab) appendConfig(text string) {
 // run runs git with args through Run, as vtexec would, in dir.
 func (l *gitLab) run(dir string, args ...string) *Result {
 	l.t.Helper()
-	return runPlan(l.t, planOf(step(plan.Seq, command(l.t, dir, append([]string{"git"}, args...)...))), l.ws,
+	ws := l.ws.Clone()
+	require.NoError(l.t, ws.Chdir(dir))
+	return runPlan(l.t, planOf(step(plan.Seq, command(l.t, dir, append([]string{"git"}, args...)...))), ws,
 		Options{Environ: l.environ})
 }
 

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -371,19 +370,16 @@ func (pl *pipeline) exit(c plan.Cmd, stderr io.Writer) int {
 	return status
 }
 
-// cd moves ws to the directory in c.Argv[1], resolved against c.Dir if
-// relative; ws.Chdir checks again that it lies inside the workspace. On
-// failure it writes "cd: <error>" to stderr and returns 1.
+// cd moves ws to the directory in c.Argv[1] (relative to ws's, which is
+// c.Dir: see inCheckedDir); ws.Chdir checks again that it lies inside
+// the workspace. On failure it writes "cd: <error>" to stderr and
+// returns 1.
 func cd(ws *workspace.Workspace, c plan.Cmd, stderr io.Writer) int {
 	if len(c.Argv) != 2 || c.Argv[1] == "" || strings.HasPrefix(c.Argv[1], "-") {
 		fmt.Fprintf(stderr, "cd: usage: cd DIR\n")
 		return 1
 	}
-	dir := c.Argv[1]
-	if !filepath.IsAbs(dir) && c.Dir != "" && c.Dir != ws.Cwd() {
-		dir = c.Dir + "/" + dir
-	}
-	if err := ws.Chdir(dir); err != nil {
+	if err := ws.Chdir(c.Argv[1]); err != nil {
 		fmt.Fprintf(stderr, "cd: %v\n", err)
 		return 1
 	}

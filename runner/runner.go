@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/vtexec/vtexec/plan"
@@ -198,6 +199,11 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 		if first {
 			lastEntered = st.Group
 		}
+		if err := r.inCheckedDir(st.Pipeline.Cmds); err != nil {
+			r.stopped = err
+			fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
+			return stoppedStatus, false, ran, nil
+		}
 		if st.Subshell && st.Group != subshell {
 			r.ws, subshell = outer.Clone(), st.Group
 		}
@@ -226,6 +232,31 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 		}
 	}
 	return status, false, ran, nil
+}
+
+// DirNotReached is a step checked in a directory the run is not in:
+// a cd before it, which the check followed, did not run or failed
+// (false && cd src; ls). Running it elsewhere would run another command
+// than was checked (its paths and globs are the checked directory's).
+type DirNotReached struct {
+	Argv            []string
+	Checked, Actual string
+}
+
+func (e *DirNotReached) Error() string {
+	return fmt.Sprintf("%s was checked to run in %s, but the run is in %s: a cd before it did not run or failed",
+		strings.Join(e.Argv, " "), e.Checked, e.Actual)
+}
+
+// inCheckedDir reports a command of the pipeline that was checked in
+// another directory than the run is in.
+func (r *run) inCheckedDir(cmds []plan.Cmd) error {
+	for _, c := range cmds {
+		if c.Dir != "" && c.Dir != r.ws.Cwd() {
+			return &DirNotReached{Argv: c.Argv, Checked: c.Dir, Actual: r.ws.Cwd()}
+		}
+	}
+	return nil
 }
 
 func shouldRun(op plan.Op, status int) bool {

@@ -137,6 +137,7 @@ func TestRunsInCmdDir(t *testing.T) {
 	ws := newWS(t)
 	sub := join(ws.Root(), "sub")
 	require.NoError(t, os.Mkdir(sub, 0o755))
+	require.NoError(t, ws.Chdir(sub))
 	res := runPlan(t, planOf(step(plan.Seq, command(t, sub, "pwd"))), ws, Options{})
 	assert.Equal(t, sub+"\n", res.Stdout)
 }

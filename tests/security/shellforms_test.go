@@ -450,3 +450,24 @@ func TestIfStatementRuns(t *testing.T) {
 		assert.Equal(t, tc.code, res.ExitCode, tc.cmd)
 	}
 }
+
+// A step checked in the directory a cd before it leads to never runs
+// elsewhere: when that cd did not run (after a failing &&) or failed,
+// the run stops before the step with cwd_not_reached.
+func TestStepNeverRunsOutsideTheDirectoryItWasCheckedIn(t *testing.T) {
+	ws := fixture(t)
+	for _, cmd := range []string{
+		`false && cd src; cat a.txt`,
+		`false && for d in src; do cd $d; done; cat a.txt`,
+		`cd missing-dir; cat a.txt`,
+	} {
+		res := runIn(t, ws, cmd)
+		require.NotNil(t, res.Stopped, "%s: %s", cmd, res.Stdout)
+		assert.Equal(t, "cwd_not_reached", res.Stopped.Code, cmd)
+		assert.Empty(t, res.Stdout, "%s: cat ran", cmd)
+		assert.Equal(t, ws, res.Cwd)
+	}
+	res := runIn(t, ws, `true && cd src; cat a.txt`)
+	assert.Nil(t, res.Stopped)
+	assert.Equal(t, "TODO: a\n", res.Stdout)
+}
