@@ -352,7 +352,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	var notReached *runner.DirNotReached
 	if errors.As(res.Stopped, &notReached) {
 		stopped = &Stop{Argv: notReached.Argv, Code: CodeDirNotReached,
-			Reason: fmt.Sprintf("it was checked to run in %s, but a cd before it did not run or failed, so the run is in %s", st.ws.Rel(notReached.Checked), st.ws.Rel(notReached.Actual)),
+			Reason: fmt.Sprintf("it was checked to run in %s, but a cd before it did not run, failed, or led elsewhere, so the run is in %s", st.ws.Rel(notReached.Checked), st.ws.Rel(notReached.Actual)),
 			Hint:   "join the cd to what must run there with && (cd DIR && COMMAND), or run the cd in a call of its own"}
 	}
 	// From here on the command has run: a failure is a warning.

@@ -244,7 +244,7 @@ type DirNotReached struct {
 }
 
 func (e *DirNotReached) Error() string {
-	return fmt.Sprintf("%s was checked to run in %s, but the run is in %s: a cd before it did not run or failed",
+	return fmt.Sprintf("%s was checked to run in %s, but the run is in %s: a cd before it did not run, failed, or led elsewhere",
 		strings.Join(e.Argv, " "), e.Checked, e.Actual)
 }
 
