@@ -198,6 +198,13 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	if err != nil {
 		var we *walkError
 		if errors.As(err, &we) {
+			if dir := filepath.Dir(we.at); we.unreadable && !within("/proc", dir) {
+				if root, _ := w.rootOf(dir); root == "" {
+					// In a directory outside every root: wherever the
+					// rest would lead, the path is refused as outside.
+					return fail(Outside, we.at, "path is outside the workspace (and "+dir+" may not be read)")
+				}
+			}
 			return fail(we.code, we.at, we.reason)
 		}
 		return fail(Invalid, "", err.Error())
@@ -397,6 +404,8 @@ type walkError struct {
 	code   Code
 	at     string
 	reason string
+	// unreadable: at could not be examined (permission denied).
+	unreadable bool
 }
 
 func (e *walkError) Error() string { return e.reason }
@@ -436,26 +445,26 @@ func walkFrom(resolved string, pending []string) (string, error) {
 		}
 		next := filepath.Join(resolved, name)
 		if within("/proc", next) {
-			return "", &walkError{Outside, next, "paths through /proc (and /dev/fd, /dev/std*) are not allowed"}
+			return "", &walkError{code: Outside, at: next, reason: "paths through /proc (and /dev/fd, /dev/std*) are not allowed"}
 		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				for _, rest := range append([]string{name}, pending...) {
 					if rest == ".." {
-						return "", &walkError{Invalid, next, "\"..\" after a directory that does not exist"}
+						return "", &walkError{code: Invalid, at: next, reason: "\"..\" after a directory that does not exist"}
 					}
 					if len(rest) > maxNameLen {
-						return "", &walkError{Invalid, next, fmt.Sprintf("path component longer than %d bytes", maxNameLen)}
+						return "", &walkError{code: Invalid, at: next, reason: fmt.Sprintf("path component longer than %d bytes", maxNameLen)}
 					}
 				}
 				missing := filepath.Join(append([]string{next}, pending...)...)
 				if len(missing) > maxPathLen {
-					return "", &walkError{Invalid, next, fmt.Sprintf("resolved path longer than %d bytes", maxPathLen)}
+					return "", &walkError{code: Invalid, at: next, reason: fmt.Sprintf("resolved path longer than %d bytes", maxPathLen)}
 				}
 				return missing, nil
 			}
-			return "", &walkError{Invalid, next, err.Error()}
+			return "", &walkError{code: Invalid, at: next, reason: err.Error(), unreadable: errors.Is(err, fs.ErrPermission)}
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			resolved = next
@@ -463,11 +472,11 @@ func walkFrom(resolved string, pending []string) (string, error) {
 		}
 		hops++
 		if hops > maxSymlinkHops {
-			return "", &walkError{Invalid, next, "too many levels of symbolic links"}
+			return "", &walkError{code: Invalid, at: next, reason: "too many levels of symbolic links"}
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", &walkError{Invalid, next, err.Error()}
+			return "", &walkError{code: Invalid, at: next, reason: err.Error()}
 		}
 		if filepath.IsAbs(target) {
 			resolved = "/"
