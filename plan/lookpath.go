@@ -60,6 +60,9 @@ func lookKept(name, path string) (string, bool) {
 	if p, ok := found.Get(key); ok {
 		return p, true
 	}
+	if !found.Again(key) {
+		return lookPath(name, path)
+	}
 	w := watchSearchPath(path) // before the look: a change during it shows later
 	p, ok := lookPath(name, path)
 	if ok {

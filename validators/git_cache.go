@@ -484,29 +484,61 @@ type gitWalk struct {
 	watch *dirwatch.Watch
 }
 
-// unchanged reports whether no directory the walk read has changed.
-func (w *gitWalk) unchanged() bool {
-	if w.watch != nil {
-		return !w.watch.Changed()
-	}
-	return unchanged(w.dirs)
-}
-
 var gitWalkCache struct {
 	sync.Mutex
 	m map[string]*gitWalk
 }
 
 // gitWalkDir walks root, or returns the last walk if none of the
-// directories it read has changed.
+// directories it read has changed. The first walk of a root keeps the
+// directories' identities; a root walked again is walked once more with
+// an inotify watch (worth it for a process that checks git commands
+// again, wasted on one that checks once), which then stands for them.
 func gitWalkDir(root string) *gitWalk {
 	gitWalkCache.Lock()
 	w := gitWalkCache.m[root]
 	gitWalkCache.Unlock()
-	if w != nil && w.unchanged() {
-		return w
+	var watch *dirwatch.Watch
+	switch {
+	case w == nil:
+	case w.watch != nil:
+		if !w.watch.Changed() {
+			return w
+		}
+		watch = dirwatch.New()
+	default:
+		if watch = dirwatch.New(); watch == nil && unchanged(w.dirs) {
+			return w // no inotify here: the identities stand
+		}
 	}
-	w = &gitWalk{watch: dirwatch.New()}
+	w = walkGitDir(root, watch)
+	now := time.Now()
+	for _, d := range w.dirs {
+		if !d.id.usable() || d.id.racy(now) {
+			w.watch.Close()
+			w.watch = nil
+			return w
+		}
+	}
+	gitWalkCache.Lock()
+	defer gitWalkCache.Unlock()
+	if gitWalkCache.m == nil || len(gitWalkCache.m) >= gitCacheSize {
+		for _, old := range gitWalkCache.m {
+			old.watch.Close()
+		}
+		gitWalkCache.m = map[string]*gitWalk{}
+	}
+	if old := gitWalkCache.m[root]; old != nil {
+		old.watch.Close()
+	}
+	gitWalkCache.m[root] = w
+	return w
+}
+
+// walkGitDir walks the git directory root, adding each directory to
+// watch (if any) before it reads it.
+func walkGitDir(root string, watch *dirwatch.Watch) *gitWalk {
+	w := &gitWalk{watch: watch}
 	read := func(d string) {
 		if w.watch != nil && !w.watch.Add(d) {
 			w.watch.Close()
@@ -532,25 +564,5 @@ func gitWalkDir(root string) *gitWalk {
 		return true, nil
 	})
 	w.tooLarge = errors.Is(err, errTreeTooLarge)
-	now := time.Now()
-	for _, d := range w.dirs {
-		if !d.id.usable() || d.id.racy(now) {
-			w.watch.Close()
-			w.watch = nil
-			return w
-		}
-	}
-	gitWalkCache.Lock()
-	defer gitWalkCache.Unlock()
-	if gitWalkCache.m == nil || len(gitWalkCache.m) >= gitCacheSize {
-		for _, old := range gitWalkCache.m {
-			old.watch.Close()
-		}
-		gitWalkCache.m = map[string]*gitWalk{}
-	}
-	if old := gitWalkCache.m[root]; old != nil {
-		old.watch.Close()
-	}
-	gitWalkCache.m[root] = w
 	return w
 }

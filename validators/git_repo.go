@@ -359,7 +359,10 @@ func (in *gitInspection) leadingDirs(top string, dirs []string) error {
 	if leadingDirsKept(top, dirs) {
 		return nil
 	}
-	watch := dirwatch.New()
+	var watch *dirwatch.Watch
+	if leadingKept.Again(top) {
+		watch = dirwatch.New()
+	}
 	if watch != nil && (len(dirs) > maxLeadingWatches || !watch.Add(top)) {
 		watch.Close()
 		watch = nil

@@ -25,11 +25,25 @@ func resolveRoot(abs string) (string, error) {
 	if real, ok := resolvedRoots.Get(abs); ok {
 		return real, nil
 	}
+	if !resolvedRoots.Again(abs) {
+		return evalRoot(abs)
+	}
 	w := dirwatch.New()
 	if w != nil && !watchAncestors(w, abs) {
 		w.Close()
 		w = nil
 	}
+	real, err := evalRoot(abs)
+	if err != nil || w == nil || !watchAncestors(w, real) {
+		w.Close()
+		return real, err
+	}
+	resolvedRoots.Put(abs, real, w)
+	return real, nil
+}
+
+// evalRoot resolves abs and requires a directory there.
+func evalRoot(abs string) (string, error) {
 	real, err := filepath.EvalSymlinks(abs)
 	if err == nil {
 		var fi os.FileInfo
@@ -37,12 +51,7 @@ func resolveRoot(abs string) (string, error) {
 			err = errNotDir
 		}
 	}
-	if err != nil || w == nil || !watchAncestors(w, real) {
-		w.Close()
-		return real, err
-	}
-	resolvedRoots.Put(abs, real, w)
-	return real, nil
+	return real, err
 }
 
 // watchAncestors watches every directory holding a component of p.

@@ -9,8 +9,9 @@ type Kept[K comparable, V any] struct {
 	// Max bounds the values kept; past it the map starts afresh.
 	Max int
 
-	mu sync.Mutex
-	m  map[K]keptValue[V]
+	mu    sync.Mutex
+	m     map[K]keptValue[V]
+	asked map[K]bool
 }
 
 type keptValue[V any] struct {
@@ -31,6 +32,31 @@ func (c *Kept[K, V]) Get(k K) (V, bool) {
 	return e.v, ok
 }
 
+// Again reports whether k was asked for before, and notes that it is
+// now. A watch is worth making only for a key asked for again: a
+// process that asks once (vtexec check, a hook) would only pay for it,
+// and adding a watch can wait tens of ms where another process's
+// watches were just torn down.
+func (c *Kept[K, V]) Again(k K) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.asked[k] {
+		return true
+	}
+	if c.asked == nil || len(c.asked) >= c.max()*4 {
+		c.asked = map[K]bool{}
+	}
+	c.asked[k] = true
+	return false
+}
+
+func (c *Kept[K, V]) max() int {
+	if c.Max <= 0 {
+		return 64
+	}
+	return c.Max
+}
+
 // Put keeps v for k while w sees no change; the Kept owns w from then
 // on. A nil w keeps nothing.
 func (c *Kept[K, V]) Put(k K, v V, w *Watch) {
@@ -39,11 +65,7 @@ func (c *Kept[K, V]) Put(k K, v V, w *Watch) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	max := c.Max
-	if max <= 0 {
-		max = 64
-	}
-	if c.m == nil || len(c.m) >= max {
+	if c.m == nil || len(c.m) >= c.max() {
 		for _, e := range c.m {
 			e.w.Close()
 		}

@@ -48,3 +48,10 @@ func TestKeptHoldsAValueUntilItsDirectoryChanges(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, 5, v)
 }
+
+func TestKeptAgainNotesWhatWasAskedFor(t *testing.T) {
+	var k Kept[string, int]
+	assert.False(t, k.Again("a"), "first time")
+	assert.True(t, k.Again("a"))
+	assert.False(t, k.Again("b"))
+}
