@@ -69,6 +69,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if len(f.Stmts) == 0 {
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
+	pwdSubstitutions(f)
 	loops, v := c.unrollLoops(f, ws)
 	if v != nil {
 		return v

@@ -114,6 +114,40 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 	return nil
 }
 
+// pwdSubstitutions turns each $(pwd) and `pwd` in f — the pwd builtin
+// alone, which prints the directory the command starts in — into $PWD,
+// which vtexec expands (see pwdVerdict).
+func pwdSubstitutions(f *syntax.File) {
+	replace := func(parts []syntax.WordPart) {
+		for i, part := range parts {
+			if cs, ok := part.(*syntax.CmdSubst); ok && barePwd(cs) {
+				parts[i] = &syntax.ParamExp{Dollar: cs.Left, Short: true, Param: &syntax.Lit{ValuePos: cs.Left, ValueEnd: cs.Right, Value: "PWD"}}
+			}
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			replace(n.Parts)
+		case *syntax.DblQuoted:
+			replace(n.Parts)
+		}
+		return true
+	})
+}
+
+// barePwd reports whether cs runs exactly `pwd`: no arguments, redirects
+// or other commands.
+func barePwd(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && !st.Negated && !st.Background && len(st.Redirs) == 0 && len(call.Assigns) == 0 &&
+		len(call.Args) == 1 && call.Args[0].Lit() == "pwd"
+}
+
 // isPWD reports whether p is exactly $PWD or ${PWD}: the directory the
 // command starts in, which vtexec knows.
 func isPWD(p *syntax.ParamExp) bool {

@@ -43,7 +43,25 @@ func TestPWDTable(t *testing.T) {
 		{"ls src/*/../../../*", deny("outside_workspace")},
 		{"ls sibling/*", deny("outside_workspace")},
 		{"cat ../ws/src/*.txt", allow}, // lists only ws/src; ".." names the root's own entry
+		// $(pwd) and `pwd` alone are $PWD: the pwd builtin prints it.
+		{`echo "dir: $(pwd)"`, allow},
+		{"cd $(pwd)/src && ls", allow},
+		{"echo `pwd`", allow},
+		{"cat $(pwd)/../ws2/secret.txt", deny("outside_workspace")},
+		{"cat <<EOF > where.txt\n$(pwd)\nEOF", allow},
+		{"echo $(pwd -P)", deny("substitution")},
+		{"echo $(pwd; id)", deny("substitution")},
+		{"echo $(pwd > x)", deny("substitution")},
+		{"echo $(PWD=/etc pwd)", deny("assignment")},
+		{"echo $(command pwd)", deny("substitution")},
 	})
+}
+
+// $(pwd) runs nothing: it is the cwd, as bash prints it.
+func TestPwdSubstitutionIsTheCwd(t *testing.T) {
+	ws := fixture(t)
+	res := runIn(t, ws, `cd src && echo "$(pwd)" && echo `+"`pwd`")
+	assert.Equal(t, ws+"/src\n"+ws+"/src\n", res.Stdout, res.Stderr)
 }
 
 // In a cwd with a space or a glob character, bash would split or glob
