@@ -41,6 +41,7 @@ var agentTyped = []string{
 	"gofmt -l . && for f in *.go; do wc -l \"$f\"; done && echo checked",
 	"(cd src && ls -la) && git status --short",
 	"if [ -f go.mod ]; then head -n 3 go.mod; else echo 'no go.mod'; fi",
+	"echo \"Working in $(pwd)\" && ls",
 }
 
 // Every command above is allowed: a needless refusal of what agents type
