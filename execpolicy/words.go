@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -50,7 +51,13 @@ func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
 			if err != nil {
 				return nil, &globError{err}
 			}
-			return os.ReadDir(real)
+			entries, err := os.ReadDir(real)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				// Not there (yet: mkdir d && cd d && ls *.go): the
+				// pattern matches nothing and stays as typed, as in bash.
+				return nil, nil
+			}
+			return entries, err
 		},
 	}
 }

@@ -333,6 +333,9 @@ func TestForLoopInAListRuns(t *testing.T) {
 		{`cd src && for f in *.txt; do printf '[%s]' "$f"; done`, "[a.txt]"},
 		{`for x in a b; do printf '(%s)' $x; false; done || printf failed`, "(a)(b)failed"},
 		{`for x in a b; do false; printf '(%s)' $x; done && printf ok`, "(a)(b)ok"},
+		// A directory made by the command: its glob matches nothing and
+		// stays as typed, as in bash.
+		{`mkdir -p newdir && cd newdir && for f in *.go; do printf '[%s]' "$f"; done`, "[*.go]"},
 	} {
 		res := runIn(t, ws, tc.cmd)
 		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
