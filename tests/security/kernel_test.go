@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -145,12 +146,18 @@ func newAttackSetup(t *testing.T) *attackSetup {
 // command prepares vtexec run of the attack with a secret in vtexec's
 // own environment.
 func (s *attackSetup) command(t *testing.T, confinement string) *exec.Cmd {
-	script := "perl attack.pl"
+	return s.vtexecRun(t, confinement, "perl attack.pl")
+}
+
+// vtexecRun prepares vtexec run --json of line in the workspace, with the
+// setup's home, configuration and state, and a secret in vtexec's own
+// environment.
+func (s *attackSetup) vtexecRun(t *testing.T, confinement, line string) *exec.Cmd {
 	args := []string{"run", "--json", "--audit", "off", "--workspace", s.ws}
 	if confinement != "" {
 		args = append(args, "--confinement", confinement)
 	}
-	cmd := exec.Command(builtVtexec(t), append(args, "--", script)...)
+	cmd := exec.Command(builtVtexec(t), append(args, "--", line)...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config,
 		"XDG_STATE_HOME=" + s.state, "VTEXEC_TEST_SECRET=s3cr3t-env", "CI=true"}
 	return cmd
@@ -167,7 +174,14 @@ type runJSON struct {
 }
 
 func (s *attackSetup) run(t *testing.T, confinement string) (runJSON, map[string]string) {
-	out, err := s.command(t, confinement).Output()
+	return s.runLine(t, confinement, "perl attack.pl")
+}
+
+// runLine runs line with vtexec, which must allow it, and returns the
+// result and the "NAME: VALUE" lines of its output.
+func (s *attackSetup) runLine(t *testing.T, confinement, line string) (runJSON, map[string]string) {
+	t.Helper()
+	out, err := s.vtexecRun(t, confinement, line).Output()
 	require.NoError(t, err, "%s", out)
 	var res runJSON
 	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
@@ -291,20 +305,9 @@ func TestProcessBoundHoldsFromTheFirstFork(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "burst.pl"), []byte(forkBurst), 0o644))
 			require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
 				[]byte("[limits]\nprocesses = 64\n\n[[rule]]\nprogram = \"perl\"\ndecision = \"allow\"\n"), 0o644))
-			args := []string{"run", "--json", "--audit", "off", "--workspace", s.ws}
-			if tc.confinement != "" {
-				args = append(args, "--confinement", tc.confinement)
-			}
 			for range 5 {
-				cmd := exec.Command(builtVtexec(t), append(args, "--", "perl burst.pl")...)
-				cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_STATE_HOME=" + s.state}
-				out, err := cmd.Output()
-				require.NoError(t, err, "%s", out)
-				var res runJSON
-				require.NoError(t, json.Unmarshal(out, &res), "%s", out)
-				require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
-				var forked int
-				_, err = fmt.Sscanf(res.Stdout, "forked: %d", &forked)
+				res, got := s.runLine(t, tc.confinement, "perl burst.pl")
+				forked, err := strconv.Atoi(got["forked"])
 				require.NoError(t, err, "stdout %q, stderr %q", res.Stdout, res.Stderr)
 				if tc.bounded {
 					require.Less(t, forked, 64, "a burst from the first instruction escaped the process bound")
@@ -328,9 +331,7 @@ func TestPlaceholdersStayInTheWorkspace(t *testing.T) {
 		[]byte("protect = [\"link/planted-dir/\", \"link/planted-file\"]\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
 		[]byte("placeholder_files = true\n"), 0o644))
-	cmd := exec.Command(builtVtexec(t), "run", "--json", "--audit", "off", "--workspace", s.ws, "--", "ls")
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_STATE_HOME=" + s.state}
-	out, _ := cmd.CombinedOutput()
+	out, _ := s.vtexecRun(t, "", "ls").CombinedOutput()
 	assert.NoDirExists(t, filepath.Join(s.outside, "planted-dir"), "%s", out)
 	assert.NoFileExists(t, filepath.Join(s.outside, "planted-file"), "%s", out)
 }
@@ -359,22 +360,16 @@ func TestKernelKeepsMissingFileNamesWithPlaceholders(t *testing.T) {
 				require.NoError(t, os.MkdirAll(filepath.Join(s.ws, ".vtexec"), 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(s.ws, ".vtexec", "policy.toml"), []byte(tc.project), 0o644))
 			}
-			cmd := exec.Command(builtVtexec(t), "run", "--json", "--audit", "off", "--workspace", s.ws, "--", "perl plant.pl")
-			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config, "XDG_STATE_HOME=" + s.state}
-			out, err := cmd.Output()
-			require.NoError(t, err, "%s", out)
-			var res runJSON
-			require.NoError(t, json.Unmarshal(out, &res), "%s", out)
-			require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+			res, got := s.runLine(t, "", "perl plant.pl")
 			for _, n := range []string{".envrc", ".mcp.json", ".gitattributes"} {
 				data, err := os.ReadFile(filepath.Join(s.ws, n))
-				require.NoError(t, err, "%s", out)
+				require.NoError(t, err, "%s", res.Stdout+res.Stderr)
 				if tc.kept {
-					assert.Contains(t, res.Stdout, n+": denied")
+					assert.Equal(t, "denied", got[n])
 					assert.Empty(t, data, "%s is an empty placeholder", n)
 					assert.Contains(t, string(res.Confinement), filepath.Join(s.ws, n), "reported as protected")
 				} else {
-					assert.Contains(t, res.Stdout, n+": ok", "the probe works")
+					assert.Equal(t, "ok", got[n], "the probe works")
 					assert.Equal(t, "planted", string(data))
 				}
 			}
