@@ -75,7 +75,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if mode == ModeOff {
 		return b, nil
 	}
-	b.root = os.Geteuid() == 0
+	b.root = fullRoot()
 	b.userns = !b.root && userNamespacesAllowed()
 	var missing []string
 	abi := landlockABI()
@@ -145,7 +145,11 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		missing = append(missing, "pid namespace: needs root or unprivileged user namespaces")
 	}
 	if b.root && spec.Limits.Processes > 0 {
-		if _, _, err := ownPidsCgroup(); err == nil {
+		// Made here, not at the first run: where vtexec is root without
+		// the right to make one (a container, a user namespace), the box
+		// says so and runs, as when there is no pids controller.
+		if cg, err := newPidsCgroup(spec.Limits.Processes, firstOr(spec.ReadWrite, "")); err == nil {
+			b.pids.cg = cg
 			b.report.PidsCgroup = true
 		} else {
 			missing = append(missing, "process count: RLIMIT_NPROC does not bind root and no pids cgroup can be made: "+err.Error())
@@ -170,19 +174,15 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 // NewGroup returns a group for one run's processes: as root, a pids
 // cgroup bounding how many there are at once (RLIMIT_NPROC does not bind
 // root). Close it once they have ended. Without root, or without a pids
-// controller, it is nil, which groups nothing.
+// cgroup (see Report), it is nil, which groups nothing.
 func (b *Box) NewGroup() (*Group, error) {
-	if !b.report.PidsCgroup {
-		return nil, nil
-	}
 	b.pids.mu.Lock()
 	defer b.pids.mu.Unlock()
 	if b.pids.cg == nil {
-		cg, err := newPidsCgroup(b.spec.Limits.Processes, firstOr(b.spec.ReadWrite, ""))
-		if err != nil {
-			return nil, fmt.Errorf("confine: pids cgroup: %w", err)
+		if b.report.PidsCgroup {
+			return nil, errors.New("confine: the box is closed")
 		}
-		b.pids.cg = cg
+		return nil, nil
 	}
 	return &Group{cg: b.pids.cg}, nil
 }
@@ -507,7 +507,7 @@ func (b *Box) limit(pid int) error {
 // the background, so a caller that will open a box can overlap it with
 // its own work. Open waits for it.
 func Warm(root string) {
-	if os.Geteuid() == 0 {
+	if fullRoot() {
 		go netnsFor(root)
 	}
 }
@@ -602,6 +602,32 @@ func userNamespacesAllowed() bool {
 	})
 	return usernsOK
 }
+
+// fullRoot reports whether vtexec can build a box as root: uid 0 in the
+// initial user namespace, holding CAP_SYS_ADMIN. Root of a user namespace
+// (a rootless container) cannot mount a procfs for the PID namespace it
+// is in, nor make a pids cgroup; root without CAP_SYS_ADMIN (a container)
+// cannot make namespaces. Both confine as a user who is not root does.
+var fullRoot = sync.OnceValue(func() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	uidMap, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil || strings.Join(strings.Fields(string(uidMap)), " ") != "0 0 4294967295" {
+		return false
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if hex, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			caps, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			return err == nil && caps&(1<<unix.CAP_SYS_ADMIN) != 0
+		}
+	}
+	return false
+})
 
 func firstOr(list []string, def string) string {
 	if len(list) > 0 {

@@ -193,6 +193,10 @@ func removeStale(parent, own string, n int) {
 	}
 }
 
+// pidsHierarchy is where the cgroup v1 pids hierarchy is mounted; tests
+// point it at a place where no cgroup can be made.
+var pidsHierarchy = "/sys/fs/cgroup/pids"
+
 // ownPidsCgroup is the directory of vtexec's cgroup in a hierarchy where
 // pids can be limited, and whether that is cgroup v2.
 func ownPidsCgroup() (string, bool, error) {
@@ -210,7 +214,7 @@ func ownPidsCgroup() (string, bool, error) {
 		}
 		for _, c := range strings.Split(parts[1], ",") {
 			if c == "pids" {
-				return filepath.Join("/sys/fs/cgroup/pids", parts[2]), false, nil
+				return filepath.Join(pidsHierarchy, parts[2]), false, nil
 			}
 		}
 		if parts[0] == "0" && parts[1] == "" {

@@ -32,7 +32,7 @@ func startedIn(t *testing.T, b *Box, group *Group, spec Spec, dir string) bool {
 // A program is born in the box's pids cgroup, and a cgroup removed
 // between runs (by another vtexec, as stale) is made again.
 func TestProgramIsBornInThePidsCgroup(t *testing.T) {
-	if os.Geteuid() != 0 {
+	if !fullRoot() {
 		t.Log("not root: RLIMIT_NPROC bounds the processes, no cgroup is made")
 		return
 	}
@@ -87,4 +87,31 @@ func TestRemoveStaleKeepsWhatIsInUseOrNew(t *testing.T) {
 	for _, d := range stale {
 		assert.NoDirExists(t, d)
 	}
+}
+
+// Root without the right to make a pids cgroup (a container, a user
+// namespace): the box says so and still runs its programs.
+func TestBoxRunsWhereNoPidsCgroupCanBeMade(t *testing.T) {
+	if !fullRoot() {
+		t.Log("not root: no cgroup is tried")
+		return
+	}
+	readOnly := t.TempDir()
+	require.NoError(t, syscall.Mount("tmpfs", readOnly, "tmpfs", syscall.MS_RDONLY, "size=16k"))
+	t.Cleanup(func() { syscall.Unmount(readOnly, 0) })
+	old := pidsHierarchy
+	pidsHierarchy = readOnly
+	t.Cleanup(func() { pidsHierarchy = old })
+
+	spec := Spec{ReadWrite: []string{t.TempDir()}, Limits: Limits{Processes: 64}}
+	b := openBox(t, spec)
+	r := b.Report()
+	assert.False(t, r.PidsCgroup)
+	assert.Contains(t, strings.Join(r.Missing, "\n"), "process count")
+	group, err := b.NewGroup()
+	require.NoError(t, err)
+	assert.Nil(t, group)
+	p, err := b.StartWith(command(spec, "/bin/true"), nil, StartOptions{Group: group})
+	require.NoError(t, err)
+	assert.NoError(t, p.Wait())
 }

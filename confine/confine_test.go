@@ -63,14 +63,14 @@ func TestPipelineSharesTheLeadersNamespace(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, nsOf(t, os.Getpid()), nsOf(t, leader.Pid()))
 	assert.NotEqual(t, nsOf(t, os.Getpid()), nsOf(t, joiner.Pid()))
-	if os.Geteuid() == 0 {
+	if fullRoot() {
 		assert.Equal(t, nsOf(t, leader.Pid()), nsOf(t, joiner.Pid()))
 	} // else each process has namespaces of its own (see helper_linux.go)
 	r.Close()
 	w.Close()
 	require.NoError(t, leader.Signal(9))
 	leader.Wait()
-	if os.Geteuid() != 0 {
+	if !fullRoot() {
 		joiner.Signal(9)
 		joiner.Wait()
 		return
@@ -89,7 +89,7 @@ func TestJoiningAnEndedPipeline(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, leader.Wait())
 	late, err := b.Start(command(spec, "/bin/echo", "late"), leader)
-	if os.Geteuid() != 0 {
+	if !fullRoot() {
 		require.NoError(t, err)
 		assert.NoError(t, late.Wait())
 		return
@@ -142,7 +142,7 @@ func TestOffReportsNothingApplied(t *testing.T) {
 func TestProcessLimit(t *testing.T) {
 	spec := Spec{ReadWrite: []string{t.TempDir()}, Limits: Limits{Processes: 8}}
 	b := openBox(t, spec)
-	if os.Geteuid() == 0 {
+	if fullRoot() {
 		require.True(t, b.Report().PidsCgroup, "%v", b.Report().Missing)
 	}
 	cmd := command(spec, "/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 2 & done; wait")
@@ -161,7 +161,7 @@ func TestProcessLimit(t *testing.T) {
 // of the same spec, and still protects when entered again; a changed
 // protected path gets a new one.
 func TestMountNamespaceIsKept(t *testing.T) {
-	if os.Geteuid() != 0 {
+	if !fullRoot() {
 		// Without root each program builds its own view in the helper.
 		t.Log("not root: nothing is kept")
 		return
