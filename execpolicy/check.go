@@ -242,6 +242,7 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 		return fl.list(b.Y, next, group)
 	}
 	var inner []*syntax.Stmt
+	subshell := false
 	switch x := s.Cmd.(type) {
 	case *syntax.Block:
 		if fl.loops.groups[x] && group == 0 {
@@ -252,12 +253,12 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 			if len(s.Redirs) > 0 {
 				return deny(CodeRedirect, "put the redirect on the commands inside the ( )", "a redirect on a ( ) group is not allowed")
 			}
-			inner = x.Stmts
-			fl.subshell[fl.n+1] = true // the number the group gets below
+			inner, subshell = x.Stmts, true
 		}
 	}
 	if inner != nil {
 		fl.n++
+		fl.subshell[fl.n] = subshell
 		for i, s := range inner {
 			innerOp := plan.Seq
 			if i == 0 {
