@@ -311,15 +311,14 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		err := opts.Group.join(cmd)
 		if err == nil {
 			err = b.enter(cmd, lead, opts)
+			if err == nil {
+				if err = cmd.Start(); err != nil && lead != nil && lead.exited() {
+					err = ErrPipelineEnded
+				}
+			}
+			opts.Group.leave()
 		}
 		if err != nil {
-			started <- err
-			return
-		}
-		if err := cmd.Start(); err != nil {
-			if lead != nil && lead.exited() {
-				err = ErrPipelineEnded
-			}
 			started <- err
 			return
 		}

@@ -30,10 +30,13 @@ import (
 // instruction. With cgroup v1 the thread that starts it joins first:
 // moving the calling thread alone (writing 0 to "tasks") takes no global
 // lock, while moving a whole process waits for an RCU grace period
-// (5–10 ms here) unless another move just happened. The thread is locked
-// and ends with its run, and Go starts new threads from a template
-// thread, never from a locked one, so nothing else of vtexec's joins.
-// With cgroup v2 the program is cloned into it (CLONE_INTO_CGROUP).
+// (5–10 ms here) unless another move just happened. Once the program has
+// started, the thread moves back to vtexec's cgroup: a locked thread
+// usually ends with its goroutine, but Go never ends the main thread, so
+// a run on it would leave it in the cgroup for good. Go starts new
+// threads from a template thread, never from a locked one, so nothing
+// else of vtexec's joins. With cgroup v2 the program is cloned into it
+// (CLONE_INTO_CGROUP) and no thread moves.
 
 // Group bounds the processes of one run. A nil *Group groups nothing.
 type Group struct{ cg *pidsCgroup }
@@ -50,22 +53,33 @@ func (g *Group) join(cmd *exec.Cmd) error {
 	return nil
 }
 
+// leave moves the calling thread, which joined the group to start a
+// program, back to vtexec's own cgroup. Best effort: a thread that stays
+// is in the cgroup until it ends.
+func (g *Group) leave() {
+	if g != nil {
+		g.cg.leave()
+	}
+}
+
 // Close lets the group go; the cgroup, and the box's descriptor of it,
 // stay for the box's next run. Call it once the run's processes have
 // been waited for.
 func (g *Group) Close() {}
 
 // pidsCgroup is a box's pids cgroup. fd is its v1 "tasks" file, or its
-// v2 directory, opened before any thread restricts itself: a thread that
-// has cannot open it.
+// v2 directory, and home (v1) the "tasks" file of vtexec's own cgroup,
+// opened before any thread restricts itself: a thread that has cannot
+// open them.
 type pidsCgroup struct {
 	max  uint64
 	name string // the workspace
 
-	mu  sync.Mutex
-	dir string
-	v2  bool
-	fd  *os.File
+	mu   sync.Mutex
+	dir  string
+	v2   bool
+	fd   *os.File
+	home *os.File
 }
 
 // staleAfter is how long a workspace's cgroup may go unmade before
@@ -103,19 +117,22 @@ func (c *pidsCgroup) open() error {
 	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatUint(c.max, 10)), 0o644); err != nil {
 		return err
 	}
-	var fd *os.File
+	var fd, home *os.File
 	if v2 {
 		fd, err = os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY, 0)
 	} else {
 		fd, err = os.OpenFile(filepath.Join(dir, "tasks"), os.O_WRONLY, 0)
+		if err == nil {
+			if home, err = os.OpenFile(filepath.Join(parent, "tasks"), os.O_WRONLY, 0); err != nil {
+				fd.Close()
+			}
+		}
 	}
 	if err != nil {
 		return err
 	}
-	if c.fd != nil {
-		c.fd.Close()
-	}
-	c.dir, c.v2, c.fd = dir, v2, fd
+	c.closeFiles()
+	c.dir, c.v2, c.fd, c.home = dir, v2, fd, home
 	if made {
 		removeStale(parent, dir, 16)
 	}
@@ -158,14 +175,29 @@ func (c *pidsCgroup) join(cmd *exec.Cmd) error {
 	return nil
 }
 
-// close closes the cgroup's descriptor; the cgroup stays.
+// leave moves the calling thread back to vtexec's cgroup (v1).
+func (c *pidsCgroup) leave() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.home != nil {
+		c.home.Write([]byte("0"))
+	}
+}
+
+// close closes the cgroup's descriptors; the cgroup stays.
 func (c *pidsCgroup) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.fd != nil {
-		c.fd.Close()
-		c.fd = nil
+	c.closeFiles()
+}
+
+func (c *pidsCgroup) closeFiles() {
+	for _, f := range []*os.File{c.fd, c.home} {
+		if f != nil {
+			f.Close()
+		}
 	}
+	c.fd, c.home = nil, nil
 }
 
 // removeStale removes up to n empty cgroups of other workspaces in

@@ -5,7 +5,6 @@ package confine
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,20 +16,26 @@ import (
 )
 
 // startedIn starts sleep in b with group and reports whether, as soon
-// as Start returns, the program is in the cgroup at dir.
+// as Start returns, the program is in the cgroup at dir, and is all it
+// holds: the thread that started it has left.
 func startedIn(t *testing.T, b *Box, group *Group, spec Spec, dir string) bool {
 	t.Helper()
 	p, err := b.StartWith(command(spec, "/bin/sleep", "1"), nil, StartOptions{Group: group})
 	require.NoError(t, err)
-	procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	tasks := "tasks"
+	if b.pids.cg.v2 {
+		tasks = "cgroup.threads"
+	}
+	held, err := os.ReadFile(filepath.Join(dir, tasks))
 	p.Signal(syscall.SIGKILL)
 	p.Wait()
 	require.NoError(t, err)
-	return slices.Contains(strings.Fields(string(procs)), strconv.Itoa(p.Pid()))
+	return assert.Equal(t, []string{strconv.Itoa(p.Pid())}, strings.Fields(string(held)), "the cgroup's threads")
 }
 
-// A program is born in the box's pids cgroup, and a cgroup removed
-// between runs (by another vtexec, as stale) is made again.
+// A program is born in the box's pids cgroup, which holds nothing else
+// once it has ended; a cgroup removed between runs (by another vtexec,
+// as stale) is made again.
 func TestProgramIsBornInThePidsCgroup(t *testing.T) {
 	if !fullRoot() {
 		t.Log("not root: RLIMIT_NPROC bounds the processes, no cgroup is made")
@@ -43,17 +48,10 @@ func TestProgramIsBornInThePidsCgroup(t *testing.T) {
 	require.NoError(t, err)
 	dir := b.pids.cg.dir
 	t.Cleanup(func() { os.Remove(dir) })
-	assert.True(t, startedIn(t, b, group, spec, dir), "in the cgroup from its start")
+	assert.True(t, startedIn(t, b, group, spec, dir), "in the cgroup from its start, alone")
 
-	// Empty between runs, once the thread that started the program
-	// has ended too.
-	// (Under load the thread may take a while to end.)
-	err = os.Remove(dir)
-	for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); err = os.Remove(dir) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	tasks, _ := os.ReadFile(filepath.Join(dir, "tasks"))
-	require.NoError(t, err, "the cgroup still holds tasks %q", tasks)
+	tasks, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	require.NoError(t, os.Remove(dir), "empty once the program has been waited for; it holds %q", tasks)
 	assert.True(t, startedIn(t, b, group, spec, dir), "made again")
 	max, err := os.ReadFile(filepath.Join(dir, "pids.max"))
 	require.NoError(t, err)
