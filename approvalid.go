@@ -38,6 +38,7 @@ type approvalPayload struct {
 	Cwd      string    `json:"cwd"`
 	Commands []Command `json:"commands"`
 	Asks     []Ask     `json:"asks"`
+	Flow     string    `json:"flow"`
 }
 
 func approvalKey() ([]byte, error) {
@@ -72,7 +73,7 @@ func approvalKey() ([]byte, error) {
 }
 
 func approvalMAC(key []byte, q Question, session string, expiry int64, nonce string) string {
-	payload, _ := json.Marshal(approvalPayload{Session: session, Cwd: q.Cwd, Commands: q.Commands, Asks: q.Asks})
+	payload, _ := json.Marshal(approvalPayload{Session: session, Cwd: q.Cwd, Commands: q.Commands, Asks: q.Asks, Flow: q.flow})
 	m := hmac.New(sha256.New, key)
 	fmt.Fprintf(m, "vtexec-approval-v1\x00%d\x00%s\x00", expiry, nonce)
 	m.Write(payload)
@@ -93,7 +94,7 @@ func newApprovalID(q Question, session string, now time.Time) (string, error) {
 }
 
 // ErrApprovalID is an approval id that does not approve the question.
-var ErrApprovalID = errors.New("the approval id does not match this command, cwd and session, or has expired or been used")
+var ErrApprovalID = errors.New("the approval id does not match this command (its commands and how they are joined), cwd and session, or has expired or been used")
 
 // IDApprover answers a question with Answer if ID was handed out for
 // exactly that question in Session.

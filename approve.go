@@ -35,6 +35,8 @@ type Question struct {
 	Asks     []Ask
 	// NeverAlways: "always" may not be offered.
 	NeverAlways bool
+	// flow is how the commands are joined (see flowOf).
+	flow string
 }
 
 // Ask is one part of a command that needs a person.
@@ -55,6 +57,14 @@ func (q Question) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "vtexec: approve this command?\n")
 	fmt.Fprintf(&b, "  in %s\n", DisplayWord(q.Cwd))
+	if len(q.Commands) > 1 && q.Command != "" {
+		// How the commands are joined (&&, ||, if …) decides which run.
+		b.WriteString("  as sent:\n")
+		for _, line := range strings.Split(strings.TrimRight(q.Command, "\n"), "\n") {
+			fmt.Fprintf(&b, "    %s\n", DisplayText(line))
+		}
+		b.WriteString("  runs:\n")
+	}
 	for _, c := range q.Commands {
 		line := DisplayArgv(c.Argv)
 		for _, r := range c.Redirects {

@@ -233,3 +233,24 @@ func TestDisplayEscapes(t *testing.T) {
 	q := Question{Command: "x", Cwd: "/ws", Commands: []Command{{Argv: []string{"rm", "a\u202eb"}}}}
 	assert.NotContains(t, q.Text(), "\u202e")
 }
+
+// A person approving several commands sees how they are joined, which
+// decides which of them run.
+func TestQuestionShowsHowCommandsAreJoined(t *testing.T) {
+	hermetic(t)
+	dir := testDir(t)
+	texts := map[string]string{}
+	for _, cmd := range []string{"test -f x && " + askCmd, "test -f x || " + askCmd} {
+		f := &fakeApprover{answer: AnswerDeny}
+		run(t, Request{Command: cmd, Workspace: dir, Approver: f})
+		require.Len(t, f.questions, 1)
+		texts[cmd] = f.questions[0].Text()
+		assert.Contains(t, texts[cmd], "    "+cmd+"\n")
+	}
+	assert.NotEqual(t, texts["test -f x && "+askCmd], texts["test -f x || "+askCmd])
+
+	f := &fakeApprover{answer: AnswerDeny}
+	run(t, Request{Command: askCmd, Workspace: dir, Approver: f})
+	require.Len(t, f.questions, 1)
+	assert.NotContains(t, f.questions[0].Text(), "as sent", "one command needs no second rendering")
+}

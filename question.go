@@ -2,9 +2,12 @@ package vtexec
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/vtexec/vtexec/audit"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/plan"
 )
 
 // Question decides on req like Check and, when the decision is ask,
@@ -30,5 +33,24 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 
 // question is what a person is asked about an ask decision.
 func (st *state) question(d Decision) Question {
-	return Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
+	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
+	if st.decided != nil {
+		q.flow = flowOf(st.decided.Plan)
+	}
+	return q
+}
+
+// flowOf describes how the plan's commands are joined: for each step,
+// its operator, group and group kind, and its pipeline's length. An
+// approval id covers it, so that an id given for `test -f x && rm f`
+// does not approve `test -f x || rm f`.
+func flowOf(p *plan.Plan) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, st := range p.Steps {
+		fmt.Fprintf(&b, "%s/%d/%t/%t/%d ", st.Op, st.Group, st.Subshell, st.Else, len(st.Pipeline.Cmds))
+	}
+	return b.String()
 }

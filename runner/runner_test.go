@@ -294,9 +294,9 @@ func TestTimeoutKillsGrandchildren(t *testing.T) {
 			assert.Less(t, elapsed, 3*time.Second, "Run must return promptly")
 			assert.NoFileExists(t, join(dir, "after"), "no step runs after a timeout")
 			for _, pid := range children {
-				assert.Eventually(t, func() bool { return !alive(pid) }, 2*time.Second, 10*time.Millisecond, "grandchild %d survived", pid)
+				assert.Eventually(t, func() bool { return !alive(pid) }, 5*time.Second, 10*time.Millisecond, "grandchild %d survived", pid)
 			}
-			assert.Eventually(t, func() bool { return !groupAlive(pgid) }, 2*time.Second, 10*time.Millisecond, "group %d survived", pgid)
+			assert.Eventually(t, func() bool { return !groupAlive(pgid) }, 5*time.Second, 10*time.Millisecond, "group %d survived", pgid)
 		})
 	}
 }
@@ -334,7 +334,7 @@ func TestFinishedPipelineLeavesNoBackgroundChild(t *testing.T) {
 	killOnCleanup(t, pid)
 	assert.False(t, res.TimedOut)
 	assert.Equal(t, 0, res.ExitCode)
-	assert.Eventually(t, func() bool { return !alive(pid) }, 2*time.Second, 10*time.Millisecond, "background child %d survived", pid)
+	assert.Eventually(t, func() bool { return !alive(pid) }, 5*time.Second, 10*time.Millisecond, "background child %d survived", pid)
 }
 
 func TestEscapedGrandchildHoldingPipeDoesNotHang(t *testing.T) {

@@ -48,6 +48,37 @@ func TestApprovalIDsApproveExactlyWhatWasAsked(t *testing.T) {
 	assert.FileExists(t, filepath.Join(ws, "file.txt"))
 }
 
+// An id covers how the commands are joined, not only which they are:
+// one given for a command that removes a file only if another exists
+// does not approve removing it when it does not, nor in a pipeline or
+// a ( ) group, nor in an if's other branch.
+func TestApprovalIDsCoverHowCommandsAreJoined(t *testing.T) {
+	ws := fixture(t)
+	ctx := context.Background()
+	e := vtexec.NewEngine(vtexec.Config{})
+	const asked = "test -f absent.txt && rm file.txt"
+	d, err := e.Check(ctx, vtexec.Request{Command: asked, Session: "s1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
+	require.NoError(t, err)
+	require.Equal(t, "ask", d.Decision, d.Reason)
+	for _, other := range []string{
+		"test -f absent.txt || rm file.txt",
+		"test -f absent.txt ; rm file.txt",
+		"test -f absent.txt | rm file.txt",
+		"test -f absent.txt && (rm file.txt)",
+		"if test -f absent.txt; then :; else rm file.txt; fi",
+	} {
+		res, err := e.Run(ctx, vtexec.Request{Command: other, Session: "s1", Workspace: ws, AuditLog: "off",
+			Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
+		require.NoError(t, err)
+		assert.Equal(t, "deny", res.Decision.Decision, "the id for %q approved %q", asked, other)
+		assert.FileExists(t, filepath.Join(ws, "file.txt"), other)
+	}
+	res, err := e.Run(ctx, vtexec.Request{Command: asked, Session: "s1", Workspace: ws, AuditLog: "off",
+		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
+	require.NoError(t, err)
+	assert.Equal(t, "allow", res.Decision.Decision, "the command it was given for: %s", res.Decision.Reason)
+}
+
 // No command can mint an id: the key lives in vtexec's state directory,
 // which the kernel box keeps out of reach even of an approved tool.
 func TestCommandsCannotReadTheApprovalKey(t *testing.T) {
