@@ -15,11 +15,12 @@ const MaxLoopItems = 64
 // for loop became, by every statement node of each iteration's copy.
 type loopVars map[*syntax.Stmt]map[string]string
 
-// unrolled are what for loops became: { } groups of the statements they
-// stand for, which only unrollLoops makes (a group typed as such is
-// refused).
+// unrolled are what for loops became, { } groups of the statements they
+// stand for, and the compound commands vtexec runs as they stand.
 type unrolled struct {
-	vars   loopVars
+	vars loopVars
+	// groups are the { } groups standing as a statement or as one part
+	// of an && / || list, with no redirect: the loops' and those typed.
 	groups map[*syntax.Block]bool
 	// subshells are the ( ) groups standing as a statement or as one
 	// part of an && / || list, which run as a group of their own.
@@ -29,8 +30,8 @@ type unrolled struct {
 	ifs map[*syntax.IfClause]bool
 }
 
-// unrollLoops notes the ( ) groups that stand as a statement or as one
-// part of a top-level && / || list, and replaces each
+// unrollLoops notes the ( ) and { } groups that stand as a statement or
+// as one part of a top-level && / || list, and replaces each
 // `for NAME in WORDS; do BODY; done` that is a
 // whole top-level statement, or a whole element of a top-level && or ||
 // list, by a group of what it stands for: BODY once per word WORDS
@@ -60,6 +61,15 @@ func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled
 			continue
 		}
 		for _, el := range listElements(st) {
+			if b, ok := el.Cmd.(*syntax.Block); ok && len(el.Redirs) == 0 {
+				// A cd inside holds after it, as the check follows.
+				if u.groups == nil {
+					u.groups = map[*syntax.Block]bool{}
+				}
+				u.groups[b] = true
+				cwdKnown = cwdKnown && !hasCd(el)
+				continue
+			}
 			if sub, ok := el.Cmd.(*syntax.Subshell); ok {
 				// A cd inside holds only there.
 				if u.subshells == nil {

@@ -78,7 +78,8 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 		return deny(CodeSubshell, "use ( … ) alone or as one part of an && / || list, with no redirect and nothing ( )-like inside; or "+oneCmd,
 			"a ( ) group here (in a pipeline, with a redirect, or inside another group, loop or if) is not allowed")
 	case *syntax.Block:
-		return deny(CodeSubshell, oneCmd, "{ } groups are not allowed")
+		return deny(CodeSubshell, "use { …; } alone or as one part of an && / || list, with no redirect and nothing grouped inside; or "+oneCmd,
+			"a { } group here (in a pipeline, with a redirect, or inside another group, loop or if) is not allowed")
 	case *syntax.FuncDecl:
 		return deny(CodeControlFlow, oneCmd, "function definitions are not allowed")
 	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause,

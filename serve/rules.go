@@ -5,12 +5,12 @@ package serve
 // shell tool to a model can reuse it.
 const Rules = `Commands run without a shell, inside the workspace; anything vtexec cannot check is refused before it runs.
 
-Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT. Also: here-documents (cat > notes.md <<'EOF' ... EOF, and <<< 'text'); for NAME in WORDS; do ...; done (alone, after cd, or as one part of an && / || list); ( ... ) as a command or one part of such a list, a cd inside holding only there; if COND; then ...; else ...; fi as a whole command; test, [ ... ] and [[ ... ]] with one test; : and exit N; command -v NAME and type NAME; $PWD; and output settings as prefixes (LC_ALL=C sort, TZ=UTC date, NO_COLOR=1, COLUMNS=120, CI=1).
+Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT. Also: here-documents (cat > notes.md <<'EOF' ... EOF, and <<< 'text'); for NAME in WORDS; do ...; done (alone, after cd, or as one part of an && / || list); ( ... ) as a command or one part of such a list, a cd inside holding only there, and { ...; } the same way (a cd inside holds after it); if COND; then ...; else ...; fi as a whole command; test, [ ... ] and [[ ... ]] with one test; : and exit N; command -v NAME and type NAME; $PWD; and output settings as prefixes (LC_ALL=C sort, TZ=UTC date, NO_COLOR=1, COLUMNS=120, CI=1).
 
 Refused, and what to do instead:
 - $(...) and backticks (but $(pwd), which is $PWD): run the inner command first, then write its output literally.
 - Other variables ($HOME, $1) and assignments (A=1 cmd, export A=1): write values literally; the environment is fixed.
-- while/until loops, case, elif, loops or ( ... ) in a pipeline, and loops or ifs nested in each other: run the commands one at a time, or joined with && ; || |.
+- while/until loops, case, elif, loops or groups in a pipeline or with a redirect ({ ...; } > file), and loops, groups or ifs nested in each other: run the commands one at a time, or joined with && ; || |.
 - Background jobs (&): for a server, a watcher or tail -f, call shell with background: true instead; it answers at once with a job id. Read its output with shell_read, type into it with shell_write, stop it with shell_kill; shell_list lists them. Without background, every command ends at its timeout.
 - A here-document with an unquoted delimiter may not expand anything but $PWD: quote the delimiter (<<'EOF') to write text as it is.
 - Paths outside the workspace (/etc/passwd, ../x, ~/x): use paths inside it.

@@ -297,7 +297,7 @@ func TestForLoops(t *testing.T) {
 		{"for x in a; do cd src; done; for y in b; do echo $y; done", deny("control_flow")},
 		{"ls && for x in a; do echo $x; done > out.txt", deny("control_flow")},
 		{"ls | for x in a; do echo $x; done", deny("control_flow")},
-		{"{ for x in a; do echo $x; done; }", deny("subshell")},
+		{"{ for x in a; do echo $x; done; }", deny("control_flow")},
 		{"for x in a; do echo $x; done | sort", deny("control_flow")},
 		{"for ((i=0; i<3; i++)); do echo $i; done", deny("control_flow")},
 		{"for x; do echo $x; done", deny("control_flow")},
@@ -428,6 +428,48 @@ func TestSubshellGroupRuns(t *testing.T) {
 	}
 }
 
+// A { } group standing as a statement or as one part of an && / || list
+// runs its commands as a group; a cd inside holds after it, for the
+// check as for the run. Anything else { }-like stays refused.
+func TestBraceGroups(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"{ cd src && ls; }", allow},
+		{"test -f README.md || { echo missing; false; }", allow},
+		{"{ cd src; cat ../../ws2/secret.txt; }", deny("outside_workspace")},
+		// After the group the directory is the one inside it: from src
+		// ../ws2 is inside (from the root it would be outside).
+		{"{ cd src; } && cat ../ws2/secret.txt", allow},
+		{"{ cd src; } && cat ../../ws2/secret.txt", deny("outside_workspace")},
+		{"{ rm file.txt; }", want{"ask", "destructive"}},
+		// Forms that stay refused.
+		{"{ cd src; } && for f in *.txt; do cat $f; done", deny("control_flow")},
+		{"{ echo a; echo b; } > out.txt", deny("subshell")},
+		{"{ ls; } | wc -l", deny("subshell")},
+		{"ls | { wc -l; }", deny("subshell")},
+		{"{ { ls; }; }", deny("subshell")},
+		{"{ (ls); }", deny("subshell")},
+		{"({ ls; })", deny("subshell")},
+		{"{ ls; } &", deny("background")},
+		{"! { ls; }", deny("control_flow")},
+		{"if true; then { ls; }; fi", deny("subshell")},
+		{"{ if true; then ls; fi; }", deny("control_flow")},
+	})
+}
+
+func TestBraceGroupRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct{ cmd, stdout, cwd string }{
+		{`{ cd src && pwd; } && pwd`, ws + "/src\n" + ws + "/src\n", ws + "/src"},
+		{`false && { echo a; echo b; }; echo c`, "c\n", ws},
+		{`false && { echo a; echo b; } || echo c`, "c\n", ws},
+		{`{ echo a; false; } || echo failed`, "a\nfailed\n", ws},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+		assert.Equal(t, tc.cwd, res.Cwd, tc.cmd)
+	}
+}
+
 // `if COND; then …; [else …;] fi` standing as a whole statement: COND
 // and both branches are checked, and they run as bash runs them.
 func TestIfStatements(t *testing.T) {
@@ -480,6 +522,7 @@ func TestStepNeverRunsOutsideTheDirectoryItWasCheckedIn(t *testing.T) {
 	for _, cmd := range []string{
 		`false && cd src; cat a.txt`,
 		`false && for d in src; do cd $d; done; cat a.txt`,
+		`false && { cd src; echo skipped; }; cat a.txt`,
 		`cd missing-dir; cat a.txt`,
 	} {
 		res := runIn(t, ws, cmd)

@@ -138,7 +138,8 @@ var cases = []tableCase{
 	{"(ls) > out.txt", deny("redirect")},
 	{"((ls))", deny("expansion")},
 	{"( (ls) )", deny("subshell")},
-	{"{ ls; }", deny("subshell")},
+	{"{ ls; }", allow}, // a { } group: see TestBraceGroups
+	{"{ ls; } > out.txt", deny("subshell")},
 	{"f() { ls; }", deny("control_flow")},
 	{"function f { ls; }", deny("control_flow")},
 	{"if true; then ls; fi", allow}, // see TestIfStatements
