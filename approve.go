@@ -35,8 +35,10 @@ type Question struct {
 	Asks     []Ask
 	// NeverAlways: "always" may not be offered.
 	NeverAlways bool
-	// flow is how the commands are joined (see flowOf).
-	flow string
+	// flow is how the commands are joined (see flowOf); grouped, that a
+	// group has redirects of its own, which no command line shows.
+	flow    string
+	grouped bool
 }
 
 // Ask is one part of a command that needs a person.
@@ -57,7 +59,7 @@ func (q Question) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "vtexec: approve this command?\n")
 	fmt.Fprintf(&b, "  in %s\n", DisplayWord(q.Cwd))
-	if len(q.Commands) > 1 && q.Command != "" {
+	if (len(q.Commands) > 1 || q.grouped) && q.Command != "" {
 		// How the commands are joined (&&, ||, if …) decides which run.
 		b.WriteString("  as sent:\n")
 		for _, line := range strings.Split(strings.TrimRight(q.Command, "\n"), "\n") {

@@ -253,4 +253,10 @@ func TestQuestionShowsHowCommandsAreJoined(t *testing.T) {
 	run(t, Request{Command: askCmd, Workspace: dir, Approver: f})
 	require.Len(t, f.questions, 1)
 	assert.NotContains(t, f.questions[0].Text(), "as sent", "one command needs no second rendering")
+
+	// A group's redirect shows on no command line.
+	f = &fakeApprover{answer: AnswerDeny}
+	run(t, Request{Command: "{ " + askCmd + "; } > log.txt", Workspace: dir, Approver: f})
+	require.Len(t, f.questions, 1)
+	assert.Contains(t, f.questions[0].Text(), "    { "+askCmd+"; } > log.txt\n")
 }

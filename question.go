@@ -34,14 +34,18 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 // question is what a person is asked about an ask decision.
 func (st *state) question(d Decision) Question {
 	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
-	if st.decided != nil {
+	if st.decided != nil && st.decided.Plan != nil {
 		q.flow = flowOf(st.decided.Plan)
+		for _, s := range st.decided.Plan.Steps {
+			q.grouped = q.grouped || len(s.Redirects) > 0
+		}
 	}
 	return q
 }
 
 // flowOf describes how the plan's commands are joined: for each step,
-// its operator, group and group kind, and its pipeline's length. An
+// its operator, group, group kind and redirects, and its pipeline's
+// length. An
 // approval id covers it, so that an id given for `test -f x && rm f`
 // does not approve `test -f x || rm f`.
 func flowOf(p *plan.Plan) string {
@@ -50,7 +54,7 @@ func flowOf(p *plan.Plan) string {
 	}
 	var b strings.Builder
 	for _, st := range p.Steps {
-		fmt.Fprintf(&b, "%s/%d/%t/%t/%d ", st.Op, st.Group, st.Subshell, st.Else, len(st.Pipeline.Cmds))
+		fmt.Fprintf(&b, "%s/%d/%t/%t/%d/%v ", st.Op, st.Group, st.Subshell, st.Else, len(st.Pipeline.Cmds), st.Redirects)
 	}
 	return b.String()
 }

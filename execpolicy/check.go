@@ -104,6 +104,12 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		if st.subshell && st.group != subshell {
 			outer, cwd, subshell = cwd, cwd.Clone(), st.group
 		}
+		var groupRedirs []plan.Redirect
+		var groupRedirsVerdict *Verdict
+		groupCmd := cmdIndex
+		if st.redirs != nil {
+			groupRedirs, groupRedirsVerdict = c.redirects(st.redirs, cwd)
+		}
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cc := *c
@@ -122,7 +128,12 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
-		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Else: st.elseOf, Pipeline: pipe})
+		if v := groupRedirsVerdict; v != nil {
+			part := partOf(pipe.Cmds[0].Argv, pipe.Cmds[0].Program, v)
+			part.Cmd = groupCmd
+			parts = append(parts, part)
+		}
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Else: st.elseOf, Pipeline: pipe, Redirects: groupRedirs})
 		for _, cmd := range pipe.Cmds {
 			if st.subshell && cmd.Builtin == "exit" {
 				parts = append(parts, partOf(cmd.Argv, "", deny(CodeControlFlow, "put exit outside the ( )", "exit inside ( ) would end only the ( ) group")))
@@ -166,6 +177,7 @@ func tooMany(steps []step) *Verdict {
 }
 
 type step struct {
+	redirs   []*syntax.Redirect // a group's own, on its first step
 	op       plan.Op
 	group    int            // an unrolled loop's, a ( ) group's or an if branch's (plan.Step.Group)
 	subshell bool           // in a ( ) group
@@ -250,15 +262,18 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 		}
 	case *syntax.Subshell:
 		if fl.loops.subshells[x] && group == 0 {
-			if len(s.Redirs) > 0 {
-				return deny(CodeRedirect, "put the redirect on the commands inside the ( )", "a redirect on a ( ) group is not allowed")
-			}
 			inner, subshell = x.Stmts, true
 		}
 	}
 	if inner != nil {
+		for _, r := range s.Redirs {
+			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.RdrInOut {
+				return deny(CodeRedirect, "feed the input to the command inside the group that reads it", "an input redirect on a group is not allowed")
+			}
+		}
 		fl.n++
 		fl.subshell[fl.n] = subshell
+		first := len(fl.steps)
 		for i, s := range inner {
 			innerOp := plan.Seq
 			if i == 0 {
@@ -267,6 +282,9 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 			if v := fl.list(s, innerOp, fl.n); v != nil {
 				return v
 			}
+		}
+		if len(s.Redirs) > 0 && first < len(fl.steps) {
+			fl.steps[first].redirs = s.Redirs
 		}
 		return nil
 	}

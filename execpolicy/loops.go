@@ -20,7 +20,7 @@ type loopVars map[*syntax.Stmt]map[string]string
 type unrolled struct {
 	vars loopVars
 	// groups are the { } groups standing as a statement or as one part
-	// of an && / || list, with no redirect: the loops' and those typed.
+	// of an && / || list: the loops' and those typed.
 	groups map[*syntax.Block]bool
 	// subshells are the ( ) groups standing as a statement or as one
 	// part of an && / || list, which run as a group of their own.
@@ -61,7 +61,7 @@ func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled
 			continue
 		}
 		for _, el := range listElements(st) {
-			if b, ok := el.Cmd.(*syntax.Block); ok && len(el.Redirs) == 0 {
+			if b, ok := el.Cmd.(*syntax.Block); ok {
 				// A cd inside holds after it, as the check follows.
 				if u.groups == nil {
 					u.groups = map[*syntax.Block]bool{}
@@ -162,8 +162,8 @@ func (c *Checker) unrollLoop(st *syntax.Stmt, fc *syntax.ForClause, cwd *workspa
 		return nil, deny(CodeControlFlow, hint, "only for NAME in WORDS loops are allowed")
 	case !wi.InPos.IsValid():
 		return nil, deny(CodeControlFlow, hint, "a for loop without in WORDS loops over the arguments, which a command has none of")
-	case st.Background || st.Negated || len(st.Redirs) > 0:
-		return nil, deny(CodeControlFlow, "put the redirect on the commands inside the loop", "a for loop with a redirect, ! or & is not allowed")
+	case st.Background || st.Negated:
+		return nil, deny(CodeControlFlow, "run the loop in the foreground, and read its exit code", "a for loop with ! or & is not allowed")
 	case nestedLoop(fc.Do):
 		return nil, deny(CodeControlFlow, hint, "a loop inside a loop is not allowed")
 	}

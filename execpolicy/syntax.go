@@ -75,11 +75,11 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 	case *syntax.ExtGlob:
 		return deny(CodeExpansion, "use a plain glob (*, ?, [...]) or list the files", "extended globs are not allowed")
 	case *syntax.Subshell:
-		return deny(CodeSubshell, "use ( … ) alone or as one part of an && / || list, with no redirect and nothing ( )-like inside; or "+oneCmd,
-			"a ( ) group here (in a pipeline, with a redirect, or inside another group, loop or if) is not allowed")
+		return deny(CodeSubshell, "use ( … ) alone or as one part of an && / || list, with nothing grouped inside; or "+oneCmd,
+			"a ( ) group here (in a pipeline, or inside another group, loop or if) is not allowed")
 	case *syntax.Block:
-		return deny(CodeSubshell, "use { …; } alone or as one part of an && / || list, with no redirect and nothing grouped inside; or "+oneCmd,
-			"a { } group here (in a pipeline, with a redirect, or inside another group, loop or if) is not allowed")
+		return deny(CodeSubshell, "use { …; } alone or as one part of an && / || list, with nothing grouped inside; or "+oneCmd,
+			"a { } group here (in a pipeline, or inside another group, loop or if) is not allowed")
 	case *syntax.FuncDecl:
 		return deny(CodeControlFlow, oneCmd, "function definitions are not allowed")
 	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause,

@@ -46,6 +46,11 @@ type Step struct {
 	// Else marks the steps of an if's else branch, the group right after
 	// its then branch: it is not entered when the then branch was.
 	Else bool
+	// Redirects, on the first step of a group, are the group's own
+	// ({ …; } > out.txt): opened once as the group is entered, they
+	// stand for its standard output and error (the last command's
+	// output, every command's errors) until it ends. Output only.
+	Redirects []Redirect
 }
 
 // Pipeline is one or more commands joined by "|".

@@ -131,12 +131,25 @@ func copyInto(dst *Capture, src *os.File) {
 	}
 }
 
-// baseFds returns command i's stdin, stdout and stderr before redirects.
+// baseFds returns command i's stdin, stdout and stderr before its own
+// redirects: the pipeline's, as the group it is in redirected them.
 func (pl *pipeline) baseFds(i int) [3]*os.File {
-	in, out, errs := pl.devNull, pl.outW, pl.errW
+	own := [3]*os.File{pl.devNull, pl.outW, pl.errW}
 	if t := pl.r.opts.Terminal; t != nil {
-		in, out, errs = t, t, t
+		own = [3]*os.File{t, t, t}
 	}
+	group := pl.r.group
+	if group == (groupFds{}) {
+		group = noGroup
+	}
+	var std [3]*os.File
+	for fd, e := range group {
+		std[fd] = e.f
+		if e.f == nil {
+			std[fd] = own[e.fd]
+		}
+	}
+	in, out, errs := std[0], std[1], std[2]
 	if i > 0 {
 		in = pl.links[i-1].r
 	}

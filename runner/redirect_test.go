@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"context"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -179,4 +181,50 @@ func countLines(s string) int {
 		}
 	}
 	return n
+}
+
+// A group's redirects are opened once, as it is entered, and closed as
+// it ends: a run of many such groups leaves no descriptor open, and a
+// group whose file cannot be opened runs none of its commands.
+func TestGroupRedirectsAreOpenedOnceAndClosed(t *testing.T) {
+	ws := newWS(t)
+	dir := ws.Root()
+	out := join(dir, "g.txt")
+	group := func(op plan.Op, id int, redirs ...plan.Redirect) []plan.Step {
+		a, b := step(op, command(t, dir, "echo", "a")), step(plan.Seq, command(t, dir, "echo", "b"))
+		a.Group, b.Group, a.Redirects = id, id, redirs
+		return []plan.Step{a, b}
+	}
+	var steps []plan.Step
+	for i := 1; i <= 50; i++ {
+		steps = append(steps, group(plan.Seq, i, plan.Redirect{Fd: 1, Kind: plan.Append, Path: out}, plan.Redirect{Fd: 2, Kind: plan.Dup, DupFd: 1})...)
+	}
+	before := openFds(t)
+	res, err := Run(context.Background(), &plan.Plan{Steps: steps}, ws, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.Empty(t, res.Stdout)
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("a\nb\n", 50), string(got))
+	assert.Equal(t, before, openFds(t), "descriptors left open")
+
+	// > truncates once, when the group is entered.
+	res, err = Run(context.Background(), &plan.Plan{Steps: group(plan.Seq, 1, plan.Redirect{Fd: 1, Kind: plan.Write, Path: out})}, ws, Options{})
+	require.NoError(t, err)
+	got, _ = os.ReadFile(out)
+	assert.Equal(t, "a\nb\n", string(got))
+
+	steps = group(plan.Seq, 1, plan.Redirect{Fd: 1, Kind: plan.Write, Path: join(dir, "missing", "x")})
+	steps = append(steps, step(plan.Or, command(t, dir, "echo", "after")))
+	res, err = Run(context.Background(), &plan.Plan{Steps: steps}, ws, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "after\n", res.Stdout, "the group did not run, and failed")
+	assert.Contains(t, res.Stderr, "missing/x")
+}
+
+func openFds(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	require.NoError(t, err)
+	return len(entries)
 }

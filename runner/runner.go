@@ -171,6 +171,60 @@ type run struct {
 	stopped error
 	status  int  // of the last pipeline run, for exit without N
 	exited  bool // an exit ended the run
+	// group stands for the standard files of the group being run, as
+	// its own redirects left them (see plan.Step.Redirects).
+	group groupFds
+}
+
+// groupFds maps a group's standard files: to a file the group's
+// redirects opened, or (f nil) to the pipeline's own file numbered fd.
+type groupFds [3]struct {
+	f  *os.File
+	fd int
+}
+
+// noGroup leaves every standard file as it is.
+var noGroup = groupFds{{fd: 0}, {fd: 1}, {fd: 2}}
+
+// enterGroup applies a group's redirects, in order, as bash does.
+func (r *run) enterGroup(rs []plan.Redirect) error {
+	g := noGroup
+	for _, rd := range rs {
+		switch {
+		case !stdFd(rd.Fd) || rd.Fd == 0 || rd.Kind == plan.Read || rd.Kind == plan.Input:
+			r.leaveGroup()
+			return fmt.Errorf("redirect %d: a group's redirects write its output", rd.Fd)
+		case rd.Kind == plan.Dup:
+			if !stdFd(rd.DupFd) {
+				r.leaveGroup()
+				return fmt.Errorf("redirect %d: only fds 0, 1 and 2 can be redirected", rd.Fd)
+			}
+			g[rd.Fd] = g[rd.DupFd]
+			continue
+		}
+		f, err := openRedirect(rd, r.ws)
+		if err != nil {
+			r.group = g
+			r.leaveGroup()
+			return err
+		}
+		g[rd.Fd].f = f
+		r.group = g // so that leaveGroup closes what is open so far
+	}
+	r.group = g
+	return nil
+}
+
+// leaveGroup closes what the group's redirects opened.
+func (r *run) leaveGroup() {
+	seen := map[*os.File]bool{}
+	for _, e := range r.group {
+		if e.f != nil && !seen[e.f] {
+			seen[e.f] = true
+			e.f.Close()
+		}
+	}
+	r.group = noGroup
 }
 
 // steps runs the steps in order and returns the last status, and
@@ -181,9 +235,14 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 	// the group ends.
 	outer, subshell := r.ws, 0
 	defer func() { r.ws = outer }()
+	r.group = noGroup
+	defer r.leaveGroup()
 	for i, st := range steps {
 		if subshell != 0 && st.Group != subshell {
 			r.ws, subshell = outer, 0
+		}
+		if i > 0 && steps[i-1].Group != st.Group {
+			r.leaveGroup()
 		}
 		if st.Group != 0 && st.Group == skipGroup {
 			continue
@@ -209,6 +268,14 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 		}
 		if ctx.Err() != nil {
 			return timeoutStatus, true, ran, nil
+		}
+		if first && len(st.Redirects) > 0 {
+			if err := r.enterGroup(st.Redirects); err != nil {
+				// As bash: the group does not run, and fails.
+				fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
+				skipGroup, status, r.status = st.Group, 1, 1
+				continue
+			}
 		}
 		if r.opts.Recheck != nil {
 			if err := r.opts.Recheck(i, st.Pipeline.Cmds); err != nil {

@@ -77,6 +77,17 @@ func TestApprovalIDsCoverHowCommandsAreJoined(t *testing.T) {
 		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
 	require.NoError(t, err)
 	assert.Equal(t, "allow", res.Decision.Decision, "the command it was given for: %s", res.Decision.Reason)
+
+	// A group's own redirect is part of it too.
+	d, err = e.Check(ctx, vtexec.Request{Command: "rm README.md", Session: "s1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
+	require.NoError(t, err)
+	require.Equal(t, "ask", d.Decision, d.Reason)
+	res, err = e.Run(ctx, vtexec.Request{Command: "{ rm README.md; } > log.txt", Session: "s1", Workspace: ws, AuditLog: "off",
+		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
+	require.NoError(t, err)
+	assert.Equal(t, "deny", res.Decision.Decision)
+	assert.FileExists(t, filepath.Join(ws, "README.md"))
+	assert.NoFileExists(t, filepath.Join(ws, "log.txt"))
 }
 
 // No command can mint an id: the key lives in vtexec's state directory,

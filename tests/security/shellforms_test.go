@@ -275,7 +275,7 @@ func TestForLoops(t *testing.T) {
 		// Each iteration is checked.
 		{"for f in README.md ../ws2/secret.txt; do cat $f; done", deny("outside_workspace")},
 		{"for f in README.md /etc/passwd; do cat $f; done", deny("outside_workspace")},
-		{"for f in src/*; do cat $f; done > out.txt", deny("control_flow")},
+		{"for f in src/*; do cat $f; done > out.txt", allow}, // see TestGroupRedirects
 		{"for p in rm; do $p -rf src; done", want{"ask", "destructive"}},
 		{"for x in a; do curl $x; done", deny("forbidden_program")},
 		{"for x in 'a b'; do cat $x; done", allow}, // split: cat a b, two files inside
@@ -295,7 +295,7 @@ func TestForLoops(t *testing.T) {
 		{"cd src && for f in a.txt; do rm $f; done", want{"ask", "destructive"}},
 		// Forms that stay refused.
 		{"for x in a; do cd src; done; for y in b; do echo $y; done", deny("control_flow")},
-		{"ls && for x in a; do echo $x; done > out.txt", deny("control_flow")},
+		{"ls && for x in a; do echo $x; done > out.txt", allow},
 		{"ls | for x in a; do echo $x; done", deny("control_flow")},
 		{"{ for x in a; do echo $x; done; }", deny("control_flow")},
 		{"for x in a; do echo $x; done | sort", deny("control_flow")},
@@ -443,7 +443,7 @@ func TestBraceGroups(t *testing.T) {
 		{"{ rm file.txt; }", want{"ask", "destructive"}},
 		// Forms that stay refused.
 		{"{ cd src; } && for f in *.txt; do cat $f; done", deny("control_flow")},
-		{"{ echo a; echo b; } > out.txt", deny("subshell")},
+		{"{ echo a; echo b; } < file.txt", deny("redirect")},
 		{"{ ls; } | wc -l", deny("subshell")},
 		{"ls | { wc -l; }", deny("subshell")},
 		{"{ { ls; }; }", deny("subshell")},
@@ -468,6 +468,64 @@ func TestBraceGroupRuns(t *testing.T) {
 		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
 		assert.Equal(t, tc.cwd, res.Cwd, tc.cmd)
 	}
+}
+
+// A group's own output redirects ({ …; } > f, ( … ) 2>&1, a loop's
+// > f) are checked as any redirect, at the directory the group starts
+// in, and stand for the group's output while it runs: the file is
+// opened once, so > keeps every command's output. Input redirects on a
+// group stay refused (they would feed an unseen command).
+func TestGroupRedirects(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"{ echo a; echo b; } > out.txt", allow},
+		{"(cd src && ls) > out.txt 2>&1", allow},
+		{"{ ls; } 2>/dev/null", allow},
+		{"cd src && { ls; } > ../out.txt", allow},
+		{"{ cd src; ls; } > out.txt", allow},
+		{"{ echo a; } > ../ws2/out.txt", deny("outside_workspace")},
+		{"cd src && { ls; } > ../../ws2/out.txt", deny("outside_workspace")},
+		{"for f in a b; do echo $f; done > /tmp/x", deny("outside_workspace")},
+		{"{ echo a; } > .git/config", deny("protected_path")},
+		{"{ echo a; } > .vtexec/policy.toml", deny("protected_path")},
+		{"{ ls; } > $HOME/x", deny("expansion")},
+		{"{ ls; } > $(echo out.txt)", deny("substitution")},
+		{"{ rm file.txt; } > out.txt", want{"ask", "destructive"}},
+		{"{ python3; } < script.py", deny("redirect")},
+		{"{ cat; } <<'EOF'\nprint(1)\nEOF", deny("redirect")},
+		{"(sh) <<< 'id'", deny("redirect")},
+		{"{ ls; } 3> out.txt", deny("redirect")},
+		{"{ ls; } > out.txt | cat", deny("subshell")},
+	})
+}
+
+func TestGroupRedirectRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct{ cmd, file, content, stdout string }{
+		{`{ echo a; echo b; } > g.txt`, "g.txt", "a\nb\n", ""},
+		{`echo old > g.txt; { echo new; } >> g.txt`, "g.txt", "old\nnew\n", ""},
+		{`(cd src && pwd && echo err >&2) > g.txt 2>&1; pwd`, "g.txt", ws + "/src\nerr\n", ws + "\n"},
+		{`for f in x y; do echo $f; done > g.txt`, "g.txt", "x\ny\n", ""},
+		{`{ echo hi | tr a-z A-Z; echo lo; } > g.txt`, "g.txt", "HI\nlo\n", ""},
+		{`{ echo out; echo err >&2; } 2> g.txt`, "g.txt", "err\n", "out\n"},
+		{`{ echo a; echo b > own.txt; } > g.txt`, "g.txt", "a\n", ""},
+		{`cd src && { echo in-src; } > ../g.txt`, "g.txt", "in-src\n", ""},
+	} {
+		os.Remove(filepath.Join(ws, "g.txt"))
+		res := runIn(t, ws, tc.cmd)
+		require.Nil(t, res.Stopped, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+		got, err := os.ReadFile(filepath.Join(ws, tc.file))
+		require.NoError(t, err, tc.cmd)
+		assert.Equal(t, tc.content, string(got), tc.cmd)
+	}
+	// A group not entered opens nothing; one whose file cannot be
+	// opened does not run, fails, and says why.
+	res := runIn(t, ws, `false && { echo a; } > skipped.txt`)
+	assert.NoFileExists(t, filepath.Join(ws, "skipped.txt"))
+	res = runIn(t, ws, `{ echo ran > ran.txt; } > missing-dir/x.txt || echo failed`)
+	assert.NoFileExists(t, filepath.Join(ws, "ran.txt"))
+	assert.Equal(t, "failed\n", res.Stdout)
+	assert.Contains(t, res.Stderr, "missing-dir/x.txt")
 }
 
 // `if COND; then …; [else …;] fi` standing as a whole statement: COND

@@ -135,11 +135,12 @@ var cases = []tableCase{
 	{"(cd /; ls)", deny("outside_workspace")},
 	{"(ls) | wc -l", deny("subshell")},
 	{"ls | (wc -l)", deny("subshell")},
-	{"(ls) > out.txt", deny("redirect")},
+	{"(ls) > out.txt", allow}, // see TestGroupRedirects
+	{"(ls) > ../ws2/out.txt", deny("outside_workspace")},
 	{"((ls))", deny("expansion")},
 	{"( (ls) )", deny("subshell")},
 	{"{ ls; }", allow}, // a { } group: see TestBraceGroups
-	{"{ ls; } > out.txt", deny("subshell")},
+	{"{ ls; } > .git/hooks/pre-commit", deny("protected_path")},
 	{"f() { ls; }", deny("control_flow")},
 	{"function f { ls; }", deny("control_flow")},
 	{"if true; then ls; fi", allow}, // see TestIfStatements
