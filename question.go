@@ -44,8 +44,8 @@ func (st *state) question(d Decision) Question {
 }
 
 // flowOf describes how the plan's commands are joined: for each step,
-// its operator, group, group kind and redirects, and its pipeline's
-// length. An
+// its operator, group, group kind and redirects, its !, and its
+// pipeline's length. An
 // approval id covers it, so that an id given for `test -f x && rm f`
 // does not approve `test -f x || rm f`.
 func flowOf(p *plan.Plan) string {
@@ -54,7 +54,7 @@ func flowOf(p *plan.Plan) string {
 	}
 	var b strings.Builder
 	for _, st := range p.Steps {
-		fmt.Fprintf(&b, "%s/%d/%t/%t/%d/%v ", st.Op, st.Group, st.Subshell, st.Else, len(st.Pipeline.Cmds), st.Redirects)
+		fmt.Fprintf(&b, "%s/%d/%t/%t/%t/%d/%v ", st.Op, st.Group, st.Subshell, st.Else, st.Negate, len(st.Pipeline.Cmds), st.Redirects)
 	}
 	return b.String()
 }

@@ -133,7 +133,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			part.Cmd = groupCmd
 			parts = append(parts, part)
 		}
-		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Else: st.elseOf, Pipeline: pipe, Redirects: groupRedirs})
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Else: st.elseOf, Negate: st.negate, Pipeline: pipe, Redirects: groupRedirs})
 		for _, cmd := range pipe.Cmds {
 			if st.subshell && cmd.Builtin == "exit" {
 				parts = append(parts, partOf(cmd.Argv, "", deny(CodeControlFlow, "put exit outside the ( )", "exit inside ( ) would end only the ( ) group")))
@@ -178,6 +178,7 @@ func tooMany(steps []step) *Verdict {
 
 type step struct {
 	redirs   []*syntax.Redirect // a group's own, on its first step
+	negate   bool               // ! before the pipeline
 	op       plan.Op
 	group    int            // an unrolled loop's, a ( ) group's or an if branch's (plan.Step.Group)
 	subshell bool           // in a ( ) group
@@ -265,7 +266,7 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 			inner, subshell = x.Stmts, true
 		}
 	}
-	if inner != nil {
+	if inner != nil && !s.Negated {
 		for _, r := range s.Redirs {
 			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.RdrInOut {
 				return deny(CodeRedirect, "feed the input to the command inside the group that reads it", "an input redirect on a group is not allowed")
@@ -288,19 +289,24 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
 		}
 		return nil
 	}
+	if s.Negated && inner != nil {
+		return deny(CodeControlFlow, "put the ! before a command inside the group", "! before a group is not allowed")
+	}
 	stmts, err := flattenPipe(nil, s)
 	if err != nil {
 		return err
 	}
-	fl.steps = append(fl.steps, step{op: op, group: group, subshell: fl.subshell[group], elseOf: fl.elseOf[group], stmts: stmts})
+	fl.steps = append(fl.steps, step{op: op, group: group, subshell: fl.subshell[group], elseOf: fl.elseOf[group], stmts: stmts, negate: s.Negated})
 	return nil
 }
 
+// flattenPipe returns the commands of the pipeline s; a ! before s is
+// the caller's.
 func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) {
 	if tc, ok := s.Cmd.(*syntax.TimeClause); ok {
 		// "time CMD" runs CMD; the result reports its duration anyway.
-		if tc.Stmt == nil || len(s.Redirs) > 0 {
-			return nil, deny(CodeControlFlow, "run the command without time; the result reports its duration", "time without a command, or with redirects, is not allowed")
+		if tc.Stmt == nil || len(s.Redirs) > 0 || tc.Stmt.Negated {
+			return nil, deny(CodeControlFlow, "run the command without time; the result reports its duration", "time without a command, with redirects or with !, is not allowed")
 		}
 		return flattenPipe(out, tc.Stmt)
 	}
@@ -313,6 +319,11 @@ func flattenPipe(out []*syntax.Stmt, s *syntax.Stmt) ([]*syntax.Stmt, *Verdict) 
 	}
 	if b.Op != syntax.Pipe || len(s.Redirs) > 0 {
 		return nil, deny(CodeSubshell, "send simple commands joined by && ; || and |", "unsupported grouping of commands")
+	}
+	for _, part := range []*syntax.Stmt{b.X, b.Y} {
+		if part.Negated {
+			return nil, deny(CodeControlFlow, "put the ! before the whole pipeline", "! inside a pipeline is not allowed")
+		}
 	}
 	out, err := flattenPipe(out, b.X)
 	if err != nil {

@@ -50,13 +50,13 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 	)
 	switch n := n.(type) {
 	case *syntax.Stmt:
+		// A ! before a pipeline is the step's (see flattener.list),
+		// which refuses it anywhere else.
 		switch {
 		case n.Background || n.Disown:
 			return deny(CodeBackground, "run it in the foreground; long jobs end at the timeout", "background jobs (&) are not allowed")
 		case n.Coprocess:
 			return deny(CodeBackground, oneCmd, "coprocesses are not allowed")
-		case n.Negated:
-			return deny(CodeControlFlow, "run the command without !, and read its exit code", "negation (!) is not allowed")
 		}
 	case *syntax.CmdSubst:
 		return deny(CodeSubstitution, "run the inner command first, then use its output literally", "command substitution is not allowed")

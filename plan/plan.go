@@ -46,6 +46,9 @@ type Step struct {
 	// Else marks the steps of an if's else branch, the group right after
 	// its then branch: it is not entered when the then branch was.
 	Else bool
+	// Negate: the pipeline was typed with ! before it, which turns its
+	// status to 1 when it is 0 and to 0 otherwise.
+	Negate bool
 	// Redirects, on the first step of a group, are the group's own
 	// ({ …; } > out.txt): opened once as the group is entered, they
 	// stand for its standard output and error (the last command's

@@ -292,6 +292,9 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 		if timedOut {
 			return timeoutStatus, true, ran, nil
 		}
+		if st.Negate && !r.exited { // ! exit N exits with N, as in bash
+			s = negated(s)
+		}
 		status = s
 		r.status = s
 		if r.exited {
@@ -299,6 +302,14 @@ func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOu
 		}
 	}
 	return status, false, ran, nil
+}
+
+// negated is the status of `! PIPELINE` for the pipeline's status s.
+func negated(s int) int {
+	if s == 0 {
+		return 1
+	}
+	return 0
 }
 
 // DirNotReached is a step checked in a directory the run is not in:

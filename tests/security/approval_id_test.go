@@ -62,6 +62,7 @@ func TestApprovalIDsCoverHowCommandsAreJoined(t *testing.T) {
 	require.Equal(t, "ask", d.Decision, d.Reason)
 	for _, other := range []string{
 		"test -f absent.txt || rm file.txt",
+		"! test -f absent.txt && rm file.txt",
 		"test -f absent.txt ; rm file.txt",
 		"test -f absent.txt | rm file.txt",
 		"test -f absent.txt && (rm file.txt)",

@@ -528,6 +528,47 @@ func TestGroupRedirectRuns(t *testing.T) {
 	assert.Contains(t, res.Stderr, "missing-dir/x.txt")
 }
 
+// ! before a pipeline inverts its status, as in bash; the commands are
+// checked as without it. Before a group, a loop or an if, or inside a
+// pipeline, it stays refused.
+func TestNegation(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"! grep -q TODO README.md", allow},
+		{"! grep -q x README.md | cat && echo ok", allow},
+		{"if ! test -f go.mod; then echo no module; fi", allow},
+		{"for f in src/*.txt; do ! grep -q x $f && echo $f; done", allow},
+		{"! cat ../ws2/secret.txt", deny("outside_workspace")},
+		{"! rm file.txt", want{"ask", "destructive"}},
+		{"! { ls; }", deny("control_flow")},
+		{"! (ls)", deny("control_flow")},
+		{"! for f in a; do echo $f; done", deny("control_flow")},
+		{"! if true; then ls; fi", deny("control_flow")},
+		{"! ls &", deny("background")},
+		{"! $(ls)", deny("substitution")},
+	})
+}
+
+func TestNegationRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct {
+		cmd, stdout string
+		code        int
+	}{
+		{`! false && echo yes`, "yes\n", 0},
+		{`! true || echo no`, "no\n", 0},
+		{`! true`, "", 1},
+		{`! false`, "", 0},
+		{`! grep -q TODO src/a.txt; echo $PWD`, ws + "\n", 0},
+		{`if ! grep -q absent src/a.txt; then echo missing; else echo found; fi`, "missing\n", 0},
+		{`! echo a | grep -q b && echo no b`, "no b\n", 0},
+		{`! exit 3`, "", 3},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+		assert.Equal(t, tc.code, res.ExitCode, tc.cmd)
+	}
+}
+
 // `if COND; then …; [else …;] fi` standing as a whole statement: COND
 // and both branches are checked, and they run as bash runs them.
 func TestIfStatements(t *testing.T) {
