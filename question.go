@@ -36,25 +36,27 @@ func (st *state) question(d Decision) Question {
 	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
 	if st.decided != nil && st.decided.Plan != nil {
 		q.flow = flowOf(st.decided.Plan)
-		for _, s := range st.decided.Plan.Steps {
-			q.grouped = q.grouped || len(s.Redirects) > 0
+		for _, g := range st.decided.Plan.Groups {
+			q.grouped = q.grouped || len(g.Redirects) > 0
 		}
 	}
 	return q
 }
 
 // flowOf describes how the plan's commands are joined: for each step,
-// its operator, group, group kind and redirects, its !, and its
-// pipeline's length. An
-// approval id covers it, so that an id given for `test -f x && rm f`
-// does not approve `test -f x || rm f`.
+// its operator, group, ! and pipeline length, and each group's place
+// and kind and redirects. An approval id covers it, so that an id given
+// for `test -f x && rm f` does not approve `test -f x || rm f`.
 func flowOf(p *plan.Plan) string {
 	if p == nil {
 		return ""
 	}
 	var b strings.Builder
 	for _, st := range p.Steps {
-		fmt.Fprintf(&b, "%s/%d/%t/%t/%t/%d/%v ", st.Op, st.Group, st.Subshell, st.Else, st.Negate, len(st.Pipeline.Cmds), st.Redirects)
+		fmt.Fprintf(&b, "%s/%d/%t/%d ", st.Op, st.Group, st.Negate, len(st.Pipeline.Cmds))
+	}
+	for _, g := range p.Groups {
+		fmt.Fprintf(&b, "[%d/%t/%d/%v]", g.Parent, g.Subshell, g.ElseOf, g.Redirects)
 	}
 	return b.String()
 }

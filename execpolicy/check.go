@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,32 +85,55 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if v := forbiddenSyntaxWith(f, loops); v != nil {
 		return v
 	}
-	steps, v := flatten(f, loops)
+	steps, groups, v := flatten(f, loops)
 	if v != nil {
 		return v
 	}
 	if v := tooMany(steps); v != nil {
 		return v
 	}
-	p := &plan.Plan{}
+	p := &plan.Plan{Groups: make([]plan.Group, len(groups))}
+	for i, g := range groups {
+		p.Groups[i] = plan.Group{Parent: g.parent, Subshell: g.subshell, ElseOf: g.elseOf}
+	}
 	cwd := ws.Clone()
 	var parts []Part
 	cmdIndex := 0
-	// A ( ) group's cds hold only inside it.
-	outer, subshell := cwd, 0
+	// The groups entered so far, outermost first; a ( ) group's cds hold
+	// only inside it.
+	type open struct {
+		id    int
+		outer *workspace.Workspace
+	}
+	var opened []open
 	for _, st := range steps {
-		if subshell != 0 && st.group != subshell {
-			cwd, subshell = outer, 0
+		chain := p.Chain(st.group)
+		for len(opened) > 0 && !slices.Contains(chain, opened[len(opened)-1].id) {
+			if top := opened[len(opened)-1]; groups[top.id-1].subshell {
+				cwd = top.outer
+			}
+			opened = opened[:len(opened)-1]
 		}
-		if st.subshell && st.group != subshell {
-			outer, cwd, subshell = cwd, cwd.Clone(), st.group
+		var groupParts []Part
+		inSubshell := false
+		for _, id := range chain {
+			inSubshell = inSubshell || groups[id-1].subshell
 		}
-		var groupRedirs []plan.Redirect
-		var groupRedirsVerdict *Verdict
+		for _, id := range chain[len(opened):] {
+			g := groups[id-1]
+			opened = append(opened, open{id: id, outer: cwd})
+			if g.subshell {
+				cwd = cwd.Clone()
+			}
+			if g.redirs != nil {
+				redirs, v := c.redirects(g.redirs, cwd)
+				p.Groups[id-1].Redirects = redirs
+				if v != nil {
+					groupParts = append(groupParts, Part{Decision: v.Decision, Code: v.Code, Reason: v.Reason, Hint: v.Hint, NeverAlways: v.NeverAlways, Dir: cwd.Cwd()})
+				}
+			}
+		}
 		groupCmd := cmdIndex
-		if st.redirs != nil {
-			groupRedirs, groupRedirsVerdict = c.redirects(st.redirs, cwd)
-		}
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cc := *c
@@ -128,14 +152,14 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
-		if v := groupRedirsVerdict; v != nil {
-			part := partOf(pipe.Cmds[0].Argv, pipe.Cmds[0].Program, v)
-			part.Cmd = groupCmd
+		for _, part := range groupParts {
+			// A group's redirect is shown with the command it starts at.
+			part.Argv, part.Program, part.Cmd = pipe.Cmds[0].Argv, pipe.Cmds[0].Program, groupCmd
 			parts = append(parts, part)
 		}
-		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Subshell: st.subshell, Else: st.elseOf, Negate: st.negate, Pipeline: pipe, Redirects: groupRedirs})
+		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Negate: st.negate, Pipeline: pipe})
 		for _, cmd := range pipe.Cmds {
-			if st.subshell && cmd.Builtin == "exit" {
+			if inSubshell && cmd.Builtin == "exit" {
 				parts = append(parts, partOf(cmd.Argv, "", deny(CodeControlFlow, "put exit outside the ( )", "exit inside ( ) would end only the ( ) group")))
 			}
 		}
@@ -177,126 +201,130 @@ func tooMany(steps []step) *Verdict {
 }
 
 type step struct {
-	redirs   []*syntax.Redirect // a group's own, on its first step
-	negate   bool               // ! before the pipeline
-	op       plan.Op
-	group    int            // an unrolled loop's, a ( ) group's or an if branch's (plan.Step.Group)
-	subshell bool           // in a ( ) group
-	elseOf   bool           // in an if's else branch
-	stmts    []*syntax.Stmt // the commands of one pipeline
+	negate bool // ! before the pipeline
+	op     plan.Op
+	group  int            // the innermost group (plan.Step.Group)
+	stmts  []*syntax.Stmt // the commands of one pipeline
 }
 
-// flatten turns the statements of a file into a list of pipelines. In the
-// AST, && and || are left-associative BinaryCmds whose right side is a
-// pipeline, or one of the groups unrollLoops made; anything else there
-// would need a grouping vtexec refuses.
-func flatten(f *syntax.File, loops unrolled) ([]step, *Verdict) {
-	fl := flattener{loops: loops, subshell: map[int]bool{}, elseOf: map[int]bool{}}
+// group is a compound command as flatten found it (plan.Group).
+type group struct {
+	parent   int
+	subshell bool
+	elseOf   int
+	redirs   []*syntax.Redirect
+}
+
+// flatten turns the statements of a file into a list of pipelines and
+// the groups they are in. In the AST, && and || are left-associative
+// BinaryCmds whose right side is a pipeline or a compound command;
+// compound commands are flattened where unrollLoops marked them.
+func flatten(f *syntax.File, loops unrolled) ([]step, []group, *Verdict) {
+	fl := flattener{loops: loops}
 	for _, s := range f.Stmts {
 		if v := fl.list(s, plan.Seq, 0); v != nil {
-			return nil, v
+			return nil, nil, v
 		}
 	}
-	return fl.steps, nil
+	return fl.steps, fl.groups, nil
 }
 
 type flattener struct {
-	loops    unrolled
-	steps    []step
-	n        int          // groups numbered so far
-	subshell map[int]bool // the groups that are ( )
-	elseOf   map[int]bool // the groups that are else branches
+	loops  unrolled
+	steps  []step
+	groups []group // group id at groups[id-1]
 }
 
-// ifStmt flattens `if COND; then THEN; [else ELSE;] fi`: COND's steps,
-// THEN as a group entered if COND succeeded, ELSE (or :, as an if whose
-// branch does not run succeeds) as a group entered otherwise.
-func (fl *flattener) ifStmt(ic *syntax.IfClause) *Verdict {
-	for _, s := range ic.Cond {
-		if v := fl.list(s, plan.Seq, 0); v != nil {
-			return v
+func (fl *flattener) newGroup(g group) int {
+	fl.groups = append(fl.groups, g)
+	return len(fl.groups)
+}
+
+// stmts flattens a group's statements, the first joined by op.
+func (fl *flattener) stmts(stmts []*syntax.Stmt, op plan.Op, g int) *Verdict {
+	for i, s := range stmts {
+		innerOp := plan.Seq
+		if i == 0 {
+			innerOp = op
 		}
-	}
-	otherwise := []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":")}}}}
-	if ic.Else != nil {
-		otherwise = ic.Else.Then
-	}
-	for k, branch := range [][]*syntax.Stmt{ic.Then, otherwise} {
-		fl.n++
-		fl.elseOf[fl.n] = k == 1
-		for i, s := range branch {
-			op := plan.Seq
-			if i == 0 {
-				op = []plan.Op{plan.And, plan.Or}[k]
-			}
-			if v := fl.list(s, op, fl.n); v != nil {
-				return v
-			}
+		if v := fl.list(s, innerOp, g); v != nil {
+			return v
 		}
 	}
 	return nil
 }
 
-func (fl *flattener) list(s *syntax.Stmt, op plan.Op, group int) *Verdict {
-	if ic, ok := s.Cmd.(*syntax.IfClause); ok && fl.loops.ifs[ic] && group == 0 {
-		return fl.ifStmt(ic)
+// ifBody flattens `if COND; then THEN; [elif …;] [else ELSE;] fi` into
+// group g: COND's steps, the first joined by op; THEN as a group
+// entered if COND succeeded; the rest as a group entered otherwise (an
+// elif as an if of its own there; ELSE; or :, as an if whose branch
+// does not run succeeds).
+func (fl *flattener) ifBody(ic *syntax.IfClause, op plan.Op, g int) *Verdict {
+	if v := fl.stmts(ic.Cond, op, g); v != nil {
+		return v
 	}
+	then := fl.newGroup(group{parent: g})
+	if v := fl.stmts(ic.Then, plan.And, then); v != nil {
+		return v
+	}
+	otherwise := fl.newGroup(group{parent: g, elseOf: then})
+	switch {
+	case ic.Else == nil:
+		return fl.stmts([]*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":")}}}}, plan.Or, otherwise)
+	case len(ic.Else.Cond) > 0: // elif
+		return fl.ifBody(ic.Else, plan.Or, otherwise)
+	default:
+		return fl.stmts(ic.Else.Then, plan.Or, otherwise)
+	}
+}
+
+func (fl *flattener) list(s *syntax.Stmt, op plan.Op, g int) *Verdict {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		if len(s.Redirs) > 0 {
 			return deny(CodeRedirect, "put the redirect on one command", "a redirect on a whole list is not allowed")
 		}
-		if v := fl.list(b.X, op, group); v != nil {
+		if v := fl.list(b.X, op, g); v != nil {
 			return v
 		}
 		next := plan.And
 		if b.Op == syntax.OrStmt {
 			next = plan.Or
 		}
-		return fl.list(b.Y, next, group)
+		return fl.list(b.Y, next, g)
 	}
-	var inner []*syntax.Stmt
+	var compound func(inner int) *Verdict
 	subshell := false
 	switch x := s.Cmd.(type) {
 	case *syntax.Block:
-		if fl.loops.groups[x] && group == 0 {
-			inner = x.Stmts
+		if fl.loops.groups[x] {
+			compound = func(inner int) *Verdict { return fl.stmts(x.Stmts, op, inner) }
 		}
 	case *syntax.Subshell:
-		if fl.loops.subshells[x] && group == 0 {
-			inner, subshell = x.Stmts, true
+		if fl.loops.subshells[x] {
+			subshell = true
+			compound = func(inner int) *Verdict { return fl.stmts(x.Stmts, op, inner) }
+		}
+	case *syntax.IfClause:
+		if fl.loops.ifs[x] {
+			compound = func(inner int) *Verdict { return fl.ifBody(x, op, inner) }
 		}
 	}
-	if inner != nil && !s.Negated {
+	if compound != nil {
+		if s.Negated {
+			return deny(CodeControlFlow, "put the ! before a command inside", "! before a group, loop or if is not allowed")
+		}
 		for _, r := range s.Redirs {
 			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.RdrInOut {
-				return deny(CodeRedirect, "feed the input to the command inside the group that reads it", "an input redirect on a group is not allowed")
+				return deny(CodeRedirect, "feed the input to the command inside that reads it", "an input redirect on a group, loop or if is not allowed")
 			}
 		}
-		fl.n++
-		fl.subshell[fl.n] = subshell
-		first := len(fl.steps)
-		for i, s := range inner {
-			innerOp := plan.Seq
-			if i == 0 {
-				innerOp = op
-			}
-			if v := fl.list(s, innerOp, fl.n); v != nil {
-				return v
-			}
-		}
-		if len(s.Redirs) > 0 && first < len(fl.steps) {
-			fl.steps[first].redirs = s.Redirs
-		}
-		return nil
-	}
-	if s.Negated && inner != nil {
-		return deny(CodeControlFlow, "put the ! before a command inside the group", "! before a group is not allowed")
+		return compound(fl.newGroup(group{parent: g, subshell: subshell, redirs: s.Redirs}))
 	}
 	stmts, err := flattenPipe(nil, s)
 	if err != nil {
 		return err
 	}
-	fl.steps = append(fl.steps, step{op: op, group: group, subshell: fl.subshell[group], elseOf: fl.elseOf[group], stmts: stmts, negate: s.Negated})
+	fl.steps = append(fl.steps, step{op: op, group: g, stmts: stmts, negate: s.Negated})
 	return nil
 }
 

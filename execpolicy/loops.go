@@ -22,61 +22,31 @@ type unrolled struct {
 	// groups are the { } groups standing as a statement or as one part
 	// of an && / || list: the loops' and those typed.
 	groups map[*syntax.Block]bool
-	// subshells are the ( ) groups standing as a statement or as one
-	// part of an && / || list, which run as a group of their own.
+	// subshells are the ( ) groups standing so.
 	subshells map[*syntax.Subshell]bool
-	// ifs are the if statements standing as a whole statement, whose
-	// branches run as groups.
+	// ifs are the if statements standing so, and their elif and else
+	// branches (each an IfClause of its own).
 	ifs map[*syntax.IfClause]bool
 }
 
-// unrollLoops notes the ( ) and { } groups that stand as a statement or
-// as one part of a top-level && / || list, and replaces each
-// `for NAME in WORDS; do BODY; done` that is a
+// unrollLoops replaces each `for NAME in WORDS; do BODY; done` that is a
 // whole top-level statement, or a whole element of a top-level && or ||
 // list, by a group of what it stands for: BODY once per word WORDS
 // expands to, with $NAME standing for that word, which the checks then
 // expand as bash would. WORDS expand in the directory the loop starts
 // in, as cds before it in the command leave it. A loop anywhere else (in
-// a pipeline, with a redirect), a C-style or select loop, a loop in a
+// a pipeline, in a group or if), a C-style or select loop, a loop in a
 // loop, a loop without "in", and a loop after a cd vtexec cannot follow
 // are left in place, for forbiddenSyntax to refuse, or refused here with
-// a hint.
+// a hint. It then marks the compound commands vtexec runs (see mark).
 func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled, *Verdict) {
 	u := unrolled{}
 	cwd := ws.Clone()
 	cwdKnown := true
 	for _, st := range f.Stmts {
-		if ic, ok := st.Cmd.(*syntax.IfClause); ok {
-			if v := plainIf(st, ic); v != nil {
-				return u, v
-			}
-			if u.ifs == nil {
-				u.ifs = map[*syntax.IfClause]bool{}
-			}
-			u.ifs[ic] = true
-			if ic.Else != nil {
-				u.ifs[ic.Else] = true // the else branch, an IfClause of its own
-			}
-			continue
-		}
 		for _, el := range listElements(st) {
-			if b, ok := el.Cmd.(*syntax.Block); ok {
-				// A cd inside holds after it, as the check follows.
-				if u.groups == nil {
-					u.groups = map[*syntax.Block]bool{}
-				}
-				u.groups[b] = true
-				cwdKnown = cwdKnown && !hasCd(el)
-				continue
-			}
-			if sub, ok := el.Cmd.(*syntax.Subshell); ok {
-				// A cd inside holds only there.
-				if u.subshells == nil {
-					u.subshells = map[*syntax.Subshell]bool{}
-				}
-				u.subshells[sub] = true
-				continue
+			if _, ok := el.Cmd.(*syntax.Subshell); ok {
+				continue // a cd inside holds only there
 			}
 			fc, ok := el.Cmd.(*syntax.ForClause)
 			if !ok {
@@ -100,20 +70,74 @@ func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled
 			cwdKnown = !hasCdIn(fc.Do)
 		}
 	}
-	return u, nil
+	return u, u.mark(f.Stmts)
 }
 
-// plainIf refuses the if statements vtexec does not run: with elif, a
-// redirect, ! or &, or a cd (the directory after it would depend on the
-// branch taken).
-func plainIf(st *syntax.Stmt, ic *syntax.IfClause) *Verdict {
-	const hint = "write the test and the commands joined by && and ||, or one if with then and else"
+// mark notes the compound commands vtexec runs: the ( ) and { } groups
+// and if statements standing as a statement or as one part of an && /
+// || list, in the file or inside one another (and in the groups loops
+// became), and refuses the ifs it does not run. What it leaves unmarked,
+// forbiddenSyntax refuses.
+func (u *unrolled) mark(stmts []*syntax.Stmt) *Verdict {
+	for _, st := range stmts {
+		for _, el := range listElements(st) {
+			switch x := el.Cmd.(type) {
+			case *syntax.Block:
+				if u.groups == nil {
+					u.groups = map[*syntax.Block]bool{}
+				}
+				u.groups[x] = true
+				if v := u.mark(x.Stmts); v != nil {
+					return v
+				}
+			case *syntax.Subshell:
+				if u.subshells == nil {
+					u.subshells = map[*syntax.Subshell]bool{}
+				}
+				u.subshells[x] = true
+				if v := u.mark(x.Stmts); v != nil {
+					return v
+				}
+			case *syntax.IfClause:
+				if v := plainIf(el); v != nil {
+					return v
+				}
+				if v := u.markIf(x); v != nil {
+					return v
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// markIf marks an if, its elifs (each an IfClause of its own, as the
+// else branch is) and what their branches hold.
+func (u *unrolled) markIf(ic *syntax.IfClause) *Verdict {
+	if u.ifs == nil {
+		u.ifs = map[*syntax.IfClause]bool{}
+	}
+	u.ifs[ic] = true
+	for _, stmts := range [][]*syntax.Stmt{ic.Cond, ic.Then} {
+		if v := u.mark(stmts); v != nil {
+			return v
+		}
+	}
 	switch {
-	case st.Background || st.Negated || len(st.Redirs) > 0:
-		return deny(CodeControlFlow, "put the redirect on the commands inside the if", "an if with a redirect, ! or & is not allowed")
-	case ic.Else != nil && len(ic.Else.Cond) > 0:
-		return deny(CodeControlFlow, hint, "elif is not allowed")
-	case hasCdIn(ic.Cond) || hasCdIn(ic.Then) || (ic.Else != nil && hasCdIn(ic.Else.Then)):
+	case ic.Else == nil:
+		return nil
+	case len(ic.Else.Cond) > 0:
+		return u.markIf(ic.Else)
+	default:
+		u.ifs[ic.Else] = true
+		return u.mark(ic.Else.Then)
+	}
+}
+
+// plainIf refuses the if statements vtexec does not run: with a cd
+// inside (the directory after it would depend on the branch taken).
+func plainIf(st *syntax.Stmt) *Verdict {
+	if hasCd(st) {
 		return deny(CodeControlFlow, "run the cd before the if, in the same command", "a cd inside an if is not allowed: the directory after it would depend on the branch")
 	}
 	return nil

@@ -75,15 +75,19 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 	case *syntax.ExtGlob:
 		return deny(CodeExpansion, "use a plain glob (*, ?, [...]) or list the files", "extended globs are not allowed")
 	case *syntax.Subshell:
-		return deny(CodeSubshell, "use ( … ) alone or as one part of an && / || list, with nothing grouped inside; or "+oneCmd,
-			"a ( ) group here (in a pipeline, or inside another group, loop or if) is not allowed")
+		return deny(CodeSubshell, "use ( … ) as a statement or as one part of an && / || list; or "+oneCmd,
+			"a ( ) group in a pipeline is not allowed")
 	case *syntax.Block:
-		return deny(CodeSubshell, "use { …; } alone or as one part of an && / || list, with nothing grouped inside; or "+oneCmd,
-			"a { } group here (in a pipeline, or inside another group, loop or if) is not allowed")
+		return deny(CodeSubshell, "use { …; } as a statement or as one part of an && / || list; or "+oneCmd,
+			"a { } group in a pipeline is not allowed")
 	case *syntax.FuncDecl:
 		return deny(CodeControlFlow, oneCmd, "function definitions are not allowed")
-	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause,
-		*syntax.TestClause, *syntax.TestDecl:
+	case *syntax.IfClause:
+		return deny(CodeControlFlow, "use the if as a statement or as one part of an && / || list; or "+oneCmd, "an if in a pipeline is not allowed")
+	case *syntax.ForClause:
+		return deny(CodeControlFlow, "run the loop as a statement of its own, or one part of an && / || list, outside any group, if or loop",
+			"a for loop here (in a pipeline, or inside a group, an if or another loop) is not allowed")
+	case *syntax.WhileClause, *syntax.CaseClause, *syntax.TestClause, *syntax.TestDecl:
 		return deny(CodeControlFlow, oneCmd, "shell control flow (if, for, while, case, select, [[ ]]) is not allowed")
 	case *syntax.CoprocClause:
 		return deny(CodeBackground, oneCmd, "coprocesses are not allowed")

@@ -3,6 +3,8 @@
 // the runner executes exactly that Plan and nothing else.
 package plan
 
+import "slices"
+
 // Op joins a pipeline to the one before it in a list.
 type Op int
 
@@ -26,9 +28,12 @@ func (o Op) String() string {
 	}
 }
 
-// Plan is a list of pipelines joined by operators, in source order.
+// Plan is a list of pipelines joined by operators, in source order, and
+// the compound commands they belong to.
 type Plan struct {
 	Steps []Step
+	// Groups holds group id at Groups[id-1].
+	Groups []Group
 }
 
 // Step is one pipeline of a list and the operator that joins it to the
@@ -36,24 +41,53 @@ type Plan struct {
 type Step struct {
 	Op       Op
 	Pipeline Pipeline
-	// Group, when not 0, is shared by the steps of one compound command
-	// of the list (an unrolled for loop, a ( ) subshell): if its first
-	// step does not run, none of them does, as bash skips the whole.
+	// Group is the innermost compound command the step belongs to (see
+	// Group), or 0.
 	Group int
-	// Subshell marks the steps of a ( ) group: a cd among them holds
-	// only until the group ends.
-	Subshell bool
-	// Else marks the steps of an if's else branch, the group right after
-	// its then branch: it is not entered when the then branch was.
-	Else bool
 	// Negate: the pipeline was typed with ! before it, which turns its
 	// status to 1 when it is 0 and to 0 otherwise.
 	Negate bool
-	// Redirects, on the first step of a group, are the group's own
-	// ({ …; } > out.txt): opened once as the group is entered, they
-	// stand for its standard output and error (the last command's
-	// output, every command's errors) until it ends. Output only.
+}
+
+// Group is one compound command of the list: an unrolled for loop, a
+// ( ) or { } group, an if statement or one of its branches. Its steps
+// are contiguous, and so are those of the groups inside it. As bash
+// does, a group is entered when the operator of its first step lets that
+// step run (an else branch: and its then branch was not entered); a
+// group not entered runs none of its steps.
+type Group struct {
+	// Parent is the group this one is inside, or 0.
+	Parent int
+	// Subshell marks a ( ) group: a cd inside it holds until it ends.
+	Subshell bool
+	// ElseOf, for an if's else branch, is its then branch's group.
+	ElseOf int
+	// Redirects are the group's own ({ …; } > out.txt), output only:
+	// opened once as the group is entered, they stand for its standard
+	// output and error (each pipeline's last command's output, every
+	// command's errors) until it ends.
 	Redirects []Redirect
+}
+
+// GroupOf returns group id (the zero Group for an id the plan does not
+// list).
+func (p *Plan) GroupOf(id int) Group {
+	if id < 1 || id > len(p.Groups) {
+		return Group{}
+	}
+	return p.Groups[id-1]
+}
+
+// Chain returns the groups a step of group id is inside, outermost
+// first: empty for 0.
+func (p *Plan) Chain(id int) []int {
+	var chain []int
+	for seen := 0; id != 0 && seen <= len(p.Groups); seen++ {
+		chain = append(chain, id)
+		id = p.GroupOf(id).Parent
+	}
+	slices.Reverse(chain)
+	return chain
 }
 
 // Pipeline is one or more commands joined by "|".

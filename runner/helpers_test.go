@@ -40,8 +40,7 @@ func withRedirects(c plan.Cmd, rs ...plan.Redirect) plan.Cmd {
 	return c
 }
 
-// step returns a step joined by op running cmds as one pipeline.
-// grouped marks steps as one compound command.
+// grouped marks steps as one compound command, group id (at top level).
 func grouped(id int, steps ...plan.Step) []plan.Step {
 	for i := range steps {
 		steps[i].Group = id
@@ -49,21 +48,35 @@ func grouped(id int, steps ...plan.Step) []plan.Step {
 	return steps
 }
 
-// elseOf marks steps as an if's else branch.
+// elseOf marks a group's steps as an if's else branch, whose then
+// branch is the group before it; planOf reads the mark.
 func elseOf(steps []plan.Step) []plan.Step {
 	for i := range steps {
-		steps[i].Else = true
+		steps[i].Group = -steps[i].Group
 	}
 	return steps
 }
 
+// step returns a step joined by op running cmds as one pipeline.
 func step(op plan.Op, cmds ...plan.Cmd) plan.Step {
 	return plan.Step{Op: op, Pipeline: plan.Pipeline{Cmds: cmds}}
 }
 
-// planOf returns a plan of the steps.
+// planOf returns a plan of the steps, with a top-level group for each
+// group id they name (see grouped and elseOf).
 func planOf(steps ...plan.Step) *plan.Plan {
-	return &plan.Plan{Steps: steps}
+	p := &plan.Plan{Steps: steps}
+	for i, st := range steps {
+		id := max(st.Group, -st.Group)
+		for len(p.Groups) < id {
+			p.Groups = append(p.Groups, plan.Group{})
+		}
+		if st.Group < 0 {
+			p.Groups[id-1].ElseOf = id - 1
+			p.Steps[i].Group = id
+		}
+	}
+	return p
 }
 
 // runPlan runs p in ws with opts and requires no error.

@@ -138,7 +138,7 @@ func (pl *pipeline) baseFds(i int) [3]*os.File {
 	if t := pl.r.opts.Terminal; t != nil {
 		own = [3]*os.File{t, t, t}
 	}
-	group := pl.r.group
+	group := pl.r.fds
 	if group == (groupFds{}) {
 		group = noGroup
 	}

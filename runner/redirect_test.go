@@ -190,17 +190,19 @@ func TestGroupRedirectsAreOpenedOnceAndClosed(t *testing.T) {
 	ws := newWS(t)
 	dir := ws.Root()
 	out := join(dir, "g.txt")
-	group := func(op plan.Op, id int, redirs ...plan.Redirect) []plan.Step {
+	var p *plan.Plan
+	group := func(op plan.Op, redirs ...plan.Redirect) {
+		p.Groups = append(p.Groups, plan.Group{Redirects: redirs})
 		a, b := step(op, command(t, dir, "echo", "a")), step(plan.Seq, command(t, dir, "echo", "b"))
-		a.Group, b.Group, a.Redirects = id, id, redirs
-		return []plan.Step{a, b}
+		a.Group, b.Group = len(p.Groups), len(p.Groups)
+		p.Steps = append(p.Steps, a, b)
 	}
-	var steps []plan.Step
-	for i := 1; i <= 50; i++ {
-		steps = append(steps, group(plan.Seq, i, plan.Redirect{Fd: 1, Kind: plan.Append, Path: out}, plan.Redirect{Fd: 2, Kind: plan.Dup, DupFd: 1})...)
+	p = &plan.Plan{}
+	for range 50 {
+		group(plan.Seq, plan.Redirect{Fd: 1, Kind: plan.Append, Path: out}, plan.Redirect{Fd: 2, Kind: plan.Dup, DupFd: 1})
 	}
 	before := openFds(t)
-	res, err := Run(context.Background(), &plan.Plan{Steps: steps}, ws, Options{})
+	res, err := Run(context.Background(), p, ws, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.ExitCode, res.Stderr)
 	assert.Empty(t, res.Stdout)
@@ -210,14 +212,17 @@ func TestGroupRedirectsAreOpenedOnceAndClosed(t *testing.T) {
 	assert.Equal(t, before, openFds(t), "descriptors left open")
 
 	// > truncates once, when the group is entered.
-	res, err = Run(context.Background(), &plan.Plan{Steps: group(plan.Seq, 1, plan.Redirect{Fd: 1, Kind: plan.Write, Path: out})}, ws, Options{})
+	p = &plan.Plan{}
+	group(plan.Seq, plan.Redirect{Fd: 1, Kind: plan.Write, Path: out})
+	res, err = Run(context.Background(), p, ws, Options{})
 	require.NoError(t, err)
 	got, _ = os.ReadFile(out)
 	assert.Equal(t, "a\nb\n", string(got))
 
-	steps = group(plan.Seq, 1, plan.Redirect{Fd: 1, Kind: plan.Write, Path: join(dir, "missing", "x")})
-	steps = append(steps, step(plan.Or, command(t, dir, "echo", "after")))
-	res, err = Run(context.Background(), &plan.Plan{Steps: steps}, ws, Options{})
+	p = &plan.Plan{}
+	group(plan.Seq, plan.Redirect{Fd: 1, Kind: plan.Write, Path: join(dir, "missing", "x")})
+	p.Steps = append(p.Steps, step(plan.Or, command(t, dir, "echo", "after")))
+	res, err = Run(context.Background(), p, ws, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "after\n", res.Stdout, "the group did not run, and failed")
 	assert.Contains(t, res.Stderr, "missing/x")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -134,7 +135,7 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 	if opts.Output != nil {
 		opts.Output(r.stdout, r.stderr)
 	}
-	status, timedOut, ran, err := r.steps(ctx, p.Steps)
+	status, timedOut, ran, err := r.steps(ctx, p)
 	var failed error
 	switch {
 	case err != nil && !ran:
@@ -171,13 +172,15 @@ type run struct {
 	stopped error
 	status  int  // of the last pipeline run, for exit without N
 	exited  bool // an exit ended the run
-	// group stands for the standard files of the group being run, as
-	// its own redirects left them (see plan.Step.Redirects).
-	group groupFds
+	// fds stands for the standard files of the groups being run, as
+	// their own redirects left them (see plan.Group.Redirects).
+	fds groupFds
+	// open are the groups entered and not yet left, outermost first.
+	open []openGroup
 }
 
-// groupFds maps a group's standard files: to a file the group's
-// redirects opened, or (f nil) to the pipeline's own file numbered fd.
+// groupFds maps standard files: to a file a group's redirects opened,
+// or (f nil) to the pipeline's own file numbered fd.
 type groupFds [3]struct {
 	f  *os.File
 	fd int
@@ -186,96 +189,115 @@ type groupFds [3]struct {
 // noGroup leaves every standard file as it is.
 var noGroup = groupFds{{fd: 0}, {fd: 1}, {fd: 2}}
 
-// enterGroup applies a group's redirects, in order, as bash does.
-func (r *run) enterGroup(rs []plan.Redirect) error {
-	g := noGroup
-	for _, rd := range rs {
+// openGroup is a group being run and what entering it changed.
+type openGroup struct {
+	id     int
+	ws     *workspace.Workspace // before a ( ) group; nil for others
+	fds    groupFds             // before the group's redirects
+	opened []*os.File
+}
+
+// enter enters group id: a ( ) group gets a copy of the workspace, whose
+// cds are dropped when it ends, and the group's redirects are applied,
+// in order, as bash does. On error nothing is entered.
+func (r *run) enter(id int, g plan.Group) error {
+	og := openGroup{id: id, fds: r.fds}
+	fds := r.fds
+	for _, rd := range g.Redirects {
+		err := error(nil)
 		switch {
 		case !stdFd(rd.Fd) || rd.Fd == 0 || rd.Kind == plan.Read || rd.Kind == plan.Input:
-			r.leaveGroup()
-			return fmt.Errorf("redirect %d: a group's redirects write its output", rd.Fd)
+			err = fmt.Errorf("redirect %d: a group's redirects write its output", rd.Fd)
+		case rd.Kind == plan.Dup && !stdFd(rd.DupFd):
+			err = fmt.Errorf("redirect %d: only fds 0, 1 and 2 can be redirected", rd.Fd)
 		case rd.Kind == plan.Dup:
-			if !stdFd(rd.DupFd) {
-				r.leaveGroup()
-				return fmt.Errorf("redirect %d: only fds 0, 1 and 2 can be redirected", rd.Fd)
-			}
-			g[rd.Fd] = g[rd.DupFd]
+			fds[rd.Fd] = fds[rd.DupFd]
 			continue
+		default:
+			var f *os.File
+			if f, err = openRedirect(rd, r.ws); err == nil {
+				og.opened = append(og.opened, f)
+				fds[rd.Fd].f = f
+			}
 		}
-		f, err := openRedirect(rd, r.ws)
 		if err != nil {
-			r.group = g
-			r.leaveGroup()
+			closeFiles(og.opened)
 			return err
 		}
-		g[rd.Fd].f = f
-		r.group = g // so that leaveGroup closes what is open so far
 	}
-	r.group = g
+	if g.Subshell {
+		og.ws, r.ws = r.ws, r.ws.Clone()
+	}
+	r.fds = fds
+	r.open = append(r.open, og)
 	return nil
 }
 
-// leaveGroup closes what the group's redirects opened.
-func (r *run) leaveGroup() {
-	seen := map[*os.File]bool{}
-	for _, e := range r.group {
-		if e.f != nil && !seen[e.f] {
-			seen[e.f] = true
-			e.f.Close()
-		}
+// leave leaves the innermost group entered.
+func (r *run) leave() {
+	og := r.open[len(r.open)-1]
+	r.open = r.open[:len(r.open)-1]
+	closeFiles(og.opened)
+	r.fds = og.fds
+	if og.ws != nil {
+		r.ws = og.ws
 	}
-	r.group = noGroup
 }
 
-// steps runs the steps in order and returns the last status, and
-// whether any step ran before an error.
-func (r *run) steps(ctx context.Context, steps []plan.Step) (status int, timedOut, ran bool, err error) {
-	skipGroup, lastEntered := 0, 0
-	// A ( ) group's builtins change a copy of the workspace, dropped when
-	// the group ends.
-	outer, subshell := r.ws, 0
-	defer func() { r.ws = outer }()
-	r.group = noGroup
-	defer r.leaveGroup()
-	for i, st := range steps {
-		if subshell != 0 && st.Group != subshell {
-			r.ws, subshell = outer, 0
+// steps runs the plan's steps in order and returns the last status, and
+// whether any step ran before an error. Groups are entered and left as
+// bash enters and leaves compound commands (see plan.Group).
+func (r *run) steps(ctx context.Context, p *plan.Plan) (status int, timedOut, ran bool, err error) {
+	r.fds = noGroup
+	defer func() {
+		for len(r.open) > 0 {
+			r.leave()
 		}
-		if i > 0 && steps[i-1].Group != st.Group {
-			r.leaveGroup()
+	}()
+	entered, skipped := map[int]bool{}, map[int]bool{}
+	for i, st := range p.Steps {
+		chain := p.Chain(st.Group)
+		for len(r.open) > 0 && !slices.Contains(chain, r.open[len(r.open)-1].id) {
+			r.leave()
 		}
-		if st.Group != 0 && st.Group == skipGroup {
+		if slices.ContainsFunc(chain, func(id int) bool { return skipped[id] }) {
 			continue
 		}
-		first := st.Group != 0 && (i == 0 || steps[i-1].Group != st.Group)
-		thenRan := st.Else && i > 0 && steps[i-1].Group == lastEntered
-		if !shouldRun(st.Op, status) || (first && thenRan) {
-			if first {
-				skipGroup = st.Group // the compound is not entered
+		fresh := chain[len(r.open):] // the groups this step enters
+		if !shouldRun(st.Op, status) {
+			if len(fresh) > 0 {
+				skipped[fresh[0]] = true // the compound is not entered
 			}
 			continue
 		}
-		if first {
-			lastEntered = st.Group
+		// An else branch whose then branch ran is not entered (those
+		// outside it that start here are, with nothing to run yet).
+		runs := true
+		if k := slices.IndexFunc(fresh, func(id int) bool { e := p.GroupOf(id).ElseOf; return e != 0 && entered[e] }); k >= 0 {
+			skipped[fresh[k]], fresh, runs = true, fresh[:k], false
 		}
-		if err := r.inCheckedDir(st.Pipeline.Cmds); err != nil {
-			r.stopped = err
-			fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
-			return stoppedStatus, false, ran, nil
+		if runs {
+			if err := r.inCheckedDir(st.Pipeline.Cmds); err != nil {
+				r.stopped = err
+				fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
+				return stoppedStatus, false, ran, nil
+			}
 		}
-		if st.Subshell && st.Group != subshell {
-			r.ws, subshell = outer.Clone(), st.Group
+		for _, id := range fresh {
+			if err := r.enter(id, p.GroupOf(id)); err != nil {
+				// As bash: the group does not run, and fails.
+				fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
+				skipped[id], runs = true, false
+				status, r.status = 1, 1
+				break
+			}
+			entered[id] = true
+		}
+		if !runs {
+			continue
 		}
 		if ctx.Err() != nil {
 			return timeoutStatus, true, ran, nil
-		}
-		if first && len(st.Redirects) > 0 {
-			if err := r.enterGroup(st.Redirects); err != nil {
-				// As bash: the group does not run, and fails.
-				fmt.Fprintf(r.stderr, "vtexec: %v\n", err)
-				skipGroup, status, r.status = st.Group, 1, 1
-				continue
-			}
 		}
 		if r.opts.Recheck != nil {
 			if err := r.opts.Recheck(i, st.Pipeline.Cmds); err != nil {

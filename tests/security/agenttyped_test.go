@@ -42,6 +42,12 @@ var agentTyped = []string{
 	"(cd src && ls -la) && git status --short",
 	"if [ -f go.mod ]; then head -n 3 go.mod; else echo 'no go.mod'; fi",
 	"echo \"Working in $(pwd)\" && ls",
+	"if ! grep -q Bar internal/foo/bar.go; then echo renamed; fi",
+	"{ echo '# Notes'; echo; echo '- first'; } > NOTES.md",
+	"(go list ./... && gofmt -l .) > check.log 2>&1 || tail -n 20 check.log",
+	"test -f go.mod || { echo 'no go.mod'; exit 1; }",
+	"if [ -f go.mod ]; then echo go; elif [ -f package.json ]; then echo node; else echo unknown; fi",
+	"for f in *.go; do if grep -q 'func main' \"$f\"; then echo \"main in $f\"; fi; done",
 }
 
 // Every command above is allowed: a needless refusal of what agents type

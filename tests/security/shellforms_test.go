@@ -446,13 +446,13 @@ func TestBraceGroups(t *testing.T) {
 		{"{ echo a; echo b; } < file.txt", deny("redirect")},
 		{"{ ls; } | wc -l", deny("subshell")},
 		{"ls | { wc -l; }", deny("subshell")},
-		{"{ { ls; }; }", deny("subshell")},
-		{"{ (ls); }", deny("subshell")},
-		{"({ ls; })", deny("subshell")},
+		{"{ { ls; }; }", allow}, // see TestNestedCompounds
+		{"{ (ls); }", allow},
+		{"({ ls; })", allow},
 		{"{ ls; } &", deny("background")},
 		{"! { ls; }", deny("control_flow")},
-		{"if true; then { ls; }; fi", deny("subshell")},
-		{"{ if true; then ls; fi; }", deny("control_flow")},
+		{"if true; then { ls; }; fi", allow},
+		{"{ if true; then ls; fi; }", allow},
 	})
 }
 
@@ -569,6 +569,61 @@ func TestNegationRuns(t *testing.T) {
 	}
 }
 
+// Groups and ifs nest in one another and in a loop's body, each a
+// statement or one part of an && / || list, and run as bash runs them.
+// Loops stay one level deep and at the top; an if with a cd inside, and
+// anything compound in a pipeline, stay refused.
+func TestNestedCompounds(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"for f in src/*.txt; do if grep -q TODO $f; then echo $f; fi; done", allow},
+		{"if test -f go.mod; then echo go; elif test -f package.json; then echo node; else echo other; fi", allow},
+		{"test -d src && if test -f src/a.txt; then cat src/a.txt; fi", allow},
+		{"(cd src && { ls; if test -f a.txt; then cat a.txt; fi; })", allow},
+		{"{ if true; then echo a; fi; } > out.txt", allow},
+		// Every branch, nested or not, is checked.
+		{"if false; then echo; elif false; then cat ../ws2/secret.txt; fi", deny("outside_workspace")},
+		{"for f in a b; do if true; then (cat ../ws2/secret.txt); fi; done", deny("outside_workspace")},
+		{"( (cd src; cat ../../ws2/secret.txt) )", deny("outside_workspace")},
+		{"if true; then { rm file.txt; }; fi", want{"ask", "destructive"}},
+		// Forms that stay refused.
+		{"if true; then for f in a; do echo $f; done; fi", deny("control_flow")},
+		{"{ for f in a; do echo $f; done; }", deny("control_flow")},
+		{"if true; then echo a; elif true; then cd src; fi", deny("control_flow")},
+		{"{ if true; then cd src; fi; }", deny("control_flow")},
+		{"ls | { if true; then cat; fi; }", deny("subshell")},
+		{"( (exit 1) )", deny("control_flow")},
+		{"! if true; then ls; fi", deny("control_flow")},
+	})
+}
+
+func TestNestedCompoundRuns(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct {
+		cmd, stdout string
+		code        int
+		cwd         string
+	}{
+		{`if false; then echo 1; elif true; then echo 2; else echo 3; fi`, "2\n", 0, ws},
+		{`if false; then echo 1; elif false; then echo 2; else echo 3; fi`, "3\n", 0, ws},
+		{`if true; then echo 1; elif true; then echo 2; else echo 3; fi`, "1\n", 0, ws},
+		{`if false; then echo 1; elif false; then echo 2; fi`, "", 0, ws},
+		{`for w in a b c; do if test $w = b; then echo is-b; else echo not-$w; fi; done`, "not-a\nis-b\nnot-c\n", 0, ws},
+		{`false && if true; then echo then; else echo else; fi`, "", 1, ws},
+		{`false || if true; then echo then; fi`, "then\n", 0, ws},
+		{`if true; then if false; then echo a; else echo b; fi; fi; echo c`, "b\nc\n", 0, ws},
+		{`(cd src && { pwd; (cd deep && pwd); pwd; }); pwd`, ws + "/src\n" + ws + "/src/deep\n" + ws + "/src\n" + ws + "\n", 0, ws},
+		{`{ cd src; ( cd deep; pwd ); pwd; }`, ws + "/src/deep\n" + ws + "/src\n", 0, ws + "/src"},
+		{`{ { echo a; } > inner.txt; echo b; } > outer.txt; cat inner.txt outer.txt`, "a\nb\n", 0, ws},
+		{`if true; then echo yes; fi > if.txt && cat if.txt`, "yes\n", 0, ws},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		require.Nil(t, res.Stopped, tc.cmd)
+		assert.Equal(t, tc.stdout, res.Stdout, "%s\n%s", tc.cmd, res.Stderr)
+		assert.Equal(t, tc.code, res.ExitCode, tc.cmd)
+		assert.Equal(t, tc.cwd, res.Cwd, tc.cmd)
+	}
+}
+
 // `if COND; then …; [else …;] fi` standing as a whole statement: COND
 // and both branches are checked, and they run as bash runs them.
 func TestIfStatements(t *testing.T) {
@@ -583,13 +638,13 @@ func TestIfStatements(t *testing.T) {
 		{"if cat ../ws2/secret.txt; then ls; fi", deny("outside_workspace")},
 		{"if true; then rm file.txt; fi", want{"ask", "destructive"}},
 		// Forms that stay refused.
-		{"if true; then ls; elif false; then ls; fi", deny("control_flow")},
+		{"if true; then ls; elif false; then ls; fi", allow},
 		{"if true; then cd src; fi; ls", deny("control_flow")},
-		{"if true; then ls; fi > out.txt", deny("control_flow")},
-		{"if true; then if true; then ls; fi; fi", deny("control_flow")},
+		{"if true; then ls; fi > out.txt", allow},
+		{"if true; then if true; then ls; fi; fi", allow},
 		{"if true; then for f in a; do echo $f; done; fi", deny("control_flow")},
 		{"ls | if true; then cat; fi", deny("control_flow")},
-		{"if true; then ls; fi && echo ok", deny("control_flow")},
+		{"if true; then ls; fi && echo ok", allow},
 		{"if $(true); then ls; fi", deny("substitution")},
 	})
 }

@@ -1,0 +1,102 @@
+package security
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// compoundGen writes random commands of the compound forms vtexec runs
+// itself (lists, !, { } and ( ) groups, if/elif/else, a for loop), out
+// of commands whose output and status tell which of them ran.
+type compoundGen struct {
+	r *rand.Rand
+	n int // echo counter: each echo prints a word of its own
+}
+
+func (g *compoundGen) simple() string {
+	g.n++
+	switch g.r.IntN(6) {
+	case 0:
+		return "true"
+	case 1:
+		return "false"
+	case 2:
+		return "test -f README.md"
+	case 3:
+		return "! test -f missing.txt"
+	default:
+		return fmt.Sprintf("echo w%d", g.n)
+	}
+}
+
+func (g *compoundGen) list(depth int) string {
+	parts := []string{g.stmt(depth)}
+	for range g.r.IntN(3) {
+		parts = append(parts, []string{";", "&&", "||"}[g.r.IntN(3)], g.stmt(depth))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (g *compoundGen) stmt(depth int) string {
+	if depth <= 0 {
+		return g.simple()
+	}
+	switch g.r.IntN(6) {
+	case 0:
+		return "{ " + g.list(depth-1) + "; }"
+	case 1:
+		return "( " + g.list(depth-1) + " )"
+	case 2:
+		s := "if " + g.list(depth-1) + "; then " + g.list(depth-1) + ";"
+		for range g.r.IntN(2) {
+			s += " elif " + g.list(depth-1) + "; then " + g.list(depth-1) + ";"
+		}
+		if g.r.IntN(2) == 0 {
+			s += " else " + g.list(depth-1) + ";"
+		}
+		return s + " fi"
+	default:
+		return g.simple()
+	}
+}
+
+// vtexec runs the compound forms it accepts as bash does: for random
+// commands built of them, its output and exit status are bash's.
+func TestCompoundFormsRunAsInBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	require.NoError(t, err)
+	ws := fixture(t)
+	g := &compoundGen{r: rand.New(rand.NewPCG(1, 2))}
+	compared := 0
+	for i := range 150 {
+		cmd := g.list(2 + i%2)
+		if i%4 == 0 {
+			cmd = "for v in a b; do " + g.list(2) + "; done; " + cmd
+		}
+		res := runIn(t, ws, cmd)
+		if res.Decision.Code == "too_long" {
+			continue // more commands than one request may have
+		}
+		compared++
+		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		want := exec.Command(bash, "--norc", "--noprofile", "-c", cmd)
+		want.Dir = ws
+		out, err := want.Output()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(t, err)
+		}
+		assert.Equal(t, string(out), res.Stdout, "stdout of %s\n%s", cmd, res.Stderr)
+		assert.Equal(t, code, res.ExitCode, "status of %s", cmd)
+	}
+	t.Logf("%d commands compared", compared)
+	assert.Greater(t, compared, 120)
+}
