@@ -124,6 +124,31 @@ func TestRedirectRefusesSymlink(t *testing.T) {
 	assert.NoFileExists(t, join(outside, "new"), "a dangling symlink must not create its target")
 }
 
+// A group's redirect is opened as a command's is: a link put where the
+// checked file was (or above it) leads nowhere.
+func TestGroupRedirectRefusesSymlink(t *testing.T) {
+	outside := t.TempDir()
+	target := join(outside, "target")
+	require.NoError(t, os.WriteFile(target, []byte("precious\n"), 0o644))
+	ws := newWS(t)
+	dir := ws.Root()
+	require.NoError(t, os.Symlink(target, join(dir, "link")))
+	require.NoError(t, os.Symlink(outside, join(dir, "linkdir")))
+	for _, path := range []string{join(dir, "link"), join(dir, "linkdir", "target"), join(dir, "linkdir", "new")} {
+		for _, kind := range []plan.RedirectKind{plan.Write, plan.Append} {
+			p := &plan.Plan{Groups: []plan.Group{{Redirects: []plan.Redirect{{Fd: 1, Kind: kind, Path: path}}}}}
+			st := step(plan.Seq, command(t, dir, "echo", "clobbered"))
+			st.Group = 1
+			p.Steps = []plan.Step{st}
+			res := runPlan(t, p, ws, Options{})
+			assert.Equal(t, 1, res.ExitCode, "%s kind %d", path, kind)
+			assert.Empty(t, res.Stdout, "the group must not run")
+			assert.Equal(t, "precious\n", readFile(t, target))
+			assert.NoFileExists(t, join(outside, "new"))
+		}
+	}
+}
+
 func TestRedirectFailureSkipsCommandAndGoesOn(t *testing.T) {
 	ws := newWS(t)
 	dir := ws.Root()
