@@ -18,6 +18,11 @@ type findPrimary struct {
 	forbid string // refuse it, with this reason
 }
 
+// findRunsHint is what to do instead of running a program on what find
+// finds: the searches agents use it for have direct forms.
+const findRunsHint = "drop it: search with grep -rn PATTERN --include='*.go' DIR (or grep -rl to list files), " +
+	"count with wc -l FILES, or list the files with find and pass them to the command by name"
+
 const (
 	findRuns   = "runs a program on the files it finds"
 	findWrites = "writes to a file; redirect find's output instead"
@@ -176,6 +181,9 @@ func checkFindPrimary(c *Call, args []string) (int, error) {
 	if !ok {
 		return 0, refuse(CodeUnknownFlag, "allowed find primaries: "+findAllowedList(),
 			"find: unknown primary %s", word)
+	}
+	if p.forbid == findRuns {
+		return 0, refuse(CodeForbiddenFlag, findRunsHint, "find %s is refused: %s", word, p.forbid)
 	}
 	if p.forbid != "" {
 		return 0, refuse(CodeForbiddenFlag, "drop "+word+"; find may not use it", "find %s is refused: %s", word, p.forbid)
