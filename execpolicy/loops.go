@@ -41,36 +41,68 @@ type unrolled struct {
 // a hint. It then marks the compound commands vtexec runs (see mark).
 func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled, *Verdict) {
 	u := unrolled{}
-	cwd := ws.Clone()
-	cwdKnown := true
-	for _, st := range f.Stmts {
-		for _, el := range listElements(st) {
-			if _, ok := el.Cmd.(*syntax.Subshell); ok {
-				continue // a cd inside holds only there
-			}
-			fc, ok := el.Cmd.(*syntax.ForClause)
-			if !ok {
-				cwdKnown = cwdKnown && c.followCd(el, cwd)
-				continue
-			}
-			if !cwdKnown {
-				return u, deny(CodeControlFlow, "run the loop in a call of its own, after the cd",
-					"a for loop after a cd vtexec cannot follow (one inside a loop, after ||, or to a directory it cannot resolve) is not allowed")
-			}
-			stmts, v := c.unrollLoop(el, fc, cwd, &u)
-			if v != nil {
-				return u, v
-			}
-			group := &syntax.Block{Lbrace: fc.Pos(), Rbrace: fc.End(), Stmts: stmts}
-			if u.groups == nil {
-				u.groups = map[*syntax.Block]bool{}
-			}
-			u.groups[group] = true
-			el.Cmd = group
-			cwdKnown = !hasCdIn(fc.Do)
-		}
+	known := true
+	if v := c.unrollIn(f.Stmts, ws.Clone(), &known, &u); v != nil {
+		return u, v
 	}
 	return u, u.mark(f.Stmts)
+}
+
+// unrollIn unrolls the loops standing as a statement or as one part of
+// an && / || list among stmts, and inside the groups and ifs standing
+// so, in the order they run. cwd is the directory the statements start
+// in, moved by the cds among them as the check will; known is whether
+// it still is the directory they will run in.
+func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known *bool, u *unrolled) *Verdict {
+	for _, st := range stmts {
+		for _, el := range listElements(st) {
+			switch x := el.Cmd.(type) {
+			case *syntax.Subshell:
+				// A cd inside holds only there.
+				inner := *known
+				if v := c.unrollIn(x.Stmts, cwd.Clone(), &inner, u); v != nil {
+					return v
+				}
+			case *syntax.Block:
+				// A cd inside holds after it.
+				if v := c.unrollIn(x.Stmts, cwd, known, u); v != nil {
+					return v
+				}
+			case *syntax.IfClause:
+				// No cd inside (see plainIf): every branch starts here.
+				if v := plainIf(el); v != nil {
+					return v
+				}
+				for ic := x; ic != nil; ic = ic.Else {
+					for _, branch := range [][]*syntax.Stmt{ic.Cond, ic.Then} {
+						inner := *known
+						if v := c.unrollIn(branch, cwd.Clone(), &inner, u); v != nil {
+							return v
+						}
+					}
+				}
+			case *syntax.ForClause:
+				if !*known {
+					return deny(CodeControlFlow, "run the loop in a call of its own, after the cd",
+						"a for loop after a cd vtexec cannot follow (one inside a loop, after ||, or to a directory it cannot resolve) is not allowed")
+				}
+				body, v := c.unrollLoop(el, x, cwd, u)
+				if v != nil {
+					return v
+				}
+				group := &syntax.Block{Lbrace: x.Pos(), Rbrace: x.End(), Stmts: body}
+				if u.groups == nil {
+					u.groups = map[*syntax.Block]bool{}
+				}
+				u.groups[group] = true
+				el.Cmd = group
+				*known = *known && !hasCdIn(x.Do)
+			default:
+				*known = *known && c.followCd(el, cwd)
+			}
+		}
+	}
+	return nil
 }
 
 // mark notes the compound commands vtexec runs: the ( ) and { } groups

@@ -85,8 +85,8 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 	case *syntax.IfClause:
 		return deny(CodeControlFlow, "use the if as a statement or as one part of an && / || list; or "+oneCmd, "an if in a pipeline is not allowed")
 	case *syntax.ForClause:
-		return deny(CodeControlFlow, "run the loop as a statement of its own, or one part of an && / || list, outside any group, if or loop",
-			"a for loop here (in a pipeline, or inside a group, an if or another loop) is not allowed")
+		return deny(CodeControlFlow, "run the loop as a statement of its own, or one part of an && / || list, not inside another loop",
+			"a for loop here (in a pipeline, or inside another loop) is not allowed")
 	case *syntax.WhileClause, *syntax.CaseClause, *syntax.TestClause, *syntax.TestDecl:
 		return deny(CodeControlFlow, oneCmd, "shell control flow (if, for, while, case, select, [[ ]]) is not allowed")
 	case *syntax.CoprocClause:

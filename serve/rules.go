@@ -10,7 +10,7 @@ Works: one command, or several joined with && ; || and pipes |. Redirects to fil
 Refused, and what to do instead:
 - $(...) and backticks (but $(pwd), which is $PWD): run the inner command first, then write its output literally.
 - Other variables ($HOME, $1) and assignments (A=1 cmd, export A=1): write values literally; the environment is fixed.
-- while/until loops, case, loops, groups or ifs in a pipeline or with an input redirect, and loops inside anything: run the commands one at a time, or joined with && ; || |.
+- while/until loops, case, loops, groups or ifs in a pipeline or with an input redirect, and a loop inside a loop: run the commands one at a time, or joined with && ; || |.
 - Background jobs (&): for a server, a watcher or tail -f, call shell with background: true instead; it answers at once with a job id. Read its output with shell_read, type into it with shell_write, stop it with shell_kill; shell_list lists them. Without background, every command ends at its timeout.
 - A here-document with an unquoted delimiter may not expand anything but $PWD: quote the delimiter (<<'EOF') to write text as it is.
 - Paths outside the workspace (/etc/passwd, ../x, ~/x): use paths inside it.

@@ -297,7 +297,7 @@ func TestForLoops(t *testing.T) {
 		{"for x in a; do cd src; done; for y in b; do echo $y; done", deny("control_flow")},
 		{"ls && for x in a; do echo $x; done > out.txt", allow},
 		{"ls | for x in a; do echo $x; done", deny("control_flow")},
-		{"{ for x in a; do echo $x; done; }", deny("control_flow")},
+		{"{ for x in a; do echo $x; done; }", allow},
 		{"for x in a; do echo $x; done | sort", deny("control_flow")},
 		{"for ((i=0; i<3; i++)); do echo $i; done", deny("control_flow")},
 		{"for x; do echo $x; done", deny("control_flow")},
@@ -408,7 +408,8 @@ func TestSubshellGroups(t *testing.T) {
 		{"(cd src) && for f in *.txt; do cat $f; done", allow},
 		{"(cd src; rm a.txt)", want{"ask", "destructive"}},
 		{"(cd src; exit 1)", deny("control_flow")},
-		{"(for f in *; do cat $f; done)", deny("control_flow")},
+		{"(for f in *; do cat $f; done)", deny("outside_workspace")}, // unrolled: dangle leads out
+		{"(cd src && for f in *.txt; do cat $f; done)", allow},
 		{"(ls) &", deny("background")},
 		{"! (ls)", deny("control_flow")},
 	})
@@ -442,7 +443,8 @@ func TestBraceGroups(t *testing.T) {
 		{"{ cd src; } && cat ../../ws2/secret.txt", deny("outside_workspace")},
 		{"{ rm file.txt; }", want{"ask", "destructive"}},
 		// Forms that stay refused.
-		{"{ cd src; } && for f in *.txt; do cat $f; done", deny("control_flow")},
+		{"{ cd src; } && for f in *.txt; do cat $f; done", allow}, // the words expand in src
+		{"{ cd src; } && for f in ../../ws2/*; do cat $f; done", deny("outside_workspace")},
 		{"{ echo a; echo b; } < file.txt", deny("redirect")},
 		{"{ ls; } | wc -l", deny("subshell")},
 		{"ls | { wc -l; }", deny("subshell")},
@@ -586,8 +588,13 @@ func TestNestedCompounds(t *testing.T) {
 		{"( (cd src; cat ../../ws2/secret.txt) )", deny("outside_workspace")},
 		{"if true; then { rm file.txt; }; fi", want{"ask", "destructive"}},
 		// Forms that stay refused.
-		{"if true; then for f in a; do echo $f; done; fi", deny("control_flow")},
-		{"{ for f in a; do echo $f; done; }", deny("control_flow")},
+		{"if test -d src; then for f in src/*.txt; do cat $f; done; fi", allow},
+		{"(cd src && for f in *.txt; do cat ../../ws2/secret.txt; done)", deny("outside_workspace")},
+		{"(cd src; for f in ../../ws2/*; do echo $f; done)", deny("outside_workspace")},
+		// Forms that stay refused: a loop in a loop, a loop after a cd
+		// inside a loop.
+		{"for x in a; do { for y in b; do echo $y; done; }; done", deny("control_flow")},
+		{"{ for d in src; do cd $d; done; for f in *; do echo $f; done; }", deny("control_flow")},
 		{"if true; then echo a; elif true; then cd src; fi", deny("control_flow")},
 		{"{ if true; then cd src; fi; }", deny("control_flow")},
 		{"ls | { if true; then cat; fi; }", deny("subshell")},
@@ -615,6 +622,8 @@ func TestNestedCompoundRuns(t *testing.T) {
 		{`{ cd src; ( cd deep; pwd ); pwd; }`, ws + "/src/deep\n" + ws + "/src\n", 0, ws + "/src"},
 		{`{ { echo a; } > inner.txt; echo b; } > outer.txt; cat inner.txt outer.txt`, "a\nb\n", 0, ws},
 		{`if true; then echo yes; fi > if.txt && cat if.txt`, "yes\n", 0, ws},
+		{`(cd src && for f in *.txt; do echo "$f"; done); pwd`, "a.txt\n" + ws + "\n", 0, ws},
+		{`if test -d src; then for f in src/*.txt; do echo $f; done; else echo none; fi`, "src/a.txt\n", 0, ws},
 	} {
 		res := runIn(t, ws, tc.cmd)
 		require.Nil(t, res.Stopped, tc.cmd)
@@ -642,7 +651,7 @@ func TestIfStatements(t *testing.T) {
 		{"if true; then cd src; fi; ls", deny("control_flow")},
 		{"if true; then ls; fi > out.txt", allow},
 		{"if true; then if true; then ls; fi; fi", allow},
-		{"if true; then for f in a; do echo $f; done; fi", deny("control_flow")},
+		{"if true; then for f in a; do echo $f; done; fi", allow}, // see TestNestedCompounds
 		{"ls | if true; then cat; fi", deny("control_flow")},
 		{"if true; then ls; fi && echo ok", allow},
 		{"if $(true); then ls; fi", deny("substitution")},
