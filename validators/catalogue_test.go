@@ -24,7 +24,7 @@ func TestCatalogueComesFromTheSpecs(t *testing.T) {
 		return ""
 	}
 	assert.NotEmpty(t, refused("rg", "--pre TEXT"))
-	assert.NotEmpty(t, refused("find", "-exec"))
+	assert.NotEmpty(t, refused("find", "-ok"))
 	assert.NotEmpty(t, refused("cp", "-l/--link"))
 	assert.Contains(t, byName["head"].Allowed, "-n/--lines N")
 	assert.Contains(t, byName["head"].Allowed, "-NUM")

@@ -1,9 +1,14 @@
 package validators
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // find (GNU findutils 4.9) has no getopt: a few leading options, then the
@@ -18,13 +23,8 @@ type findPrimary struct {
 	forbid string // refuse it, with this reason
 }
 
-// findRunsHint is what to do instead of running a program on what find
-// finds: the searches agents use it for have direct forms.
-const findRunsHint = "drop it: search with grep -rn PATTERN --include='*.go' DIR (or grep -rl to list files), " +
-	"count with wc -l FILES, or list the files with find and pass them to the command by name"
-
 const (
-	findRuns   = "runs a program on the files it finds"
+	findAsks   = "asks on the terminal before each file, and vtexec's commands read no terminal"
 	findWrites = "writes to a file; redirect find's output instead"
 )
 
@@ -55,18 +55,20 @@ var findPrimaries = &lazy[map[string]findPrimary]{make: func() map[string]findPr
 		"type": {args: 1}, "xtype": {args: 1},
 		// Actions.
 		"print": {}, "print0": {}, "printf": {args: 1}, "ls": {}, "prune": {}, "quit": {},
-		"delete": {}, // asks (see findDeletes)
-		"exec":   {forbid: findRuns}, "execdir": {forbid: findRuns},
-		"ok": {forbid: findRuns}, "okdir": {forbid: findRuns},
+		"delete": {},                // asks (see findDeletes)
+		"exec":   {}, "execdir": {}, // see findExec
+		"ok": {forbid: findAsks}, "okdir": {forbid: findAsks},
 		"fprint": {args: 1, forbid: findWrites}, "fprint0": {args: 1, forbid: findWrites},
 		"fls": {args: 1, forbid: findWrites}, "fprintf": {args: 2, forbid: findWrites},
 	}
 }}
 
-func registerFind() { register("find", ValidatorFunc(checkFind), findEntry) }
+func registerFind() { register("find", findWrapper{}, findEntry) }
 
 func findEntry() Entry {
-	e := Entry{Program: "find", Operands: "options -H -P -D -O, start points (confined), then an expression of the primaries below"}
+	e := Entry{Program: "find", Operands: "options -H -P -D -O, start points (confined), then an expression of the primaries below. " +
+		"-exec/-execdir COMMAND ... {} ; or + (one per find): COMMAND is checked as if it stood alone; -exec is allowed when COMMAND only reads " +
+		"(" + strings.Join(findReaderNames(), " ") + ") and -type f comes before it with no -o, !, ( ) or , there, so that every match is a regular file; otherwise (and for -execdir) a person must approve"}
 	for name, p := range findPrimaries.get() {
 		if p.forbid != "" {
 			e.Refused = append(e.Refused, Refusal{Flag: "-" + name, Reason: p.forbid})
@@ -80,35 +82,134 @@ func findEntry() Entry {
 	return e
 }
 
-// checkFind checks a find command line.
-func checkFind(c *Call) error {
+// findWrapper is find: a validator, and a wrapper for the command its
+// -exec or -execdir runs.
+type findWrapper struct{}
+
+func (findWrapper) Check(c *Call) error {
+	_, _, err := checkFind(c)
+	return err
+}
+
+func (findWrapper) Unwrap(c *Call) ([]string, error) {
+	inner, _, err := checkFind(c)
+	return inner, err
+}
+
+// canonicalWithCommand writes the command -exec runs in its own
+// canonical form, as for any wrapper: what is checked is what that
+// program parses.
+func (findWrapper) canonicalWithCommand(argv []string, ws *workspace.Workspace) []string {
+	inner, at, err := checkFind(&Call{Argv: argv, WS: ws})
+	var f *Finding
+	if len(inner) == 0 || (err != nil && !(errors.As(err, &f) && f.Ask)) {
+		return argv
+	}
+	out := slices.Clone(argv[:at])
+	out = append(out, Canonical(filepath.Base(inner[0]), inner, ws)...)
+	return append(out, argv[at+len(inner):]...)
+}
+
+// findReaders only read the files named as their operands, and write
+// nothing but their output: run on what find matches, they can reach no
+// more than find itself.
+var findReaders = map[string]bool{
+	"cat": true, "head": true, "tail": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
+	"file": true, "stat": true, "ls": true, "nl": true, "du": true, "md5sum": true, "sha1sum": true,
+	"sha256sum": true, "sha512sum": true, "cksum": true, "basename": true, "dirname": true, "echo": true,
+}
+
+func findReaderNames() []string {
+	var names []string
+	for n := range findReaders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// findExec reads `-exec COMMAND ... ;` (or `+`, after a lone {}) at
+// args[0] and returns the command and how many words it took.
+func findExec(args []string) ([]string, int, error) {
+	for j := 1; j < len(args); j++ {
+		if args[j] == ";" || (args[j] == "+" && args[j-1] == "{}" && j > 1) {
+			if j == 1 {
+				return nil, 0, refuse(CodeBadUsage, "name the command: find ... "+args[0]+" grep -l TEXT {} +", "find: %s has no command", args[0])
+			}
+			return args[1:j], j + 1, nil
+		}
+	}
+	return nil, 0, refuse(CodeBadUsage, "end the command with \\; or {} +", "find: %s is missing its ; or +", args[0])
+}
+
+// checkFind checks a find command line and returns the command its
+// -exec or -execdir runs, if any. That command is allowed as it stands
+// (the caller checks it) when every match it can get is a regular file
+// (-type f before it, and only "and" between them: no link leading out
+// can be matched), it only reads (findReaders), each {} a word of its
+// own, and it runs in the directory its paths were checked in (-exec,
+// not -execdir); otherwise a person approves.
+//
+// at is where the command starts in c.Argv.
+func checkFind(c *Call) (inner []string, at int, err error) {
 	args := c.Argv[1:]
 	i, err := findLeadingOptions(args)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	// Start points run up to the first word that looks like an expression;
 	// with none, find searches ".", the current directory.
 	var starts []string
 	for ; i < len(args) && !findLooksLikeExpression(args[i], true); i++ {
 		if err := c.ReadPath(args[i], false); err != nil {
-			return err
+			return nil, 0, err
 		}
 		starts = append(starts, args[i])
 	}
-	deletes := false
+	deletes, onlyFiles, branches := false, false, false
+	plain := true // the command's {} are whole words
 	for i < len(args) {
+		switch args[i] {
+		case "-exec", "-execdir":
+			if inner != nil {
+				return nil, 0, refuse(CodeBadUsage, "use one -exec per find", "find: more than one -exec or -execdir")
+			}
+			cmd, n, err := findExec(args[i:])
+			if err != nil {
+				return nil, 0, err
+			}
+			inner, at = cmd, 1+i+1
+			for _, w := range cmd {
+				plain = plain && (w == "{}" || !strings.Contains(w, "{}"))
+			}
+			// -execdir runs the command in each match's directory, where
+			// its other relative paths lead elsewhere than checked.
+			if branches || !onlyFiles || args[i] == "-execdir" {
+				plain = false
+			}
+			i += n
+			continue
+		case "(", ")", "!", "-not", "-o", "-or", ",":
+			branches = true
+		case "-type":
+			onlyFiles = onlyFiles || (i+1 < len(args) && args[i+1] == "f" && !branches)
+		}
 		n, err := checkFindPrimary(c, args[i:])
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		deletes = deletes || args[i] == "-delete"
 		i += n
 	}
 	if deletes {
-		return findDeletes(c, starts)
+		return inner, at, findDeletes(c, starts)
 	}
-	return nil
+	if inner != nil && !(plain && findReaders[inner[0]]) {
+		return inner, at, &Finding{Ask: true, Code: "unseen_arguments",
+			Reason: "find runs " + inner[0] + " on each file it matches, which vtexec does not see (one may be a link leading out, or a protected file)",
+			Hint:   "put -type f before -exec and run a command that only reads (" + strings.Join(findReaderNames(), " ") + "), or search with grep -rn; otherwise a person must approve"}
+	}
+	return inner, at, nil
 }
 
 // findDeletes is the question for find -delete, which removes what the
@@ -181,9 +282,6 @@ func checkFindPrimary(c *Call, args []string) (int, error) {
 	if !ok {
 		return 0, refuse(CodeUnknownFlag, "allowed find primaries: "+findAllowedList(),
 			"find: unknown primary %s", word)
-	}
-	if p.forbid == findRuns {
-		return 0, refuse(CodeForbiddenFlag, findRunsHint, "find %s is refused: %s", word, p.forbid)
 	}
 	if p.forbid != "" {
 		return 0, refuse(CodeForbiddenFlag, "drop "+word+"; find may not use it", "find %s is refused: %s", word, p.forbid)

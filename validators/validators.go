@@ -217,6 +217,12 @@ func Canonical(name string, argv []string, ws *workspace.Workspace) []string {
 	}
 	// A wrapper first: its spec's own form would leave the command it
 	// runs as typed.
+	if c, ok := v.(commandCanonicalizer); ok {
+		if ws == nil {
+			return argv
+		}
+		return c.canonicalWithCommand(argv, ws)
+	}
 	if w, ok := v.(Wrapper); ok {
 		if ws == nil {
 			return argv
@@ -227,6 +233,13 @@ func Canonical(name string, argv []string, ws *workspace.Workspace) []string {
 		return c.canonical(argv, ws)
 	}
 	return argv
+}
+
+// commandCanonicalizer is a wrapper whose command is not the tail of its
+// argv (find -exec COMMAND ... ;): it writes its whole argv, the command
+// included, in canonical form.
+type commandCanonicalizer interface {
+	canonicalWithCommand(argv []string, ws *workspace.Workspace) []string
 }
 
 // canonicalizer is a validator that knows its program's canonical form.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -697,4 +698,41 @@ func TestStepNeverRunsOutsideTheDirectoryItWasCheckedIn(t *testing.T) {
 	res := runIn(t, ws, `true && cd src; cat a.txt`)
 	assert.Nil(t, res.Stopped)
 	assert.Equal(t, "TODO: a\n", res.Stdout)
+}
+
+// find -exec and -execdir run their command as a wrapper's: checked as
+// if it stood alone. It runs without a person only when it only reads
+// and every match is a regular file (-type f before it, with nothing but
+// "and" between): a match cannot then be a link leading out.
+func TestFindExec(t *testing.T) {
+	checkTable(t, []tableCase{
+		{"find . -type f -name '*.txt' -exec grep -n TODO {} +", allow},
+		{"find src -type f -exec wc -l {} \\;", allow},
+		{"find . -name '*.txt' -exec cat {} +", want{"ask", "unseen_arguments"}},
+		{"find . -type f -exec rm {} +", want{"ask", "unseen_arguments"}},
+		{"find . -type f -exec cat {} ../ws2/secret.txt \\;", deny("outside_workspace")},
+		{"find . -type f -exec sh -c 'cat {}' \\;", deny("forbidden_program")},
+		{"find . -type f -exec cat {} \\; -exec cat {} \\;", deny("bad_usage")},
+		{"find . -type f -ok cat {} \\;", deny("forbidden_flag")},
+		// In each match's directory, ../x is not the ../x checked.
+		{"cd src && find .. -maxdepth 1 -type f -execdir cat ../x {} \\;", want{"ask", "unseen_arguments"}},
+	})
+}
+
+// A link among the matches is never read: -type f leaves it out, and
+// without -type f the command asks.
+func TestFindExecReadsNoLink(t *testing.T) {
+	ws := fixture(t)
+	outside := filepath.Join(filepath.Dir(ws), "ws2", "secret.txt")
+	require.FileExists(t, outside)
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "src", "leak.txt")))
+	res := runIn(t, ws, "find . -type f -name '*.txt' -exec cat {} +")
+	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Contains(t, res.Stdout, "TODO", "the regular files are read")
+	secret, err := os.ReadFile(outside)
+	require.NoError(t, err)
+	assert.NotContains(t, res.Stdout, strings.TrimSpace(string(secret)))
+	res = runIn(t, ws, "find . -name '*.txt' -exec cat {} +")
+	assert.Equal(t, "deny", res.Decision.Decision, "asks, and no person can be asked here")
+	assert.Equal(t, "needs_approval", res.Decision.Code)
 }

@@ -297,9 +297,9 @@ var cases = []tableCase{
 	{"sed -i 's/a/b/' ../x", deny("outside_workspace")},
 	{"sed -i 's/a/b/' .git/config", deny("protected_path")},
 	{"sed --in-pl 's/a/b/' file.txt", deny("unknown_flag")},
-	{"find . -exec id \\;", deny("forbidden_flag")},
-	{`find . "-"exec id \;`, deny("forbidden_flag")},
-	{"find . -execdir id {} +", deny("forbidden_flag")},
+	{"find . -exec /bin/sh \\; -quit", deny("forbidden_program")}, // see TestFindExec
+	{`find . "-"exec sh \;`, deny("forbidden_program")},
+	{"find . -execdir bash -c 'id' {} +", deny("forbidden_program")},
 	{"find . -ok rm {} \\;", deny("forbidden_flag")},
 	{"find . -delete", want{"ask", "destructive"}},
 	{"find escape -delete", deny("outside_workspace")},
