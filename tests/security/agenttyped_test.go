@@ -48,6 +48,7 @@ var agentTyped = []string{
 	"test -f go.mod || { echo 'no go.mod'; exit 1; }",
 	"if [ -f go.mod ]; then echo go; elif [ -f package.json ]; then echo node; else echo unknown; fi",
 	"for f in *.go; do if grep -q 'func main' \"$f\"; then echo \"main in $f\"; fi; done",
+	"find . -type f -name '*.go' -exec grep -l 'func main' {} +",
 }
 
 // Every command above is allowed: a needless refusal of what agents type
