@@ -3,7 +3,9 @@ package security
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,6 +38,20 @@ func (g *compoundGen) simple() string {
 	}
 }
 
+// redirect is, now and then, a group's own output redirect: the file is
+// read back at the end of the command.
+func (g *compoundGen) redirect() string {
+	switch g.r.IntN(6) {
+	case 0:
+		return " >> g.txt"
+	case 1:
+		return " > g.txt 2>&1"
+	case 2:
+		return " 2>> g.txt"
+	}
+	return ""
+}
+
 func (g *compoundGen) list(depth int) string {
 	parts := []string{g.stmt(depth)}
 	for range g.r.IntN(3) {
@@ -50,9 +66,9 @@ func (g *compoundGen) stmt(depth int) string {
 	}
 	switch g.r.IntN(6) {
 	case 0:
-		return "{ " + g.list(depth-1) + "; }"
+		return "{ " + g.list(depth-1) + "; }" + g.redirect()
 	case 1:
-		return "( " + g.list(depth-1) + " )"
+		return "( " + g.list(depth-1) + " )" + g.redirect()
 	case 2:
 		s := "if " + g.list(depth-1) + "; then " + g.list(depth-1) + ";"
 		for range g.r.IntN(2) {
@@ -89,10 +105,15 @@ func TestCompoundFormsRunAsInBash(t *testing.T) {
 			cmd = "for v in a b; do " + g.list(2) + "; done; " + cmd
 			g.inLoop = false
 		}
+		if strings.Contains(cmd, "g.txt") {
+			cmd += "; cat g.txt"
+		}
+		os.Remove(filepath.Join(ws, "g.txt"))
 		res := runIn(t, ws, cmd)
 		if res.Decision.Code == "too_long" {
 			continue // more commands than one request may have
 		}
+		os.Remove(filepath.Join(ws, "g.txt"))
 		compared++
 		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
 		want := exec.Command(bash, "--norc", "--noprofile", "-c", cmd)
