@@ -24,6 +24,7 @@ func TestCommandCountCaps(t *testing.T) {
 		{"ls" + strings.Repeat(" | cat", MaxPipelineStages-1), ""},
 		{"ls" + strings.Repeat(" && ls", MaxCommands), CodeTooLong},
 		{"ls" + strings.Repeat("; ls", MaxCommands-1), ""},
+		{"ls" + strings.Repeat("; ls; :", MaxCommands-1), ""}, // : does nothing, and costs nothing
 		{"bash -c 'ls" + strings.Repeat(" | cat", MaxPipelineStages) + "'", CodeTooLong},
 	} {
 		v := Check(c.src, ws)

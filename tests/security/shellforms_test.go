@@ -2,6 +2,7 @@ package security
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/execpolicy"
 )
 
 // $PWD expands to the cwd, as in bash, and the result is checked like
@@ -735,4 +737,14 @@ func TestFindExecReadsNoLink(t *testing.T) {
 	res = runIn(t, ws, "find . -name '*.txt' -exec cat {} +")
 	assert.Equal(t, "deny", res.Decision.Decision, "asks, and no person can be asked here")
 	assert.Equal(t, "needs_approval", res.Decision.Code)
+}
+
+// A loop over as many words as a loop may have, whose body is an if,
+// fits in one request.
+func TestLoopOfIfsFits(t *testing.T) {
+	ws := fixture(t)
+	words := strings.TrimSpace(strings.Repeat("src/a.txt ", execpolicy.MaxLoopItems))
+	res := runIn(t, ws, "for f in "+words+"; do if grep -q TODO $f; then echo $f; fi; done > found.txt; wc -l < found.txt")
+	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, fmt.Sprintf("%d\n", execpolicy.MaxLoopItems), res.Stdout)
 }
