@@ -69,10 +69,8 @@ func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known
 					return v
 				}
 			case *syntax.IfClause:
-				// No cd inside (see plainIf): every branch starts here.
-				if v := plainIf(el); v != nil {
-					return v
-				}
+				// Every branch starts here: an if with a cd inside is
+				// refused (see mark).
 				for ic := x; ic != nil; ic = ic.Else {
 					for _, branch := range [][]*syntax.Stmt{ic.Cond, ic.Then} {
 						inner := *known
