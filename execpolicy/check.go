@@ -77,6 +77,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if v != nil {
 		return v
 	}
+	hereDocSubstitutions(f)
 	if v := testClauses(f); v != nil {
 		return v
 	}

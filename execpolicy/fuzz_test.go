@@ -21,6 +21,7 @@ func FuzzCheck(f *testing.F) {
 		"ls > /dev/null 2>&1", "cp a.txt sub/", "echo ~", "x=1 ls", "ls &",
 		"if true; then ls; elif false; then (cd sub; ls); else { ls; } > out; fi",
 		"for f in *; do if ! test -f $f; then echo $f; fi; done > list", "(cd sub && { ls; }) 2>&1",
+		"echo \"$(cat <<'EOF'\nx $y\nEOF\n)\"",
 	} {
 		f.Add(s)
 	}

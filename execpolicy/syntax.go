@@ -1,6 +1,8 @@
 package execpolicy
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -139,6 +141,60 @@ func pwdSubstitutions(f *syntax.File) {
 		}
 		return true
 	})
+}
+
+// hereDocSubstitutions turns each "$(cat <<'EOF' … EOF)" in double
+// quotes in f — cat alone, printing a here-document whose text nothing
+// expands — into that text, as bash would substitute it (trailing
+// newlines dropped): the form agents write multi-line messages in
+// (git commit -m "$(cat <<'EOF' …)"). In double quotes the text is one
+// word, neither split nor globbed. Run it after the loops are unrolled:
+// their bodies are printed and parsed again, where the text it leaves
+// would not survive as it stands.
+func hereDocSubstitutions(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if dq, ok := n.(*syntax.DblQuoted); ok {
+			for i, part := range dq.Parts {
+				if cs, ok := part.(*syntax.CmdSubst); ok {
+					if text, ok := catHereDoc(cs); ok {
+						dq.Parts[i] = &syntax.SglQuoted{Left: cs.Left, Right: cs.Right, Value: text}
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// catHereDoc returns what cs prints when it runs exactly `cat` on a
+// here-document whose text is taken as it is (a quoted delimiter, or no
+// $, backquote or backslash in it), without its trailing newlines.
+func catHereDoc(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) != 1 ||
+		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
+		return "", false
+	}
+	r := st.Redirs[0]
+	if r.N != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil {
+		return "", false
+	}
+	if !quotedDelimiter(r.Word) {
+		for _, part := range r.Hdoc.Parts {
+			if _, lit := part.(*syntax.Lit); !lit {
+				return "", false
+			}
+		}
+	}
+	body, v := hereBody(r, "")
+	if v != nil {
+		return "", false
+	}
+	return strings.TrimRight(body, "\n"), true
 }
 
 // barePwd reports whether cs runs exactly `pwd`: no arguments, redirects

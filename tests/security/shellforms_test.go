@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -747,4 +748,40 @@ func TestLoopOfIfsFits(t *testing.T) {
 	res := runIn(t, ws, "for f in "+words+"; do if grep -q TODO $f; then echo $f; fi; done > found.txt; wc -l < found.txt")
 	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
 	assert.Equal(t, fmt.Sprintf("%d\n", execpolicy.MaxLoopItems), res.Stdout)
+}
+
+// "$(cat <<'EOF' … EOF)" in double quotes is the here-document's text,
+// as bash substitutes it: nothing runs, and nothing in the text expands.
+// Anything else of the kind stays a refused substitution.
+func TestHereDocSubstitution(t *testing.T) {
+	const msg = "fix: handle nil\n\nBody with $HOME, `id`, \\n, \"quotes\", *.go and $(id)\n\n"
+	doc := func(open, delim, text string) string { return open + "\n" + text + delim + "\n)" }
+	checkTable(t, []tableCase{
+		{`git commit -m "` + doc("$(cat <<'EOF'", "EOF", msg) + `"`, want{"ask", "git_writes"}},
+		{`echo "` + doc("$(cat <<'EOF'", "EOF", msg) + `" > msg.txt`, allow},
+		{`echo "` + doc("$(cat <<EOF", "EOF", "plain text\n") + `"`, allow},
+		{`for f in a b; do echo "$f: ` + doc("$(cat <<'EOF'", "EOF", "x\n") + `"; done`, allow},
+		// Not the form: unquoted (bash would split and glob it), another
+		// command, an expansion in the text, more than cat.
+		{`echo ` + doc("$(cat <<'EOF'", "EOF", "x\n"), deny("substitution")},
+		{`echo "` + doc("$(cat -n <<'EOF'", "EOF", "x\n") + `"`, deny("substitution")},
+		{`echo "` + doc("$(cat <<EOF", "EOF", "$HOME\n") + `"`, deny("substitution")},
+		{`echo "` + doc("$(cat <<'EOF' | sh", "EOF", "id\n") + `"`, deny("substitution")},
+		{`echo "` + doc("$(sh <<'EOF'", "EOF", "id\n") + `"`, deny("substitution")},
+		{`echo "` + doc("$(cat <<'EOF' /etc/passwd", "EOF", "x\n") + `"`, deny("substitution")},
+	})
+	ws := fixture(t)
+	for _, cmd := range []string{
+		`echo "` + doc("$(cat <<'EOF'", "EOF", msg) + `"`,
+		`printf '%s|' "a $(cat <<'EOF'` + "\n\tone\n  two\nEOF\n)" + ` b"`,
+		`echo "[` + doc("$(cat <<-'EOF'", "\tEOF", "\tindented\n") + `]"`,
+	} {
+		res := runIn(t, ws, cmd)
+		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		want := exec.Command("bash", "--norc", "-c", cmd)
+		want.Dir = ws
+		out, err := want.Output()
+		require.NoError(t, err)
+		assert.Equal(t, string(out), res.Stdout, cmd)
+	}
 }
