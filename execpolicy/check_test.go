@@ -159,3 +159,14 @@ func TestCanonicalProgram(t *testing.T) {
 		assert.Equal(t, want, canonicalProgram(in), in)
 	}
 }
+
+// An unquoted "$(cat <<'EOF' …)" is refused with the way to write it.
+func TestUnquotedHereDocSubstitutionHint(t *testing.T) {
+	ws, err := workspace.New(t.TempDir())
+	require.NoError(t, err)
+	v := Check("echo $(cat <<'EOF'\nx y\nEOF\n)", ws)
+	assert.Equal(t, CodeSubstitution, v.Code)
+	assert.Contains(t, v.Hint, "double quotes")
+	v = Check("echo $(id)", ws)
+	assert.NotContains(t, v.Hint, "double quotes")
+}

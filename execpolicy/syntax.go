@@ -61,6 +61,10 @@ func forbiddenNode(n syntax.Node, vars map[string]string) *Verdict {
 			return deny(CodeBackground, oneCmd, "coprocesses are not allowed")
 		}
 	case *syntax.CmdSubst:
+		if _, ok := catHereDoc(n); ok {
+			return deny(CodeSubstitution, "put it in double quotes: \"$(cat <<'EOF' … EOF)\" is the text, as one word",
+				"a here-document substituted outside double quotes would be split into words and globbed")
+		}
 		return deny(CodeSubstitution, "run the inner command first, then use its output literally", "command substitution is not allowed")
 	case *syntax.ProcSubst:
 		return deny(CodeSubstitution, "write the data to a file inside the workspace and pass the file", "process substitution is not allowed")

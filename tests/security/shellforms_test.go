@@ -763,7 +763,7 @@ func TestHereDocSubstitution(t *testing.T) {
 		{`for f in a b; do echo "$f: ` + doc("$(cat <<'EOF'", "EOF", "x\n") + `"; done`, allow},
 		// Not the form: unquoted (bash would split and glob it), another
 		// command, an expansion in the text, more than cat.
-		{`echo ` + doc("$(cat <<'EOF'", "EOF", "x\n"), deny("substitution")},
+		{`echo ` + doc("$(cat <<'EOF'", "EOF", "x\n"), deny("substitution")}, // the hint says: quote it
 		{`echo "` + doc("$(cat -n <<'EOF'", "EOF", "x\n") + `"`, deny("substitution")},
 		{`echo "` + doc("$(cat <<EOF", "EOF", "$HOME\n") + `"`, deny("substitution")},
 		{`echo "` + doc("$(cat <<'EOF' | sh", "EOF", "id\n") + `"`, deny("substitution")},
