@@ -138,12 +138,8 @@ func (pl *pipeline) baseFds(i int) [3]*os.File {
 	if t := pl.r.opts.Terminal; t != nil {
 		own = [3]*os.File{t, t, t}
 	}
-	group := pl.r.fds
-	if group == (groupFds{}) {
-		group = noGroup
-	}
 	var std [3]*os.File
-	for fd, e := range group {
+	for fd, e := range pl.r.fds {
 		std[fd] = e.f
 		if e.f == nil {
 			std[fd] = own[e.fd]

@@ -131,6 +131,7 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 		env:    withExtra(Env(opts.Environ), opts.ExtraEnv),
 		stdout: NewCapture(opts.MaxOutput),
 		stderr: NewCapture(opts.MaxOutput),
+		fds:    noGroup,
 	}
 	if opts.Output != nil {
 		opts.Output(r.stdout, r.stderr)
@@ -248,7 +249,6 @@ func (r *run) leave() {
 // whether any step ran before an error. Groups are entered and left as
 // bash enters and leaves compound commands (see plan.Group).
 func (r *run) steps(ctx context.Context, p *plan.Plan) (status int, timedOut, ran bool, err error) {
-	r.fds = noGroup
 	defer func() {
 		for len(r.open) > 0 {
 			r.leave()
