@@ -117,7 +117,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			}
 			opened = opened[:len(opened)-1]
 		}
-		var groupParts []Part
+		var groupVerdicts []*Verdict
 		inSubshell := false
 		for _, id := range chain {
 			inSubshell = inSubshell || groups[id-1].subshell
@@ -129,14 +129,14 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 				cwd = cwd.Clone()
 			}
 			if g.redirs != nil {
-				redirs, v := c.redirects(g.redirs, cwd)
+				redirs, v := c.groupRedirects(g.redirs, cwd)
 				p.Groups[id-1].Redirects = redirs
 				if v != nil {
-					groupParts = append(groupParts, Part{Decision: v.Decision, Code: v.Code, Reason: v.Reason, Hint: v.Hint, NeverAlways: v.NeverAlways, Dir: cwd.Cwd()})
+					groupVerdicts = append(groupVerdicts, v)
 				}
 			}
 		}
-		groupCmd := cmdIndex
+		groupCmd, stepParts := cmdIndex, len(parts)
 		var pipe plan.Pipeline
 		for j, stmt := range st.stmts {
 			cc := *c
@@ -155,11 +155,15 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 			pipe.Cmds = append(pipe.Cmds, cmd)
 			parts = append(parts, cmdParts...)
 		}
-		for _, part := range groupParts {
-			// A group's redirect is shown with the command it starts at.
-			part.Argv, part.Program, part.Cmd = pipe.Cmds[0].Argv, pipe.Cmds[0].Program, groupCmd
-			parts = append(parts, part)
+		// A group's redirect is shown with the command it starts at,
+		// before it: the group opens its files first.
+		var groupParts []Part
+		for _, v := range groupVerdicts {
+			part := partOf(pipe.Cmds[0].Argv, pipe.Cmds[0].Program, v)
+			part.Cmd, part.Dir = groupCmd, pipe.Cmds[0].Dir
+			groupParts = append(groupParts, part)
 		}
+		parts = slices.Insert(parts, stepParts, groupParts...)
 		p.Steps = append(p.Steps, plan.Step{Op: st.op, Group: st.group, Negate: st.negate, Pipeline: pipe})
 		for _, cmd := range pipe.Cmds {
 			if inSubshell && cmd.Builtin == "exit" {
@@ -184,6 +188,21 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	verdict := Strictest(parts)
 	verdict.Plan, verdict.Parts = p, parts
 	return verdict
+}
+
+// groupRedirects checks a group's own redirects: output only, since an
+// input would feed whichever command inside reads first, unseen.
+func (c *Checker) groupRedirects(rs []*syntax.Redirect, cwd *workspace.Workspace) ([]plan.Redirect, *Verdict) {
+	redirs, v := c.redirects(rs, cwd)
+	if v != nil {
+		return redirs, v
+	}
+	for _, r := range redirs {
+		if r.Fd == 0 {
+			return redirs, deny(CodeRedirect, "feed the input to the command inside that reads it", "an input redirect on a group, loop or if is not allowed")
+		}
+	}
+	return redirs, nil
 }
 
 // tooMany refuses a request with more commands than it may run at once.
@@ -319,11 +338,6 @@ func (fl *flattener) list(s *syntax.Stmt, op plan.Op, g int) *Verdict {
 	if compound != nil {
 		if s.Negated {
 			return deny(CodeControlFlow, "put the ! before a command inside", "! before a group, loop or if is not allowed")
-		}
-		for _, r := range s.Redirs {
-			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.RdrInOut {
-				return deny(CodeRedirect, "feed the input to the command inside that reads it", "an input redirect on a group, loop or if is not allowed")
-			}
 		}
 		return compound(fl.newGroup(group{parent: g, subshell: subshell, redirs: s.Redirs}))
 	}
