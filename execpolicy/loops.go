@@ -29,53 +29,55 @@ type unrolled struct {
 	ifs map[*syntax.IfClause]bool
 }
 
-// unrollLoops replaces each `for NAME in WORDS; do BODY; done` that is a
-// whole top-level statement, or a whole element of a top-level && or ||
-// list, by a group of what it stands for: BODY once per word WORDS
-// expands to, with $NAME standing for that word, which the checks then
-// expand as bash would. WORDS expand in the directory the loop starts
-// in, as cds before it in the command leave it. A loop anywhere else (in
-// a pipeline, in a group or if), a C-style or select loop, a loop in a
-// loop, a loop without "in", and a loop after a cd vtexec cannot follow
-// are left in place, for forbiddenSyntax to refuse, or refused here with
-// a hint. It then marks the compound commands vtexec runs (see mark).
+// unrollLoops replaces each `for NAME in WORDS; do BODY; done` that
+// stands as a statement or as one part of an && or || list, at the top
+// or inside groups and ifs, by a group of what it stands for: BODY once
+// per word WORDS expands to, with $NAME standing for that word, which
+// the checks then expand as bash would. WORDS expand in the directory
+// the loop starts in, as cds before it in the command leave it. A loop
+// in a pipeline, a C-style or select loop, a loop in a loop, a loop
+// without "in", and a loop after a cd vtexec cannot follow are left in
+// place, for forbiddenSyntax to refuse, or refused here with a hint. It
+// also marks the compound commands vtexec runs (see unrollIn).
 func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled, *Verdict) {
-	u := unrolled{}
+	u := unrolled{groups: map[*syntax.Block]bool{}, subshells: map[*syntax.Subshell]bool{}, ifs: map[*syntax.IfClause]bool{}}
 	known := true
-	if v := c.unrollIn(f.Stmts, ws.Clone(), &known, &u); v != nil {
-		return u, v
-	}
-	return u, u.mark(f.Stmts)
+	return u, c.unrollIn(f.Stmts, ws.Clone(), &known, &u)
 }
 
-// unrollIn unrolls the loops standing as a statement or as one part of
-// an && / || list among stmts, and inside the groups and ifs standing
-// so, in the order they run. cwd is the directory the statements start
-// in, moved by the cds among them as the check will; known is whether
-// it still is the directory they will run in.
+// unrollIn unrolls the loops among stmts and marks the compound commands
+// vtexec runs: the ( ) and { } groups, ifs and loops standing as a
+// statement or as one part of an && / || list, there or inside one
+// another (what it leaves unmarked, forbiddenSyntax refuses). It walks
+// them in the order they run: cwd is the directory stmts start in,
+// moved by the cds among them as the check will move it, and known is
+// whether it still is the directory they will run in.
 func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known *bool, u *unrolled) *Verdict {
 	for _, st := range stmts {
 		for _, el := range listElements(st) {
+			var v *Verdict
 			switch x := el.Cmd.(type) {
 			case *syntax.Subshell:
 				// A cd inside holds only there.
+				u.subshells[x] = true
 				inner := *known
-				if v := c.unrollIn(x.Stmts, cwd.Clone(), &inner, u); v != nil {
-					return v
-				}
+				v = c.unrollIn(x.Stmts, cwd.Clone(), &inner, u)
 			case *syntax.Block:
 				// A cd inside holds after it.
-				if v := c.unrollIn(x.Stmts, cwd, known, u); v != nil {
+				u.groups[x] = true
+				v = c.unrollIn(x.Stmts, cwd, known, u)
+			case *syntax.IfClause:
+				if v = plainIf(el); v != nil {
 					return v
 				}
-			case *syntax.IfClause:
-				// Every branch starts here: an if with a cd inside is
-				// refused (see mark).
-				for ic := x; ic != nil; ic = ic.Else {
+				// No cd inside: every branch starts here. Each elif, and
+				// the else branch, is an IfClause of its own.
+				for ic := x; ic != nil && v == nil; ic = ic.Else {
+					u.ifs[ic] = true
 					for _, branch := range [][]*syntax.Stmt{ic.Cond, ic.Then} {
 						inner := *known
-						if v := c.unrollIn(branch, cwd.Clone(), &inner, u); v != nil {
-							return v
+						if v = c.unrollIn(branch, cwd.Clone(), &inner, u); v != nil {
+							break
 						}
 					}
 				}
@@ -84,84 +86,26 @@ func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known
 					return deny(CodeControlFlow, "run the loop in a call of its own, after the cd",
 						"a for loop after a cd vtexec cannot follow (one inside a loop, after ||, or to a directory it cannot resolve) is not allowed")
 				}
-				body, v := c.unrollLoop(el, x, cwd, u)
-				if v != nil {
+				var body []*syntax.Stmt
+				if body, v = c.unrollLoop(el, x, cwd, u); v != nil {
 					return v
 				}
 				group := &syntax.Block{Lbrace: x.Pos(), Rbrace: x.End(), Stmts: body}
-				if u.groups == nil {
-					u.groups = map[*syntax.Block]bool{}
-				}
 				u.groups[group] = true
 				el.Cmd = group
+				// The copies hold no loop: this marks their groups and ifs.
+				inner := *known
+				v = c.unrollIn(body, cwd.Clone(), &inner, u)
 				*known = *known && !hasCdIn(x.Do)
 			default:
 				*known = *known && c.followCd(el, cwd)
 			}
-		}
-	}
-	return nil
-}
-
-// mark notes the compound commands vtexec runs: the ( ) and { } groups
-// and if statements standing as a statement or as one part of an && /
-// || list, in the file or inside one another (and in the groups loops
-// became), and refuses the ifs it does not run. What it leaves unmarked,
-// forbiddenSyntax refuses.
-func (u *unrolled) mark(stmts []*syntax.Stmt) *Verdict {
-	for _, st := range stmts {
-		for _, el := range listElements(st) {
-			switch x := el.Cmd.(type) {
-			case *syntax.Block:
-				if u.groups == nil {
-					u.groups = map[*syntax.Block]bool{}
-				}
-				u.groups[x] = true
-				if v := u.mark(x.Stmts); v != nil {
-					return v
-				}
-			case *syntax.Subshell:
-				if u.subshells == nil {
-					u.subshells = map[*syntax.Subshell]bool{}
-				}
-				u.subshells[x] = true
-				if v := u.mark(x.Stmts); v != nil {
-					return v
-				}
-			case *syntax.IfClause:
-				if v := plainIf(el); v != nil {
-					return v
-				}
-				if v := u.markIf(x); v != nil {
-					return v
-				}
+			if v != nil {
+				return v
 			}
 		}
 	}
 	return nil
-}
-
-// markIf marks an if, its elifs (each an IfClause of its own, as the
-// else branch is) and what their branches hold.
-func (u *unrolled) markIf(ic *syntax.IfClause) *Verdict {
-	if u.ifs == nil {
-		u.ifs = map[*syntax.IfClause]bool{}
-	}
-	u.ifs[ic] = true
-	for _, stmts := range [][]*syntax.Stmt{ic.Cond, ic.Then} {
-		if v := u.mark(stmts); v != nil {
-			return v
-		}
-	}
-	switch {
-	case ic.Else == nil:
-		return nil
-	case len(ic.Else.Cond) > 0:
-		return u.markIf(ic.Else)
-	default:
-		u.ifs[ic.Else] = true
-		return u.mark(ic.Else.Then)
-	}
 }
 
 // plainIf refuses the if statements vtexec does not run: with a cd
