@@ -31,7 +31,7 @@ func TestHookClaudeCode(t *testing.T) {
 	dir, home, work, bin := harnessDirs(t)
 	require.NoError(t, os.WriteFile(filepath.Join(work, "README.md"), []byte("README-CONTENT-51\n"), 0o644))
 	settings := filepath.Join(dir, "settings.json")
-	data, _, err := Edit(nil, Claude, bin, true)
+	data, _, err := Edit(nil, Claude, bin, "", true)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(settings, data, 0o644))
 

@@ -28,6 +28,10 @@ func TestHookCodex(t *testing.T) {
 	codex := os.Getenv("CODEX_BIN")
 	require.NotEmpty(t, codex, "set CODEX_BIN to node_modules/.bin/codex (npm install @openai/codex@0.169.0)")
 	dir, home, work, bin := harnessDirs(t)
+	// A directory outside the project, which the model names as workdir.
+	outside := filepath.Join(dir, "outside")
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "id_rsa"), []byte("SECRET-KEY\n"), 0o600))
 
 	patch := func(header string) string { return "*** Begin Patch\n" + header + "\n+x\n*** End Patch\n" }
 	fn := func(name string, args map[string]any) map[string]any {
@@ -36,11 +40,17 @@ func TestHookCodex(t *testing.T) {
 	}
 	// gpt-5.5's built-in metadata gives the freeform apply_patch tool.
 	script := []map[string]any{
+		// Codex reports the workdir as the event's cwd: it is confined to
+		// the session's project, not taken as the workspace (first, so
+		// that no earlier call has tied the session to the project).
+		fn("exec_command", map[string]any{"cmd": "cat id_rsa", "workdir": outside}),
+		fn("exec_command", map[string]any{"cmd": "touch planted.txt", "workdir": outside}),
 		fn("exec_command", map[string]any{"cmd": "cat /etc/passwd"}),
 		fn("exec_command", map[string]any{"cmd": "printenv GIT_CONFIG_NOSYSTEM"}),
 		{"type": "custom_tool_call", "name": "apply_patch", "input": patch("*** Add File: ../escape.txt")},
 		{"type": "custom_tool_call", "name": "apply_patch", "input": patch("*** Add File: inside.txt")},
 		fn("view_image", map[string]any{"path": "/etc/passwd"}),
+		fn("exec_command", map[string]any{"cmd": "ls", "workdir": "."}),
 	}
 	srv := &mockCodex{script: script}
 	addr := serveLoopback(t, srv)
@@ -57,7 +67,7 @@ wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0
 
-` + CodexSnippet(bin)
+` + CodexSnippet(bin, "")
 	require.NoError(t, os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o644))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
@@ -74,19 +84,26 @@ stream_max_retries = 0
 	require.Len(t, results, len(script), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	t.Logf("results: %q", results)
 
-	// A refused command is blocked with vtexec's code.
+	// A workdir outside: nothing read or written there.
 	assert.Contains(t, results["call_0"], "vtexec refused (outside_workspace)")
-	assert.NotContains(t, results["call_0"], "root:")
-	// An allowed one was rewritten (updatedInput) and ran through vtexec.
-	assert.Regexp(t, `(?m)^1$`, results["call_1"])
-	assert.Contains(t, results["call_1"], `[vtexec-cwd] cwd="`+work+`"`)
-	// apply_patch: a path outside is blocked, one inside applies.
+	assert.NotContains(t, results["call_0"], "SECRET-KEY")
+	assert.Contains(t, results["call_1"], "vtexec refused (outside_workspace)")
+	assert.NoFileExists(t, filepath.Join(outside, "planted.txt"))
+	// A refused command is blocked with vtexec's code.
 	assert.Contains(t, results["call_2"], "vtexec refused (outside_workspace)")
+	assert.NotContains(t, results["call_2"], "root:")
+	// An allowed one was rewritten (updatedInput) and ran through vtexec.
+	assert.Regexp(t, `(?m)^1$`, results["call_3"])
+	assert.Contains(t, results["call_3"], `[vtexec-cwd] cwd="`+work+`"`)
+	// apply_patch: a path outside is blocked, one inside applies.
+	assert.Contains(t, results["call_4"], "vtexec refused (outside_workspace)")
 	assert.NoFileExists(t, filepath.Join(dir, "escape.txt"))
-	assert.NotContains(t, results["call_3"], "vtexec refused")
+	assert.NotContains(t, results["call_5"], "vtexec refused")
 	assert.FileExists(t, filepath.Join(work, "inside.txt"))
 	// view_image outside the workspace is blocked.
-	assert.Contains(t, results["call_4"], "vtexec refused (outside_workspace)")
+	assert.Contains(t, results["call_6"], "vtexec refused (outside_workspace)")
+	// The session works in the project after the refusals.
+	assert.Contains(t, results["call_7"], "inside.txt")
 }
 
 // mockCodex answers POST /v1/responses with SSE: the next scripted item

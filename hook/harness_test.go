@@ -42,7 +42,7 @@ func TestHookInRealHarness(t *testing.T) {
 	}
 	// The hook goes in as vtexec hook install puts it.
 	b, _ := json.Marshal(settings)
-	b, _, err := Edit(b, Gemini, bin, true)
+	b, _, err := Edit(b, Gemini, bin, "", true)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), b, 0o644))
 

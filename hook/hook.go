@@ -24,6 +24,12 @@ type Options struct {
 	Exe string
 	// Getenv reads the harness's environment (project dir, PATH).
 	Getenv func(string) string
+	// Workspace is the project pinned when the hook was installed
+	// (hook --workspace); "" takes it from the harness (see projectDir).
+	Workspace string
+	// Getwd is the hook process's own working directory, where Codex
+	// starts its hooks: the session's directory. nil means none.
+	Getwd func() (string, error)
 }
 
 // shellTools are the shell tools and the argument that holds the command
@@ -37,13 +43,14 @@ var shellTools = map[Harness]map[string][2]string{
 // Decide answers one event. Shell commands are decided by the Engine; file
 // tools' paths are confined to the workspace; other tools pass.
 func Decide(ctx context.Context, ev Event, opt Options) Verdict {
-	root := workspaceDir(ev, opt.Getenv)
+	root, from := projectDir(ev.Harness, opt)
 	if root == "" {
-		return deny("bad_request", "the event names no project directory (cwd)", "run the harness from the project directory")
+		return deny(CodeNoWorkspace, "the workspace is not known: "+from+"; the event's cwd and directory arguments are the model's to set, so they are not taken as the workspace",
+			"install the hook with the project pinned: vtexec hook install --harness "+string(ev.Harness)+" --workspace DIR")
 	}
 	ws, err := workspace.New(root)
 	if err != nil {
-		return deny("bad_request", err.Error(), "run the harness from an existing project directory")
+		return deny(CodeNoWorkspace, "the workspace "+from+" is not usable: "+err.Error(), "pin an existing project directory: vtexec hook install --harness "+string(ev.Harness)+" --workspace DIR")
 	}
 	if t, ok := shellTools[ev.Harness][ev.ToolName]; ok {
 		return decideShell(ctx, ev, opt, ws, t[0], t[1])
@@ -51,14 +58,44 @@ func Decide(ctx context.Context, ev Event, opt Options) Verdict {
 	return decideFiles(ev, ws)
 }
 
-// workspaceDir is the project directory: the harness's own variable, else
-// the event's cwd.
-func workspaceDir(ev Event, getenv func(string) string) string {
-	name := map[Harness]string{Claude: "CLAUDE_PROJECT_DIR", Gemini: "GEMINI_PROJECT_DIR"}[ev.Harness]
-	if d := getenv(name); name != "" && filepath.IsAbs(d) {
-		return d
+// CodeNoWorkspace is the refusal of an event whose workspace nothing the
+// person set names.
+const CodeNoWorkspace = "no_workspace"
+
+// projectVars are the variables in which a harness names the project to
+// its hooks; the harness sets them, the model cannot.
+var projectVars = map[Harness]string{Claude: "CLAUDE_PROJECT_DIR", Gemini: "GEMINI_PROJECT_DIR"}
+
+// projectDir is the workspace and where it came from, only from what the
+// person set: the directory pinned at install, else the harness's project
+// variable (Claude Code, Gemini CLI), else for Codex the hook's own
+// working directory, which Codex sets to the session's directory (the
+// event's cwd is the model's workdir argument). The event's cwd is never
+// the workspace. root is "" when none of these is there; from then says
+// what was missing.
+func projectDir(h Harness, opt Options) (root, from string) {
+	if opt.Workspace != "" {
+		if !filepath.IsAbs(opt.Workspace) {
+			return "", "the pinned --workspace " + opt.Workspace + " is not absolute"
+		}
+		return opt.Workspace, "pinned with --workspace (" + opt.Workspace + ")"
 	}
-	return ev.Cwd
+	if name := projectVars[h]; name != "" {
+		d := ""
+		if opt.Getenv != nil {
+			d = opt.Getenv(name)
+		}
+		if !filepath.IsAbs(d) {
+			return "", "the harness set no absolute " + name
+		}
+		return d, "named by " + name + " (" + d + ")"
+	}
+	if h == Codex && opt.Getwd != nil {
+		if d, err := opt.Getwd(); err == nil && filepath.IsAbs(d) {
+			return d, "Codex's session directory (" + d + ")"
+		}
+	}
+	return "", "the hook's working directory is not known"
 }
 
 func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Workspace, cmdKey, dirKey string) Verdict {
@@ -172,8 +209,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	harness := fs.String("harness", "auto", "claude, codex, gemini or auto")
+	pinned := fs.String("workspace", "", "the project directory, pinned; default: the harness's project directory (see README)")
 	noRewrite := fs.Bool("no-rewrite", false, "never rewrite a shell command to run through vtexec; allow only what bash may run itself")
-	if code, done := parseFlags(fs, args, "vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite] < EVENT", stdout, stderr); done {
+	if code, done := parseFlags(fs, args, "vtexec hook [--harness claude|codex|gemini|auto] [--workspace DIR] [--no-rewrite] < EVENT", stdout, stderr); done {
 		return code
 	}
 	h := Harness(*harness)
@@ -196,7 +234,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 		return 2
 	}
 	noteSighting(ev)
-	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv}
+	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv, Workspace: *pinned, Getwd: os.Getwd}
 	if !*noRewrite {
 		opt.Exe = selfPath()
 	}

@@ -54,15 +54,16 @@ func event(h Harness, cwd, tool string, input map[string]any) Event {
 	return Event{Harness: h, SessionID: "sess-1", Cwd: cwd, ToolName: tool, ToolInput: in}
 }
 
-func options(exe string) Options {
-	return Options{Engine: vtexec.NewEngine(vtexec.Config{}), Exe: exe, Getenv: func(string) string { return "" }}
+// options decide events of the project ws, pinned.
+func options(ws, exe string) Options {
+	return Options{Engine: vtexec.NewEngine(vtexec.Config{}), Exe: exe, Getenv: func(string) string { return "" }, Workspace: ws}
 }
 
 const fakeExe = "/opt/vt exec/vtexec"
 
 func TestShellAllowedIsRewrittenThroughVtexec(t *testing.T) {
 	ws := project(t)
-	v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "ls src", "description": "list"}), options(fakeExe))
+	v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "ls src", "description": "list"}), options(ws, fakeExe))
 	require.Equal(t, Rewrite, v.Kind, v.Message())
 	var cmd string
 	require.NoError(t, json.Unmarshal(v.Input["command"], &cmd))
@@ -70,13 +71,13 @@ func TestShellAllowedIsRewrittenThroughVtexec(t *testing.T) {
 	assert.JSONEq(t, `"list"`, string(v.Input["description"]), "the other arguments are sent back")
 
 	// The tool's directory argument becomes --cwd, confined.
-	v = Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "ls", "dir_path": "src"}), options(fakeExe))
+	v = Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "ls", "dir_path": "src"}), options(ws, fakeExe))
 	require.Equal(t, Rewrite, v.Kind, v.Message())
 	require.NoError(t, json.Unmarshal(v.Input["command"], &cmd))
 	assert.Contains(t, cmd, `'--cwd' '`+ws+`/src'`)
 	assert.JSONEq(t, `"src"`, string(v.Input["dir_path"]))
 
-	v = Decide(context.Background(), event(Codex, ws, "Bash", map[string]any{"command": "ls", "workdir": "/etc"}), options(fakeExe))
+	v = Decide(context.Background(), event(Codex, ws, "Bash", map[string]any{"command": "ls", "workdir": "/etc"}), options(ws, fakeExe))
 	assert.Equal(t, Deny, v.Kind)
 	assert.Equal(t, "outside_workspace", v.Code)
 }
@@ -85,7 +86,7 @@ func TestShellRefusedCarriesVtexecsCode(t *testing.T) {
 	ws := project(t)
 	for _, h := range []Harness{Claude, Codex, Gemini} {
 		tool := map[Harness]string{Claude: "Bash", Codex: "Bash", Gemini: "run_shell_command"}[h]
-		v := Decide(context.Background(), event(h, ws, tool, map[string]any{"command": "cat /etc/passwd"}), options(fakeExe))
+		v := Decide(context.Background(), event(h, ws, tool, map[string]any{"command": "cat /etc/passwd"}), options(ws, fakeExe))
 		assert.Equal(t, Deny, v.Kind, h)
 		assert.Equal(t, "outside_workspace", v.Code, h)
 		assert.NotEmpty(t, v.Hint)
@@ -100,11 +101,11 @@ func TestShellAskIsAnAskOnlyForClaude(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "ask", check.Decision, "the test needs a command vtexec asks about")
 
-	v := Decide(context.Background(), event(Claude, ws, "Bash", map[string]any{"command": cmd}), options(fakeExe))
+	v := Decide(context.Background(), event(Claude, ws, "Bash", map[string]any{"command": cmd}), options(ws, fakeExe))
 	assert.Equal(t, Ask, v.Kind)
 	for _, h := range []Harness{Gemini, Codex} {
 		tool := map[Harness]string{Codex: "Bash", Gemini: "run_shell_command"}[h]
-		v := Decide(context.Background(), event(h, ws, tool, map[string]any{"command": cmd}), options(fakeExe))
+		v := Decide(context.Background(), event(h, ws, tool, map[string]any{"command": cmd}), options(ws, fakeExe))
 		assert.Equal(t, Deny, v.Kind, h)
 		assert.Equal(t, vtexec.CodeNeedsApproval, v.Code, h)
 		assert.Contains(t, v.Hint, "run it in a terminal to be asked", h)
@@ -118,9 +119,9 @@ func TestShellSessionCarriesCd(t *testing.T) {
 	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "cd src", Workspace: ws, Session: "sess-1", AuditLog: "off"})
 	require.NoError(t, err)
 	require.True(t, res.Decision.Allowed(), res.Decision.Reason)
-	v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "cat a.txt"}), options(fakeExe))
+	v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "cat a.txt"}), options(ws, fakeExe))
 	assert.Equal(t, Rewrite, v.Kind, v.Message())
-	v = Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "cat ../../etc/passwd"}), options(fakeExe))
+	v = Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "cat ../../etc/passwd"}), options(ws, fakeExe))
 	assert.Equal(t, Deny, v.Kind)
 }
 
@@ -155,7 +156,7 @@ func TestRewriteLineSurvivesBash(t *testing.T) {
 
 func TestNoRewriteAllowsOnlyPlainWords(t *testing.T) {
 	ws := project(t)
-	opt := options("")
+	opt := options(ws, "")
 	opt.Getenv = func(k string) string {
 		if k == "PATH" {
 			return os.Getenv("PATH")
@@ -268,7 +269,7 @@ func TestFileToolsAreConfined(t *testing.T) {
 		{Gemini, "mcp_vtexec_shell", map[string]any{"command": "cat /etc/passwd"}, ""},
 		{Gemini, "save_memory", map[string]any{"fact": "x"}, ""},
 	} {
-		v := Decide(context.Background(), event(c.h, ws, c.tool, c.input), options(fakeExe))
+		v := Decide(context.Background(), event(c.h, ws, c.tool, c.input), options(ws, fakeExe))
 		switch c.code {
 		case "":
 			assert.Equal(t, Pass, v.Kind, "%s %s %v: %s", c.h, c.tool, c.input, v.Message())
@@ -288,9 +289,9 @@ func TestPolicyRootsWidenFileTools(t *testing.T) {
 	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "vtexec")
 	require.NoError(t, os.MkdirAll(cfg, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(cfg, "policy.toml"), []byte("[[root]]\npath = \""+extra+"\"\naccess = \"read-only\"\n"), 0o644))
-	v := Decide(context.Background(), event(Claude, ws, "Read", map[string]any{"file_path": extra + "/x"}), options(fakeExe))
+	v := Decide(context.Background(), event(Claude, ws, "Read", map[string]any{"file_path": extra + "/x"}), options(ws, fakeExe))
 	assert.Equal(t, Pass, v.Kind, v.Message())
-	v = Decide(context.Background(), event(Claude, ws, "Write", map[string]any{"file_path": extra + "/x"}), options(fakeExe))
+	v = Decide(context.Background(), event(Claude, ws, "Write", map[string]any{"file_path": extra + "/x"}), options(ws, fakeExe))
 	assert.Equal(t, "protected_path", v.Code, "a read-only root")
 }
 
@@ -318,14 +319,14 @@ func TestMainEndToEnd(t *testing.T) {
 
 	// Auto recognises Claude Code; a refusal is JSON, exit 0.
 	ev = strings.ReplaceAll(strings.ReplaceAll(claudeEvent, "/t/work", ws), `"command":"ls"`, `"command":"cat /etc/passwd"`)
-	code, out, _ = run(nil, ev)
+	code, out, _ = run(nil, ev, "CLAUDE_PROJECT_DIR="+ws)
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, `"permissionDecision":"deny"`)
 	assert.Contains(t, out, "outside_workspace")
 
 	// --no-rewrite: a plain command is allowed as it is.
 	ev = strings.ReplaceAll(claudeEvent, "/t/work", ws)
-	code, out, _ = run([]string{"--no-rewrite"}, ev, "PATH="+os.Getenv("PATH"))
+	code, out, _ = run([]string{"--no-rewrite"}, ev, "PATH="+os.Getenv("PATH"), "CLAUDE_PROJECT_DIR="+ws)
 	assert.Equal(t, 0, code)
 	assert.JSONEq(t, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, out)
 

@@ -50,12 +50,19 @@ var matchers = map[Harness]string{
 	Codex:  ".*",
 }
 
-// HookCommand is the command line a harness runs for the hook.
-func HookCommand(exe string, h Harness) string { return quote(exe) + " hook --harness " + string(h) }
+// HookCommand is the command line a harness runs for the hook; pinned, if
+// not "", is the workspace every event of it is confined to.
+func HookCommand(exe string, h Harness, pinned string) string {
+	cmd := quote(exe) + " hook --harness " + string(h)
+	if pinned != "" {
+		cmd += " --workspace " + quote(pinned)
+	}
+	return cmd
+}
 
 // entry is the matcher group Install adds.
-func entry(exe string, h Harness) map[string]any {
-	hk := map[string]any{"type": "command", "command": HookCommand(exe, h)}
+func entry(exe string, h Harness, pinned string) map[string]any {
+	hk := map[string]any{"type": "command", "command": HookCommand(exe, h, pinned)}
 	if h == Gemini {
 		hk["name"], hk["timeout"] = "vtexec", json.Number("30000") // milliseconds
 	} else {
@@ -65,8 +72,8 @@ func entry(exe string, h Harness) map[string]any {
 }
 
 // CodexSnippet is the TOML to add to $CODEX_HOME/config.toml.
-func CodexSnippet(exe string) string {
-	cmd, _ := json.Marshal(HookCommand(exe, Codex))
+func CodexSnippet(exe, pinned string) string {
+	cmd, _ := json.Marshal(HookCommand(exe, Codex, pinned))
 	return "[[hooks.PreToolUse]]\nmatcher = \".*\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = " + string(cmd) + "\ntimeout = 30\n"
 }
 
@@ -82,9 +89,9 @@ func isOurs(hk any) bool {
 }
 
 // Edit returns the settings data with vtexec's hook put in (install) or
-// taken out (!install). Everything else stays as it was; other hooks too.
+// taken out (!install), pinned to a workspace if pinned is not "". Everything else stays as it was; other hooks too.
 // changed is false when there was nothing to do.
-func Edit(data []byte, h Harness, exe string, install bool) (out []byte, changed bool, err error) {
+func Edit(data []byte, h Harness, exe, pinned string, install bool) (out []byte, changed bool, err error) {
 	settings := map[string]any{}
 	if len(bytes.TrimSpace(data)) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(data))
@@ -134,7 +141,7 @@ func Edit(data []byte, h Harness, exe string, install bool) (out []byte, changed
 			kept = append(kept, c)
 		}
 	}
-	want := entry(exe, h)
+	want := entry(exe, h, pinned)
 	if install {
 		// Already there exactly as it would be written: nothing to do.
 		if removed == 1 && containsEqual(groups, want) {
@@ -198,12 +205,25 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer, getenv f
 	fs.SetOutput(io.Discard)
 	harness := fs.String("harness", "", "claude, codex or gemini")
 	scope := fs.String("scope", "user", "user (your settings) or project (the project's settings)")
-	dir := fs.String("workspace", ".", "the project, for --scope project")
+	dir := fs.String("workspace", "", "the project: pinned as the hook's workspace, and where --scope project writes (default .)")
 	dryRun := fs.Bool("dry-run", false, "print the settings file as it would be, write nothing")
 	if code, done := parseFlags(fs, args, "vtexec hook "+verb+" --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]", stdout, stderr); done {
 		return code
 	}
 	h := Harness(*harness)
+	pinned := ""
+	if *dir != "" {
+		abs, err := filepath.Abs(*dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "vtexec hook: %v\n", err)
+			return 1
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "vtexec hook: --workspace %s is not a directory\n", abs)
+			return 2
+		}
+		pinned = abs
+	}
 	exe := selfPath()
 	if exe == "" {
 		fmt.Fprintln(stderr, "vtexec hook: cannot find the path of the vtexec binary")
@@ -213,23 +233,22 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer, getenv f
 	case Claude, Gemini:
 	case Codex:
 		if install {
-			fmt.Fprint(stdout, CodexSnippet(exe))
+			fmt.Fprint(stdout, CodexSnippet(exe, pinned))
 		}
 		if *dryRun {
 			return 0
 		}
-		fmt.Fprintf(stderr, "vtexec hook: vtexec does not edit Codex's config.toml; %s these lines in $CODEX_HOME/config.toml (default ~/.codex/config.toml) yourself:\n%s", map[bool]string{true: "add", false: "remove"}[install], CodexSnippet(exe))
+		fmt.Fprintf(stderr, "vtexec hook: vtexec does not edit Codex's config.toml; %s these lines in $CODEX_HOME/config.toml (default ~/.codex/config.toml) yourself:\n%s", map[bool]string{true: "add", false: "remove"}[install], CodexSnippet(exe, pinned))
 		return 1
 	default:
 		fmt.Fprintf(stderr, "vtexec hook: --harness must be claude, codex or gemini, not %q\n", h)
 		return 2
 	}
-	abs, err := filepath.Abs(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "vtexec hook: %v\n", err)
-		return 1
+	project := pinned
+	if project == "" {
+		project, _ = filepath.Abs(".")
 	}
-	path, err := settingsFile(h, *scope, abs, getenv("HOME"))
+	path, err := settingsFile(h, *scope, project, getenv("HOME"))
 	if err != nil {
 		fmt.Fprintf(stderr, "vtexec hook: %v\n", err)
 		return 2
@@ -239,7 +258,7 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer, getenv f
 		fmt.Fprintf(stderr, "vtexec hook: %v\n", err)
 		return 1
 	}
-	out, changed, err := Edit(data, h, exe, install)
+	out, changed, err := Edit(data, h, exe, pinned, install)
 	if err != nil {
 		fmt.Fprintf(stderr, "vtexec hook: %s: %v (nothing written)\n", path, err)
 		return 1

@@ -30,7 +30,7 @@ const otherSettings = `{
 
 func TestInstallThenUninstallKeepsOtherHooks(t *testing.T) {
 	for _, h := range []Harness{Gemini, Claude} {
-		installed, changed, err := Edit([]byte(otherSettings), h, "/opt/vt exec/vtexec", true)
+		installed, changed, err := Edit([]byte(otherSettings), h, "/opt/vt exec/vtexec", "", true)
 		require.NoError(t, err)
 		require.True(t, changed)
 		var s struct {
@@ -47,18 +47,18 @@ func TestInstallThenUninstallKeepsOtherHooks(t *testing.T) {
 		assert.Len(t, groups, 2, "the other hook of the event stays")
 
 		// Idempotent: installing again changes nothing.
-		again, changed, err := Edit(installed, h, "/opt/vt exec/vtexec", true)
+		again, changed, err := Edit(installed, h, "/opt/vt exec/vtexec", "", true)
 		require.NoError(t, err)
 		assert.False(t, changed)
 		assert.Equal(t, installed, again)
 
-		removed, changed, err := Edit(installed, h, "/opt/vt exec/vtexec", false)
+		removed, changed, err := Edit(installed, h, "/opt/vt exec/vtexec", "", false)
 		require.NoError(t, err)
 		require.True(t, changed)
 		assert.JSONEq(t, otherSettings, string(removed), "%s: as it was", h)
 		assert.Contains(t, string(removed), "12345678901234567890")
 
-		_, changed, err = Edit(removed, h, "/opt/vt exec/vtexec", false)
+		_, changed, err = Edit(removed, h, "/opt/vt exec/vtexec", "", false)
 		require.NoError(t, err)
 		assert.False(t, changed, "nothing left to uninstall")
 	}
@@ -66,22 +66,22 @@ func TestInstallThenUninstallKeepsOtherHooks(t *testing.T) {
 
 func TestInstallMovesAnOldVtexecHook(t *testing.T) {
 	// A vtexec at another path is replaced, not added beside.
-	old, _, err := Edit(nil, Gemini, "/old/vtexec", true)
+	old, _, err := Edit(nil, Gemini, "/old/vtexec", "", true)
 	require.NoError(t, err)
-	moved, changed, err := Edit(old, Gemini, "/new/vtexec", true)
+	moved, changed, err := Edit(old, Gemini, "/new/vtexec", "", true)
 	require.NoError(t, err)
 	assert.True(t, changed)
 	assert.NotContains(t, string(moved), "/old/vtexec")
 	assert.Equal(t, 1, strings.Count(string(moved), "/new/vtexec"))
 	// Uninstalling the last hook leaves no empty hooks object.
-	empty, _, err := Edit(moved, Gemini, "/new/vtexec", false)
+	empty, _, err := Edit(moved, Gemini, "/new/vtexec", "", false)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{}`, string(empty))
 }
 
 func TestEditRefusesWhatItCannotRead(t *testing.T) {
 	for _, data := range []string{`[1]`, `{"hooks": 3}`, `{"hooks": {"BeforeTool": {}}}`, `{`} {
-		_, _, err := Edit([]byte(data), Gemini, "/v/vtexec", true)
+		_, _, err := Edit([]byte(data), Gemini, "/v/vtexec", "", true)
 		assert.Error(t, err, data)
 	}
 }
