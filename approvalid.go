@@ -80,6 +80,18 @@ func approvalMAC(key []byte, q Question, session string, expiry int64, nonce str
 	return hex.EncodeToString(m.Sum(nil))
 }
 
+// Digest identifies the exact plan a person is asked about: its cwd,
+// commands, asks and how the commands are joined, and the text shown.
+// Two questions with the same digest approve the same run.
+func (q Question) Digest() string {
+	payload, _ := json.Marshal(struct {
+		approvalPayload
+		Text string `json:"text"`
+	}{approvalPayload{Cwd: q.Cwd, Commands: q.Commands, Asks: q.Asks, Flow: q.flow}, q.Text()})
+	sum := sha256.Sum256(payload)
+	return hex.EncodeToString(sum[:])
+}
+
 // newApprovalID returns an id for the question as asked in session.
 func newApprovalID(q Question, session string, now time.Time) (string, error) {
 	key, err := approvalKey()

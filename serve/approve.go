@@ -2,10 +2,8 @@ package serve
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -72,17 +70,21 @@ func (a *elicitApprover) Approve(ctx context.Context, q vtexec.Question) (vtexec
 }
 
 // answeredApprover answers with the person's answer to the question
-// shown in an earlier round of the call, if Run asks the same question;
-// a command whose question changed in between (its files did) is denied.
+// shown in an earlier round of the call, if Run asks the same question:
+// the round's request state is a ticket for that question on this
+// connection, spent by this answer. A command whose question changed in
+// between (its files did), a ticket already spent, expired or issued to
+// another connection or an earlier server is denied.
 type answeredApprover struct {
 	response mcp.InputResponse
-	shown    string // the round's request state: the server's seal on the question shown
-	key      []byte
+	state    string // the round's request state: a ticket (see tickets)
+	conn     string
+	tickets  *tickets
 }
 
 func (a *answeredApprover) Approve(_ context.Context, q vtexec.Question) (vtexec.Answer, error) {
-	if !hmac.Equal([]byte(seal(a.key, q)), []byte(a.shown)) {
-		return vtexec.AnswerDeny, errors.New("the question changed after it was shown; call again to be asked anew")
+	if err := a.tickets.redeem(a.conn, q.Digest(), a.state); err != nil {
+		return vtexec.AnswerDeny, err
 	}
 	res, ok := a.response.(*mcp.ElicitResult)
 	if !ok {
@@ -109,15 +111,10 @@ func answerOf(res *mcp.ElicitResult, q vtexec.Question) vtexec.Answer {
 	return vtexec.AnswerDeny
 }
 
-// seal authenticates a question the server showed, so that an answer
-// counts only for a question this server asked, and for that one only.
-func seal(key []byte, q vtexec.Question) string { return sealText(key, q.Text()) }
-
-// sealText authenticates any question text the server showed.
-func sealText(key []byte, text string) string {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(text))
-	return hex.EncodeToString(m.Sum(nil))
+// textDigest identifies a question shown as text only.
+func textDigest(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 func elicitParams(q vtexec.Question, timeout time.Duration, purpose string) *mcp.ElicitParams {

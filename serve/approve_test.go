@@ -254,7 +254,7 @@ func TestRoundTripAnswerIsSealed(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolShell, Arguments: args, InputResponses: once, RequestState: state})
 		require.NoError(t, err)
 		assert.True(t, res.IsError)
-		assert.Contains(t, text(t, res), "denied_by_user: no answer (the question changed after it was shown")
+		assert.Contains(t, text(t, res), "denied_by_user: no answer (the answer is not for this question on this connection")
 		assert.FileExists(t, keep)
 	}
 	// The same answer to another command's question does not count either.

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"crypto/hmac"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -531,6 +530,7 @@ func inputQuestion(j *job, input string) string {
 // the question to send first.
 func (s *Server) approveInput(ctx context.Context, req *mcp.CallToolRequest, j *job, input string) (*mcp.CallToolResult, error) {
 	q := inputQuestion(j, input)
+	conn := s.conn(req.Session).session
 	params := &mcp.ElicitParams{Mode: "form", Message: q + "Answer once (type it) or deny.", RequestedSchema: &jsonschema.Schema{
 		Type:       "object",
 		Properties: map[string]*jsonschema.Schema{"answer": {Type: "string", Title: "Type this input?", Enum: []any{string(vtexec.AnswerOnce), string(vtexec.AnswerDeny)}}},
@@ -549,10 +549,10 @@ func (s *Server) approveInput(ctx context.Context, req *mcp.CallToolRequest, j *
 	case askRoundTrip:
 		resp, ok := req.Params.InputResponses[approvalKey]
 		if !ok {
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalKey: params}, RequestState: sealText(s.key, q)}, nil
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalKey: params}, RequestState: s.tickets.issue(conn, textDigest(q))}, nil
 		}
-		if !hmac.Equal([]byte(sealText(s.key, q)), []byte(req.Params.RequestState)) {
-			return nil, inputDenied(j, "the answer is not for this input; call again to be asked anew")
+		if err := s.tickets.redeem(conn, textDigest(q), req.Params.RequestState); err != nil {
+			return nil, inputDenied(j, err.Error())
 		}
 		r, ok := resp.(*mcp.ElicitResult)
 		if !ok {

@@ -68,7 +68,7 @@ type Server struct {
 	engine *vtexec.Engine
 	mcp    *mcp.Server
 
-	key []byte // seals the questions shown to clients (see seal)
+	tickets *tickets // questions asked in rounds, waiting for their answer
 
 	mu       sync.Mutex
 	conns    map[*mcp.ServerSession]*conn
@@ -94,8 +94,7 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxJobs <= 0 {
 		opts.MaxJobs = DefaultMaxJobs
 	}
-	s := &Server{opts: opts, engine: opts.Engine, key: make([]byte, 32), conns: map[*mcp.ServerSession]*conn{}}
-	rand.Read(s.key)
+	s := &Server{opts: opts, engine: opts.Engine, tickets: newTickets(opts.AskTimeout), conns: map[*mcp.ServerSession]*conn{}}
 	if s.engine == nil {
 		s.engine = vtexec.NewEngine(vtexec.Config{})
 	}
@@ -269,7 +268,7 @@ func (s *Server) arrangeApproval(ctx context.Context, req *mcp.CallToolRequest, 
 		r.Approver = &elicitApprover{ss: req.Session, timeout: s.opts.AskTimeout, purpose: purpose}
 	case askRoundTrip:
 		if resp, ok := req.Params.InputResponses[approvalKey]; ok {
-			r.Approver = &answeredApprover{response: resp, shown: req.Params.RequestState, key: s.key}
+			r.Approver = &answeredApprover{response: resp, state: req.Params.RequestState, conn: r.Session, tickets: s.tickets}
 			return nil, nil
 		}
 		_, q, err := s.engine.Question(ctx, *r)
@@ -278,7 +277,7 @@ func (s *Server) arrangeApproval(ctx context.Context, req *mcp.CallToolRequest, 
 		}
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{approvalKey: elicitParams(*q, 0, purpose)},
-			RequestState:  seal(s.key, *q),
+			RequestState:  s.tickets.issue(r.Session, q.Digest()),
 		}, nil
 	}
 	return nil, nil
