@@ -24,6 +24,9 @@ type Options struct {
 	Exe string
 	// Getenv reads the harness's environment (project dir, PATH).
 	Getenv func(string) string
+	// Environ is the harness's whole environment (NAME=value), which its
+	// bash starts with; --no-rewrite looks in it for exported functions.
+	Environ []string
 	// Workspace is the project pinned when the hook was installed
 	// (hook --workspace); "" takes it from the harness (see projectDir).
 	Workspace string
@@ -141,9 +144,9 @@ func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Works
 		in[cmdKey] = line
 		return Verdict{Kind: Rewrite, Input: in}
 	}
-	if why := plainForBash(command, d, opt.Getenv("PATH"), ws.Cwd()); why != "" {
+	if why := plainForBash(ev.Harness, command, d, bashEnviron{get: opt.Getenv, list: opt.Environ}, ws.Cwd()); why != "" {
 		return deny("needs_vtexec", "vtexec allows this command only when it runs it itself, and rewriting is off: "+why,
-			"use plain words with no git, globs, expansions or redirections, or let the hook rewrite commands (no --no-rewrite)")
+			"let the hook rewrite commands (install it without --no-rewrite); without rewriting only plain words of programs, no builtin, git, glob, expansion or redirection, pass, and only in a plain bash -c (Gemini CLI)")
 	}
 	return Verdict{Kind: Allow}
 }
@@ -234,7 +237,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 		return 2
 	}
 	noteSighting(ev)
-	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv, Workspace: *pinned, Getwd: os.Getwd}
+	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv, Environ: env, Workspace: *pinned, Getwd: os.Getwd}
 	if !*noRewrite {
 		opt.Exe = selfPath()
 	}

@@ -177,7 +177,7 @@ func TestNoRewriteAllowsOnlyPlainWords(t *testing.T) {
 		"sort --key 2 README.md":    Deny, // vtexec runs sort --key=2 README.md
 		"sort --key=2 README.md":    Allow,
 	} {
-		v := Decide(context.Background(), event(Claude, ws, "Bash", map[string]any{"command": cmd}), opt)
+		v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": cmd}), opt)
 		assert.Equal(t, want, v.Kind, "%s: %s", cmd, v.Message())
 		if want == Deny {
 			// vtexec itself allows each; only bash running it is unsafe.
@@ -194,7 +194,7 @@ func TestNoRewriteAllowsOnlyPlainWords(t *testing.T) {
 		}
 		return ""
 	}
-	v := Decide(context.Background(), event(Claude, ws, "Bash", map[string]any{"command": "ls"}), opt)
+	v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "ls"}), opt)
 	assert.Equal(t, Deny, v.Kind)
 	assert.Contains(t, v.Reason, "bash would run ls from "+bin)
 }
@@ -324,11 +324,16 @@ func TestMainEndToEnd(t *testing.T) {
 	assert.Contains(t, out, `"permissionDecision":"deny"`)
 	assert.Contains(t, out, "outside_workspace")
 
-	// --no-rewrite: a plain command is allowed as it is.
+	// --no-rewrite: a plain command is allowed as it is in Gemini CLI's
+	// bash -c, never in Claude Code's shell, which loads the user's.
+	ev = strings.ReplaceAll(geminiShellEvent, "/t/work", ws)
+	code, out, _ = run([]string{"--no-rewrite"}, ev, "PATH="+os.Getenv("PATH"), "GEMINI_PROJECT_DIR="+ws)
+	assert.Equal(t, 0, code)
+	assert.JSONEq(t, `{"decision":"allow"}`, out)
 	ev = strings.ReplaceAll(claudeEvent, "/t/work", ws)
 	code, out, _ = run([]string{"--no-rewrite"}, ev, "PATH="+os.Getenv("PATH"), "CLAUDE_PROJECT_DIR="+ws)
 	assert.Equal(t, 0, code)
-	assert.JSONEq(t, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, out)
+	assert.Contains(t, out, "needs_vtexec")
 
 	// An event it cannot read blocks: exit 2, the reason on stderr.
 	code, out, errs := run([]string{"--harness", "claude"}, `{"hook_event_name":"PreToolUse"`)

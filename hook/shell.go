@@ -36,19 +36,60 @@ func RewriteLine(exe, workspace, cwd, session, command string) string {
 	return strings.Join(words, " ")
 }
 
+// bashWords are the builtins and keywords of bash 5.2 (compgen -b -k);
+// TestBashWordsAreBashs compares them with the installed bash. Bash runs
+// its builtin, not the program vtexec checked under the same name, and a
+// builtin can change what later words run (hash, enable, cd with CDPATH):
+// no command whose first word is one of these runs outside vtexec.
+var bashWords = strings.Fields(`. : [ alias bg bind break builtin caller cd command compgen complete compopt
+	continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs
+	kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source
+	suspend test times trap true type typeset ulimit umask unalias unset wait
+	if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc`)
+
+// bashEnv are the variables a non-interactive bash reads from its
+// environment that change what a plain command runs or where: a file it
+// sources first, how it searches, splits, globs and changes directory,
+// options, compatibility and loadable builtins. Exported functions
+// (BASH_FUNC_name%%) are checked apart.
+var bashEnv = []string{"BASH_ENV", "ENV", "CDPATH", "GLOBIGNORE", "IFS", "SHELLOPTS", "BASHOPTS",
+	"POSIXLY_CORRECT", "BASH_COMPAT", "BASH_LOADABLES_PATH", "EXECIGNORE", "BASH_XTRACEFD", "PS4"}
+
+// shellOf says, for each harness, why its shell tool's bash may run
+// other code than the command (""  for a plain bash -c): Gemini CLI
+// 0.61.0 runs bash -c "shopt -u …; COMMAND"; Codex runs a login shell,
+// which reads the user's profile; Claude Code first loads a snapshot of
+// the user's shell, with its functions and aliases.
+var shellOf = map[Harness]string{
+	Gemini: "",
+	Codex:  "Codex runs commands in a login shell (bash -lc), which first runs the user's profile files, where a function or alias may stand in for any program",
+	Claude: "Claude Code runs commands in a shell that first loads a snapshot of the user's shell, with its functions and aliases",
+}
+
 // plainForBash reports why command, which vtexec allowed, is not safe for
 // bash to run itself, outside vtexec ("" if it is). Safe means: bash
 // would run exactly the argv vtexec checked, and nothing vtexec's runner
-// adds was needed to make it safe. So: simple commands joined only by
-// ;, &&, || or |; words of plain text (quoted or not) with no expansion,
-// glob, brace, tilde or escape; no redirection, here-document, assignment
-// or background job; each program found by bash's PATH (pathEnv, relative
-// entries from dir) where vtexec found it; no git (bash would let it run
-// the repository's configured programs, which vtexec's git environment
-// turns off); and decided by vtexec's built-in rules, not by a policy
-// rule or approval (which may grant network or tool presets that only
-// vtexec's box applies).
-func plainForBash(command string, d vtexec.Decision, pathEnv, dir string) string {
+// adds was needed to make it safe. So: a harness whose bash is a plain
+// bash -c (shellOf), with none of the variables bash obeys (bashEnv,
+// exported functions) in the harness's environment; simple commands
+// joined only by ;, &&, || or |; words of plain text (quoted or not) with
+// no expansion, glob, brace, tilde or escape; no redirection,
+// here-document, assignment or background job; no builtin or keyword of
+// bash as a command (bashWords); each program found by bash's PATH
+// (relative entries from dir) where vtexec found it; no git (bash would
+// let it run the repository's configured programs, which vtexec's git
+// environment turns off); and decided by vtexec's built-in rules, not by
+// a policy rule or approval (which may grant network or tool presets that
+// only vtexec's box applies).
+func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron, dir string) string {
+	if why, ok := shellOf[h]; !ok {
+		return "vtexec does not know how " + string(h) + " starts its shell"
+	} else if why != "" {
+		return why
+	}
+	if why := env.hostile(); why != "" {
+		return why
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if err != nil {
 		return "it does not parse: " + err.Error()
@@ -61,7 +102,13 @@ func plainForBash(command string, d vtexec.Decision, pathEnv, dir string) string
 	if d.Rule != "" {
 		return "it is allowed by a policy rule or approval (" + d.Rule + "), which may rely on vtexec's box"
 	}
-	if typed := typedArgvs(f); len(typed) == len(d.Commands) {
+	typed := typedArgvs(f)
+	for _, argv := range typed {
+		if len(argv) > 0 && slices.Contains(bashWords, argv[0]) {
+			return "bash would run its own " + argv[0] + " (a builtin or keyword), not the program vtexec checked"
+		}
+	}
+	if len(typed) == len(d.Commands) {
 		for i, c := range d.Commands {
 			if !slices.Equal(typed[i], c.Argv) {
 				return "vtexec checked it as " + vtexec.DisplayArgv(c.Argv) + ", which bash would not pass as typed"
@@ -72,7 +119,7 @@ func plainForBash(command string, d vtexec.Decision, pathEnv, dir string) string
 	}
 	for _, c := range d.Commands {
 		if c.Program == "" {
-			continue // a builtin: bash's does the same
+			return "vtexec runs " + c.Argv[0] + " itself; bash would run its own"
 		}
 		if filepath.Base(c.Program) == "git" {
 			return "git would run the repository's configured programs (hooks, filters, pagers) without vtexec's git environment"
@@ -80,8 +127,29 @@ func plainForBash(command string, d vtexec.Decision, pathEnv, dir string) string
 		if strings.Contains(c.Argv[0], "/") {
 			return "the program is named by a path (" + c.Argv[0] + ")"
 		}
-		if got := lookPath(c.Argv[0], pathEnv, dir); !samePath(got, c.Program) {
+		if got := lookPath(c.Argv[0], env.get("PATH"), dir); !samePath(got, c.Program) {
 			return "bash would run " + c.Argv[0] + " from " + orNone(got) + ", not vtexec's " + c.Program
+		}
+	}
+	return ""
+}
+
+// bashEnviron is the environment the harness's bash starts with.
+type bashEnviron struct {
+	get  func(string) string
+	list []string // every NAME=value, for exported functions
+}
+
+// hostile says which variable of the environment bash would obey, or "".
+func (e bashEnviron) hostile() string {
+	for _, name := range bashEnv {
+		if e.get != nil && e.get(name) != "" {
+			return "the harness's environment sets " + name + ", which bash obeys and vtexec's check does not see"
+		}
+	}
+	for _, kv := range e.list {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "BASH_FUNC_") {
+			return "the harness's environment exports a bash function (" + name + "), which bash would run in place of a program"
 		}
 	}
 	return ""
