@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -70,11 +71,35 @@ func TestHookClaudeCode(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(work, "out.tar"))
 }
 
+// Every tool Claude Code 2.1.330 declares to its model, loaded or
+// deferred, is one the hook classifies.
+func TestHookClaudeToolNamesAreClassified(t *testing.T) {
+	claude := os.Getenv("CLAUDE_BIN")
+	require.NotEmpty(t, claude, "set CLAUDE_BIN to node_modules/.bin/claude (npm install @anthropic-ai/claude-code@2.1.330)")
+	_, home, work, _ := harnessDirs(t)
+	m := &mockClaude{}
+	runClaudeWith(t, claude, home, work, m)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	require.Contains(t, m.tools, "Bash")
+	require.Contains(t, m.tools, "WebFetch", "the deferred tools were read")
+	for name := range m.tools {
+		assert.NotEmpty(t, toolClass(Claude, name), "Claude Code's tool %q is not classified", name)
+	}
+	t.Logf("Claude Code's tools: %v", m.tools)
+}
+
 // runClaude runs Claude Code -p in work with HOME home against the
 // scripted Messages API, with extra flags, and returns its output.
 func runClaude(t *testing.T, claude, home, work string, script []map[string]any, flags ...string) (stdout, stderr *bytes.Buffer) {
 	t.Helper()
-	addr := serveLoopback(t, &mockClaude{script: script})
+	return runClaudeWith(t, claude, home, work, &mockClaude{script: script}, flags...)
+}
+
+// runClaudeWith is runClaude against the scripted model m.
+func runClaudeWith(t *testing.T, claude, home, work string, m *mockClaude, flags ...string) (stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	addr := serveLoopback(t, m)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	args := append([]string{"-p", "run the tools", "--output-format", "stream-json", "--verbose"}, flags...)
@@ -135,7 +160,13 @@ func claudeToolResults(t *testing.T, stdout io.Reader) map[string]toolResult {
 type mockClaude struct {
 	mu     sync.Mutex
 	script []map[string]any
+	// tools are the tool names the requests declared: in tools, and the
+	// deferred ones named in the text ToolSearch loads them from.
+	tools map[string]bool
 }
+
+// deferredList is the text before the deferred tools' names, one a line.
+var deferredList = regexp.MustCompile(`deferred tools are now available via ToolSearch[^\n]*\n((?:[A-Za-z_][A-Za-z0-9_]*\n)+)`)
 
 func (m *mockClaude) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
@@ -153,6 +184,25 @@ func (m *mockClaude) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} `json:"tools"`
 	}
 	_ = json.Unmarshal(body, &req)
+	m.mu.Lock()
+	if m.tools == nil {
+		m.tools = map[string]bool{}
+	}
+	for _, tl := range req.Tools {
+		m.tools[tl.Name] = true
+	}
+	var text string
+	if json.Unmarshal(body, &struct {
+		System *json.RawMessage `json:"system"`
+	}{}) == nil {
+		text = string(body)
+	}
+	for _, match := range deferredList.FindAllStringSubmatch(strings.ReplaceAll(text, `\n`, "\n"), -1) {
+		for _, name := range strings.Fields(match[1]) {
+			m.tools[name] = true
+		}
+	}
+	m.mu.Unlock()
 	main := false
 	for _, tl := range req.Tools {
 		main = main || tl.Name == "Bash"

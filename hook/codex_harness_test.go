@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -104,6 +105,15 @@ stream_max_retries = 0
 	assert.Contains(t, results["call_6"], "vtexec refused (outside_workspace)")
 	// The session works in the project after the refusals.
 	assert.Contains(t, results["call_7"], "inside.txt")
+
+	// Every tool Codex declared to its model is one the hook classifies.
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	require.Contains(t, srv.tools, "exec_command")
+	for name := range srv.tools {
+		assert.NotEmpty(t, toolClass(Codex, name), "Codex's tool %q is not classified", name)
+	}
+	t.Logf("Codex's tools: %v", srv.tools)
 }
 
 // mockCodex answers POST /v1/responses with SSE: the next scripted item
@@ -112,6 +122,7 @@ type mockCodex struct {
 	mu     sync.Mutex
 	script []map[string]any
 	last   map[string]string // call_id -> output, from the latest request
+	tools  map[string]bool   // the tool names the requests declared
 }
 
 func (m *mockCodex) outputs() map[string]string {
@@ -127,6 +138,10 @@ func (m *mockCodex) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
+		Tools []struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		} `json:"tools"`
 		Input []struct {
 			Type   string          `json:"type"`
 			CallID string          `json:"call_id"`
@@ -142,6 +157,19 @@ func (m *mockCodex) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Lock()
 	m.last = outs
+	if m.tools == nil {
+		m.tools = map[string]bool{}
+	}
+	for _, tl := range req.Tools {
+		switch {
+		case tl.Type == "namespace":
+			m.tools["mcp__"+strings.TrimPrefix(tl.Name, "mcp__")+"__tool"] = true
+		case tl.Name != "":
+			m.tools[tl.Name] = true
+		default:
+			m.tools[tl.Type] = true // tool_search, web_search
+		}
+	}
 	m.mu.Unlock()
 	turn := len(outs)
 	item := map[string]any{"type": "message", "role": "assistant", "id": "msg_end",

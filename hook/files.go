@@ -30,6 +30,8 @@ var (
 			"NotebookEdit": {{"notebook_path", w, false}}, "NotebookRead": {{"notebook_path", r, false}},
 			"Glob": {{"path", r, false}, {"pattern", r, true}}, "Grep": {{"path", r, false}},
 			"LS": {{"path", r, false}},
+			// A workflow may be read from a file.
+			"Workflow": {{"scriptPath", r, false}},
 		},
 		Gemini: {
 			"read_file": {{"file_path", r, false}}, "write_file": {{"file_path", w, false}},
@@ -37,6 +39,8 @@ var (
 			"read_many_files": {{"include", r, true}},
 			"glob":            {{"dir_path", r, false}, {"pattern", r, true}},
 			"grep_search":     {{"dir_path", r, false}},
+			// The legacy name Gemini CLI still accepts for grep_search.
+			"search_file_content": {{"dir_path", r, false}},
 		},
 		Codex: {"view_image": {{"path", r, false}}},
 	}
@@ -45,7 +49,7 @@ var (
 	patchKeys = []string{"command", "input", "patch"}
 )
 
-// decideFiles confines the paths of a file tool; other tools pass.
+// decideFiles confines the paths of a file tool.
 func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 	var uses []pathUse
 	switch {

@@ -35,16 +35,10 @@ type Options struct {
 	Getwd func() (string, error)
 }
 
-// shellTools are the shell tools and the argument that holds the command
-// and, if any, the directory to run it in.
-var shellTools = map[Harness]map[string][2]string{
-	Claude: {"Bash": {"command", ""}},
-	Codex:  {"Bash": {"command", "workdir"}, "exec_command": {"cmd", "workdir"}},
-	Gemini: {"run_shell_command": {"command", "dir_path"}},
-}
-
 // Decide answers one event. Shell commands are decided by the Engine; file
-// tools' paths are confined to the workspace; other tools pass.
+// tools' paths are confined to the workspace; tools that run what the
+// hook cannot check and tools it does not know are refused; the
+// harness's other tools pass (see toolClass).
 func Decide(ctx context.Context, ev Event, opt Options) Verdict {
 	root, from := projectDir(ev.Harness, opt)
 	if root == "" {
@@ -55,10 +49,19 @@ func Decide(ctx context.Context, ev Event, opt Options) Verdict {
 	if err != nil {
 		return deny(CodeNoWorkspace, "the workspace "+from+" is not usable: "+err.Error(), "pin an existing project directory: vtexec hook install --harness "+string(ev.Harness)+" --workspace DIR")
 	}
-	if t, ok := shellTools[ev.Harness][ev.ToolName]; ok {
+	switch toolClass(ev.Harness, ev.ToolName) {
+	case "shell":
+		t := shellTools[ev.Harness][ev.ToolName]
 		return decideShell(ctx, ev, opt, ws, t[0], t[1])
+	case "file":
+		return decideFiles(ev, ws)
+	case "refused":
+		return deny(CodeUncheckedTool, refusedTools[ev.Harness][ev.ToolName], "do it with the shell tool, which vtexec checks")
+	case "other":
+		return Verdict{Kind: Pass}
 	}
-	return decideFiles(ev, ws)
+	return deny(CodeUnknownTool, fmt.Sprintf("vtexec does not know the %s tool %q, so it cannot tell what it reads, writes or runs", ev.Harness, ev.ToolName),
+		"use the harness's shell or file tools; if the harness added this tool, update vtexec")
 }
 
 // CodeNoWorkspace is the refusal of an event whose workspace nothing the

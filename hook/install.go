@@ -43,12 +43,9 @@ func eventName(h Harness) string {
 	return "PreToolUse"
 }
 
-// matchers name the tools vtexec guards, as each harness's matcher regex.
-var matchers = map[Harness]string{
-	Claude: "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|NotebookRead|Glob|Grep|LS",
-	Gemini: "run_shell_command|read_file|write_file|replace|read_many_files|list_directory|glob|grep_search",
-	Codex:  ".*",
-}
+// matchers send every tool to the hook, which knows each by name and
+// refuses one it does not know (see toolClass).
+var matchers = map[Harness]string{Claude: ".*", Gemini: ".*", Codex: ".*"}
 
 // HookCommand is the command line a harness runs for the hook; pinned, if
 // not "", is the workspace every event of it is confined to.

@@ -105,3 +105,40 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// Every tool a harness sends is known by name, or refused: an alias the
+// harness accepts, a tool that runs a command under another name, or a
+// new tool does not pass unchecked.
+func TestHookUnknownToolsFailClosed(t *testing.T) {
+	ws := fixture(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	opt := hook.Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: func(string) string { return "" }, Workspace: ws}
+	for _, c := range []struct {
+		h     hook.Harness
+		tool  string
+		input map[string]any
+		code  string
+	}{
+		// Gemini CLI's legacy name for grep_search.
+		{hook.Gemini, "search_file_content", map[string]any{"pattern": "root", "dir_path": "/etc"}, "outside_workspace"},
+		// Claude Code's Monitor runs a command.
+		{hook.Claude, "Monitor", map[string]any{"command": "cat /etc/passwd", "description": "watch"}, "outside_workspace"},
+		{hook.Claude, "Workflow", map[string]any{"scriptPath": "/etc/passwd"}, "outside_workspace"},
+		{hook.Claude, "EnterWorktree", map[string]any{"name": "x"}, "unchecked_tool"},
+		{hook.Claude, "BrandNewTool", map[string]any{"path": "/etc/passwd"}, "unknown_tool"},
+		{hook.Gemini, "read_file_v2", map[string]any{"file_path": "/etc/passwd"}, "unknown_tool"},
+		{hook.Codex, "shell", map[string]any{"command": []string{"cat", "/etc/passwd"}}, "unknown_tool"},
+		{hook.Codex, "mcp_evil", map[string]any{}, "unknown_tool"},
+	} {
+		v := hook.Decide(context.Background(), hookEvent(c.h, ws, c.tool, c.input), opt)
+		assert.Equal(t, hook.Deny, v.Kind, "%s %s: %s", c.h, c.tool, v.Message())
+		assert.Equal(t, c.code, v.Code, "%s %s: %s", c.h, c.tool, v.Message())
+	}
+	// The installed matcher sends every tool to the hook.
+	for _, h := range []hook.Harness{hook.Claude, hook.Gemini} {
+		out, _, err := hook.Edit(nil, h, "/v/vtexec", "", true)
+		require.NoError(t, err)
+		assert.Contains(t, string(out), `"matcher": ".*"`, h)
+	}
+	assert.Contains(t, hook.CodexSnippet("/v/vtexec", ""), `matcher = ".*"`)
+}
