@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vtexec/vtexec/internal/display"
 )
 
 // Answer is a person's answer to a Question.
@@ -153,36 +155,11 @@ func DisplayWord(w string) string {
 	return b.String()
 }
 
-// DisplayText escapes free text (a reason) the same way, keeping spaces.
-func DisplayText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if isVisible(r) {
-			b.WriteRune(r)
-		} else {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
-}
+// DisplayText escapes free text (a reason, a name) for a person: see
+// display.Text.
+func DisplayText(s string) string { return display.Text(s) }
 
-// isVisible: printable and not a format character (bidi overrides,
-// zero-width joiners and the like are format characters).
-// isVisible reports whether a terminal shows r as a mark of its own:
-// not a control or format character, a combining mark (variation
-// selectors, the grapheme joiner), a space other than " ", a private or
-// surrogate code point, or one of the blank-looking fillers.
-func isVisible(r rune) bool {
-	switch {
-	case r < 0x80:
-		return unicode.IsPrint(r)
-	case unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Zs, unicode.Co, unicode.Cs):
-		return false
-	case r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0 || r == 0x2800:
-		return false
-	}
-	return unicode.IsPrint(r)
-}
+func isVisible(r rune) bool { return display.Visible(r) }
 
 // ruleWords turns "allow /usr/bin/make test" into "make test" for a hint.
 func ruleWords(rule string) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/internal/display"
 )
 
 // Kind is what the hook tells the harness.
@@ -50,9 +51,9 @@ func (v Verdict) Message() string {
 	if v.Kind == Ask {
 		word = "asks a person"
 	}
-	msg := "vtexec " + word + " (" + v.Code + "): " + oneLine(v.Reason)
+	msg := "vtexec " + word + " (" + v.Code + "): " + display.Text(oneLine(v.Reason))
 	if v.Hint != "" {
-		msg += "\nHint: " + oneLine(v.Hint)
+		msg += "\nHint: " + display.Text(oneLine(v.Hint))
 	}
 	return msg
 }

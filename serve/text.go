@@ -23,7 +23,7 @@ func renderResult(res vtexec.Result) string {
 	var b strings.Builder
 	d := res.Decision
 	if !d.Allowed() {
-		fmt.Fprintf(&b, "refused: %s %s: %s\nhint: %s\n", d.Decision, d.Code, d.Reason, d.Hint)
+		fmt.Fprintf(&b, "refused: %s %s: %s\nhint: %s\n", d.Decision, d.Code, vtexec.DisplayText(d.Reason), vtexec.DisplayText(d.Hint))
 		fmt.Fprintf(&b, "nothing ran (exit code %d); cwd: %s\n", res.ExitCode, res.Cwd)
 		writeWarnings(&b, res.Warnings)
 		return b.String()
@@ -39,7 +39,7 @@ func renderResult(res vtexec.Result) string {
 		b.WriteString("note: output beyond vtexec's limit was cut from the middle ([vtexec: N bytes omitted]); write it to a file and read parts of it\n")
 	}
 	if s := res.Stopped; s != nil {
-		fmt.Fprintf(&b, "stopped before %s: %s %s\nhint: %s\n", vtexec.DisplayArgv(s.Argv), s.Code, s.Reason, s.Hint)
+		fmt.Fprintf(&b, "stopped before %s: %s %s\nhint: %s\n", vtexec.DisplayArgv(s.Argv), s.Code, vtexec.DisplayText(s.Reason), vtexec.DisplayText(s.Hint))
 	}
 	if d.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", d.Note)
@@ -55,7 +55,7 @@ func renderDecision(d vtexec.Decision) string {
 	if d.Allowed() {
 		b.WriteString("allow: it would run\n")
 	} else {
-		fmt.Fprintf(&b, "%s %s: %s\nhint: %s\n", d.Decision, d.Code, d.Reason, d.Hint)
+		fmt.Fprintf(&b, "%s %s: %s\nhint: %s\n", d.Decision, d.Code, vtexec.DisplayText(d.Reason), vtexec.DisplayText(d.Hint))
 	}
 	writeWarnings(&b, d.Warnings)
 	return b.String()
@@ -63,7 +63,7 @@ func renderDecision(d vtexec.Decision) string {
 
 func writeWarnings(b *strings.Builder, ws []vtexec.Warning) {
 	for _, w := range ws {
-		fmt.Fprintf(b, "warning: %s: %s\n", w.Code, w.Reason)
+		fmt.Fprintf(b, "warning: %s: %s\n", w.Code, vtexec.DisplayText(w.Reason))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/internal/display"
 )
 
 func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -68,7 +69,7 @@ func printDecision(w io.Writer, d vtexec.Decision) {
 		fmt.Fprintln(w, "allow")
 		return
 	}
-	fmt.Fprintf(w, "%s %s: %s\nhint: %s\n", d.Decision, d.Code, d.Reason, d.Hint)
+	fmt.Fprintf(w, "%s %s: %s\nhint: %s\n", d.Decision, d.Code, display.Text(d.Reason), display.Text(d.Hint))
 }
 
 // commandRequest reads the words after "--": one is a command string,

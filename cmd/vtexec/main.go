@@ -28,6 +28,7 @@ import (
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/hook"
+	"github.com/vtexec/vtexec/internal/display"
 )
 
 // Exit codes of check; run exits with the command's own code.
@@ -118,7 +119,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			encodeJSON(stdout, map[string]jsonError{"error": toJSONError(err)})
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "vtexec: %v\n", err)
+		fmt.Fprintf(stderr, "vtexec: %s\n", display.Lines(err.Error()))
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprint(stderr, usage)

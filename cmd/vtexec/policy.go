@@ -11,6 +11,7 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/display"
 	"github.com/vtexec/vtexec/validators"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -290,7 +291,7 @@ func policyExplain(ctx context.Context, args []string, stdout io.Writer) (int, e
 	}
 	fmt.Fprintf(stdout, "%s", d.Decision)
 	if d.Code != "" {
-		fmt.Fprintf(stdout, " (%s): %s", d.Code, d.Reason)
+		fmt.Fprintf(stdout, " (%s): %s", d.Code, display.Text(d.Reason))
 	}
 	fmt.Fprintln(stdout)
 	if d.Rule != "" {
@@ -299,7 +300,7 @@ func policyExplain(ctx context.Context, args []string, stdout io.Writer) (int, e
 		fmt.Fprintln(stdout, "decided by the built-in checks (no policy rule matched)")
 	}
 	for _, a := range d.Asks {
-		fmt.Fprintf(stdout, "asks: %s: %s; approving records %q\n", a.Display, a.Reason, a.Rule)
+		fmt.Fprintf(stdout, "asks: %s: %s; approving records %q\n", a.Display, display.Text(a.Reason), a.Rule)
 	}
 	return exitFor(d), nil
 }
@@ -318,7 +319,7 @@ func policyCheck(args []string, stdout io.Writer) (int, error) {
 	pol, err := vtexec.LoadPolicy(files)
 	var re *vtexec.RequestError
 	if errors.As(err, &re) {
-		fmt.Fprintf(stdout, "invalid: %s\n", re.Reason)
+		fmt.Fprintf(stdout, "invalid: %s\n", display.Text(re.Reason))
 		return 1, nil
 	}
 	if err != nil {

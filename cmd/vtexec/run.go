@@ -7,8 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/display"
 )
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -67,14 +70,15 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return res.ExitCode, nil
 	}
 	if res.Decision.Note != "" {
-		fmt.Fprintf(stderr, "vtexec: note: %s\n", res.Decision.Note)
+		fmt.Fprintf(stderr, "vtexec: note: %s\n", display.Text(res.Decision.Note))
 	}
 	if !res.Decision.Allowed() {
 		d := res.Decision
-		fmt.Fprintf(stderr, "vtexec: %s %s: %s (hint: %s)\n", d.Decision, d.Code, d.Reason, d.Hint)
+		fmt.Fprintf(stderr, "vtexec: %s %s: %s (hint: %s)\n", d.Decision, d.Code, display.Text(d.Reason), display.Text(d.Hint))
 	} else {
-		io.WriteString(stdout, res.Stdout)
-		io.WriteString(stderr, res.Stderr)
+		// On a terminal, what the command wrote is shown, not obeyed.
+		writeOutput(stdout, res.Stdout)
+		writeOutput(stderr, res.Stderr)
 		if res.TimedOut {
 			fmt.Fprintf(stderr, "vtexec: timed out after %s\n", time.Duration(res.DurationMs)*time.Millisecond)
 		}
@@ -93,6 +97,16 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // printWarnings writes one "vtexec: warning:" line per warning.
 func printWarnings(w io.Writer, warnings []vtexec.Warning) {
 	for _, x := range warnings {
-		fmt.Fprintf(w, "vtexec: warning: %s: %s\n", x.Code, x.Reason)
+		fmt.Fprintf(w, "vtexec: warning: %s: %s\n", x.Code, display.Text(x.Reason))
 	}
+}
+
+// writeOutput writes a command's output: as it is, except to a terminal,
+// where display.Output makes its control sequences visible.
+func writeOutput(w io.Writer, out string) {
+	if f, ok := w.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) {
+		w.Write(display.Output([]byte(out)))
+		return
+	}
+	io.WriteString(w, out)
 }
