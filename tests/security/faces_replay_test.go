@@ -38,6 +38,24 @@ func roundTripClient(t *testing.T, s *serve.Server) *mcp.ClientSession {
 	return cs
 }
 
+// inlineClient connects to s with a protocol version in which the server
+// asks with elicitation/create while the call waits; its person declines.
+func inlineClient(t *testing.T, s *serve.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, st) }()
+	decline := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "inline", Version: "0"}, &mcp.ClientOptions{ElicitationHandler: decline}).
+		Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close(); <-done })
+	return cs
+}
+
 var onceAnswer = mcp.InputResponseMap{"approval": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "once"}}}
 
 // askedState calls tool without an answer and returns the round's state.
@@ -111,6 +129,12 @@ func TestRoundTripOnceCannotBeReplayed(t *testing.T) {
 	old := askedState(t, d, serve.ToolShell, rm)
 	time.Sleep(120 * time.Millisecond)
 	assert.False(t, answered(t, d, serve.ToolShell, rm, old), "an expired state")
+	assert.FileExists(t, victim)
+
+	// A client asked inline (elicitation while the call waits) cannot
+	// answer with a state: it is asked, and its person declines.
+	inline := inlineClient(t, s)
+	assert.False(t, answered(t, inline, serve.ToolShell, rm, askedState(t, a, serve.ToolShell, rm)), "a state sent by an inline client")
 	assert.FileExists(t, victim)
 
 	// The unspent state still works once where it was issued: the
