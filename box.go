@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,11 +28,14 @@ import (
 const CodeConfinementUnavailable = "confinement_unavailable"
 
 // box is the kernel box of one run and the private directories its
-// programs get as HOME and TMPDIR.
+// programs get as HOME and TMPDIR, new for the run, and as their caches,
+// kept per workspace.
 type box struct {
 	*confine.Box
 	home, tmp string
-	extraEnv  []string // tool presets
+	runs      string   // the workspace's directory of runs' HOME and TMPDIR
+	cache     string   // the workspace's caches (XDG_CACHE_HOME)
+	extraEnv  []string // cache locations and tool presets
 	cleanup   func()
 	release   func() // gives a cached box back; nil for one of its own
 }
@@ -46,12 +50,14 @@ func (st *state) openBox() (*box, error) {
 	}
 	b := &box{cleanup: func() {}}
 	// The private HOME and TMPDIR are the command's whatever the
-	// confinement: the check inspects git with no user configuration,
-	// and the command must see the same.
-	if err := b.makeDirs(st.req.Session, st.ws.Root()); err != nil {
+	// confinement, and new for every run: the check inspects git with no
+	// user configuration, and the command must see the same, not what an
+	// earlier run wrote there.
+	if err := b.makeDirs(st.ws.Root()); err != nil {
 		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
 	}
+	b.extraEnv = cacheEnv(b.cache)
 	grantNetwork(st.decided.Plan, st.decided.Network)
 	if hasGit(st.decided.Plan) {
 		writeGitIdentity(b.home)
@@ -62,13 +68,13 @@ func (st *state) openBox() (*box, error) {
 	}
 	lim := st.pol.Limits
 	spec := confine.Spec{
-		ReadWrite: []string{st.ws.Root(), b.home, b.tmp},
+		ReadWrite: []string{st.ws.Root(), b.runs, b.cache},
 		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
 	spec.Placeholders = true
 	spec.PlaceholderFiles = st.pol.PlaceholderFiles
-	b.extraEnv = toolPresets(st.decided.Plan, &spec)
+	b.extraEnv = append(b.extraEnv, toolPresets(st.decided.Plan, &spec)...)
 	for _, r := range st.pol.Roots {
 		if r.Access == "read-write" {
 			spec.ReadWrite = append(spec.ReadWrite, r.Path)
@@ -242,27 +248,119 @@ func (b *box) close() {
 	b.cleanup()
 }
 
-// makeDirs creates the private HOME and TMPDIR: per session, or, for
-// calls without one, per workspace; both are kept for later calls, as a
-// machine keeps its home and /tmp.
-func (b *box) makeDirs(session, root string) error {
+// makeDirs creates the run's HOME and TMPDIR, new and empty, removed when
+// the run ends, under the workspace's directory of runs; and the
+// workspace's cache directory, kept between runs (within maxCache).
+func (b *box) makeDirs(root string) error {
 	base, err := privateBase()
 	if err != nil {
 		return err
 	}
-	name := "session-" + session
-	if session == "" {
-		sum := sha256.Sum256([]byte(root))
-		name = "workspace-" + hex.EncodeToString(sum[:12])
-	}
-	dir := filepath.Join(base, name)
-	b.home, b.tmp = filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
-	for _, d := range []string{dir, b.home, b.tmp} {
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(base, "workspace-"+hex.EncodeToString(sum[:12]))
+	b.runs, b.cache = filepath.Join(dir, "runs"), filepath.Join(dir, "cache")
+	for _, d := range []string{dir, b.runs, b.cache} {
 		if err := ownDir(d); err != nil {
 			return err
 		}
 	}
+	tidy(dir, b.runs, b.cache)
+	run, err := os.MkdirTemp(b.runs, "run-")
+	if err != nil {
+		return err
+	}
+	// HOME is the run's directory, TMPDIR a directory in it.
+	b.home, b.tmp = run, filepath.Join(run, "tmp")
+	if err := os.Mkdir(b.tmp, 0o700); err != nil {
+		removeTree(run)
+		return err
+	}
+	b.cleanup = func() {
+		// Most runs leave both empty: two removals, else the whole tree.
+		if os.Remove(b.tmp) != nil || os.Remove(run) != nil {
+			removeTree(run)
+		}
+	}
 	return nil
+}
+
+// cacheEnv points the caches programs keep (Go's build cache, npm's and
+// pip's downloads, XDG_CACHE_HOME) into the workspace's cache directory:
+// data that may be reused, not configuration.
+func cacheEnv(cache string) []string {
+	return []string{"XDG_CACHE_HOME=" + cache, "GOCACHE=" + filepath.Join(cache, "go-build"),
+		"npm_config_cache=" + filepath.Join(cache, "npm"), "PIP_CACHE_DIR=" + filepath.Join(cache, "pip")}
+}
+
+// maxCache bounds a workspace's cache directory; over it the cache is
+// emptied. It is measured at most every cacheCheckEvery.
+const (
+	maxCache        = 4 << 30
+	cacheCheckEvery = 10 * time.Minute
+	staleRun        = 24 * time.Hour
+)
+
+// tidy, at most every cacheCheckEvery (the time is kept in
+// dir/cache.checked), removes what a killed vtexec left in runs (see
+// sweepRuns) and the HOME and TMPDIR earlier versions kept in dir, and
+// empties cache when it has grown over maxCache.
+func tidy(dir, runs, cache string) {
+	stamp := filepath.Join(dir, "cache.checked")
+	if fi, err := os.Lstat(stamp); err == nil && time.Since(fi.ModTime()) < cacheCheckEvery {
+		return
+	}
+	if f, err := os.Create(stamp); err == nil {
+		f.Close()
+	}
+	sweepRuns(runs)
+	for _, old := range []string{"home", "tmp"} {
+		if _, err := os.Lstat(filepath.Join(dir, old)); err == nil {
+			removeTree(filepath.Join(dir, old))
+		}
+	}
+	var size int64
+	filepath.WalkDir(cache, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				size += fi.Size()
+			}
+		}
+		return nil
+	})
+	if size > maxCache {
+		removeTree(cache)
+		ownDir(cache)
+	}
+}
+
+// sweepRuns removes runs' directories left for more than staleRun (by a
+// vtexec that was killed).
+func sweepRuns(runs string) {
+	entries, err := os.ReadDir(runs)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleRun {
+			removeTree(filepath.Join(runs, e.Name()))
+		}
+	}
+}
+
+// removeTree removes dir and everything in it, making directories a
+// command left without write or search permission removable first. Links
+// are removed, never followed.
+func removeTree(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 
 // privateBase is $TMPDIR/vtexec-UID, a directory only this user owns.
