@@ -141,8 +141,9 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		missing = append(missing, "protected names and hidden sockets: need a mount namespace, which needs root or user namespaces")
 	}
 	b.report.PIDNamespace = b.root || b.userns
+	b.report.IPCNamespace = b.report.PIDNamespace
 	if !b.report.PIDNamespace {
-		missing = append(missing, "pid namespace: needs root or unprivileged user namespaces")
+		missing = append(missing, "pid and ipc namespaces: need root or unprivileged user namespaces")
 	}
 	if b.root && spec.Limits.Processes > 0 {
 		// Made here, not at the first run: where vtexec is root without
@@ -381,11 +382,19 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 			}
 		}
 		if lead == nil {
-			attr.Cloneflags |= unix.CLONE_NEWPID
+			// PID and IPC namespaces of its own: System V IPC and POSIX
+			// message queues made in the box are gone with it.
+			attr.Cloneflags |= unix.CLONE_NEWPID | unix.CLONE_NEWIPC
 			attr.Pdeathsig = syscall.SIGKILL
 			attr.Pgid = 0
 		} else {
 			if err := joinPIDNamespace(lead.Pid()); err != nil {
+				if lead.exited() {
+					return ErrPipelineEnded
+				}
+				return err
+			}
+			if err := joinNamespace(lead.Pid(), "ipc", unix.CLONE_NEWIPC); err != nil {
 				if lead.exited() {
 					return ErrPipelineEnded
 				}
@@ -403,7 +412,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		// Unprivileged: every process starts as the helper, in user,
 		// mount, PID and network namespaces of its own, where it is root
 		// (mapped to the caller's ids) until it has confined itself.
-		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID
+		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC
 		if !network {
 			attr.Cloneflags |= unix.CLONE_NEWNET
 		}
@@ -445,6 +454,20 @@ func (b *Box) networkRules() (*ruleset, error) {
 		}
 	})
 	return n.rs, n.err
+}
+
+// joinNamespace moves the calling thread into the namespace kind (ipc,
+// net…) of process pid.
+func joinNamespace(pid int, kind string, flag int) error {
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/ns/"+kind, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("confine: open the pipeline's %s namespace: %w", kind, err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Setns(fd, flag); err != nil {
+		return fmt.Errorf("confine: join the pipeline's %s namespace: %w", kind, err)
+	}
+	return nil
 }
 
 // joinPIDNamespace makes the calling thread's children start in the

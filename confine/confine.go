@@ -101,6 +101,9 @@ type Report struct {
 	// PIDNamespace: each pipeline runs in a PID namespace of its own, so
 	// nothing it started outlives it or vtexec.
 	PIDNamespace bool `json:"pid_namespace"`
+	// IPCNamespace: each pipeline has an IPC namespace of its own, so
+	// System V IPC and POSIX message queues it makes are gone with it.
+	IPCNamespace bool `json:"ipc_namespace,omitempty"`
 	// Capabilities is "dropped" when programs run with an empty
 	// bounding set, "none" when vtexec had none to give.
 	Capabilities string `json:"capabilities,omitempty"`

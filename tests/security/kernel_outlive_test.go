@@ -55,3 +55,45 @@ print "planted\n";`
 		assert.Contains(t, res.Stdout, "tmp-fresh", "confinement %q: TMPDIR kept what an earlier run left", confinement)
 	}
 }
+
+// System V IPC made in a box (a shared-memory segment, a message queue, a
+// semaphore set) is the box's own: invisible to the host and to another
+// workspace's box, and gone with the box.
+func TestKernelIPCDoesNotOutliveTheBox(t *testing.T) {
+	s := newAttackSetup(t)
+	make := `use strict;
+defined(my $shm = shmget(0x5654, 64, 01666)) or die "shmget: $!"; shmwrite($shm, "VTEXEC-SHM", 0, 10) or die "shmwrite: $!";
+defined(my $msg = msgget(0x5655, 01666)) or die "msgget: $!"; msgsnd($msg, pack("l! a*", 1, "VTEXEC-MSG"), 0) or die "msgsnd: $!";
+defined(my $sem = semget(0x5656, 1, 01666)) or die "semget: $!";
+print "made\n";`
+	seen := `my @f; push @f, "shm" if defined shmget(0x5654, 0, 0); push @f, "msg" if defined msgget(0x5655, 0);
+push @f, "sem" if defined semget(0x5656, 0, 0); print "seen:", join(",", @f), "\n";`
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "make.pl"), []byte(make), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "seen.pl"), []byte(seen), 0o644))
+	host := func() string {
+		out, err := exec.Command("perl", filepath.Join(s.ws, "seen.pl")).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		return string(out)
+	}
+	t.Cleanup(func() { // the unconfined probe leaves them on the host
+		exec.Command("perl", "-e", "shmctl(shmget(0x5654,0,0),0,0); msgctl(msgget(0x5655,0),0,0); semctl(semget(0x5656,0,0),0,0,0)").Run()
+	})
+	require.Equal(t, "seen:\n", host(), "the host holds the test's keys already")
+
+	other := newAttackSetup(t)
+	require.NoError(t, os.WriteFile(filepath.Join(other.ws, "seen.pl"), []byte(seen), 0o644))
+
+	res, _ := s.runLine(t, "", "perl make.pl")
+	require.Contains(t, res.Stdout, "made", res.Stderr)
+	assert.Equal(t, "seen:\n", host(), "the box's IPC reached the host")
+	res, _ = other.runLine(t, "", "perl seen.pl")
+	assert.Contains(t, res.Stdout, "seen:\n", "another box sees the first box's IPC: %s", res.Stdout)
+	assert.NotContains(t, res.Stdout, "shm")
+	res, _ = s.runLine(t, "", "perl seen.pl")
+	assert.Contains(t, res.Stdout, "seen:\n", "the next run of the same workspace still sees them: %s", res.Stdout)
+
+	// With confinement off the same probe reaches the host: it works.
+	res, _ = s.runLine(t, "off", "perl make.pl")
+	require.Contains(t, res.Stdout, "made", res.Stderr)
+	assert.Equal(t, "seen:shm,msg,sem\n", host())
+}
