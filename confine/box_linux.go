@@ -142,6 +142,10 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	}
 	b.report.PIDNamespace = b.root || b.userns
 	b.report.IPCNamespace = b.report.PIDNamespace
+	b.report.SyscallFilter = seccompAvailable
+	if !seccompAvailable {
+		missing = append(missing, "syscall filter: none is built for this architecture")
+	}
 	if !b.report.PIDNamespace {
 		missing = append(missing, "pid and ipc namespaces: need root or unprivileged user namespaces")
 	}
@@ -350,6 +354,7 @@ func (p *boxProcess) exited() bool {
 // enter restricts the calling, locked thread and sets cmd up to start in
 // the box's namespaces.
 func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
+	primePidfd()
 	network := b.spec.Network || opts.Network
 	rules := b.rules
 	if network && !b.spec.Network {
@@ -383,8 +388,13 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		}
 		if lead == nil {
 			// PID and IPC namespaces of its own: System V IPC and POSIX
-			// message queues made in the box are gone with it.
-			attr.Cloneflags |= unix.CLONE_NEWPID | unix.CLONE_NEWIPC
+			// message queues made in the box are gone with it. They are
+			// made here, for the thread's children, and not by the clone:
+			// the syscall filter below refuses a clone that makes
+			// namespaces.
+			if err := unix.Unshare(unix.CLONE_NEWPID | unix.CLONE_NEWIPC); err != nil {
+				return fmt.Errorf("confine: pid and ipc namespaces: %w", err)
+			}
 			attr.Pdeathsig = syscall.SIGKILL
 			attr.Pgid = 0
 		} else {
@@ -436,9 +446,13 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		}
 	}
 	if rules != nil {
-		return rules.restrictThread()
+		if err := rules.restrictThread(); err != nil {
+			return err
+		}
+	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
 	}
-	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+	return installSeccomp()
 }
 
 // networkRules returns the ruleset of a program granted the network: the
@@ -455,6 +469,16 @@ func (b *Box) networkRules() (*ruleset, error) {
 	})
 	return n.rs, n.err
 }
+
+// primePidfd makes Go check, once, whether pidfds work, which it does by
+// starting a child that exits at once. It must not happen first in the
+// box's PID namespace, made for the thread's children: that child would
+// be the namespace's init, and its exit would end the namespace.
+var primePidfd = sync.OnceFunc(func() {
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Release()
+	}
+})
 
 // joinNamespace moves the calling thread into the namespace kind (ipc,
 // net…) of process pid.

@@ -104,6 +104,9 @@ type Report struct {
 	// IPCNamespace: each pipeline has an IPC namespace of its own, so
 	// System V IPC and POSIX message queues it makes are gone with it.
 	IPCNamespace bool `json:"ipc_namespace,omitempty"`
+	// SyscallFilter: a seccomp filter refuses keyrings, BPF, perf
+	// events, modules, mounts and new namespaces.
+	SyscallFilter bool `json:"syscall_filter,omitempty"`
 	// Capabilities is "dropped" when programs run with an empty
 	// bounding set, "none" when vtexec had none to give.
 	Capabilities string `json:"capabilities,omitempty"`

@@ -111,6 +111,9 @@ func helperMain(program string, argv []string) int {
 	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("no_new_privs: %v", err)
 	}
+	if err := installSeccomp(); err != nil {
+		return fail("%v", err)
+	}
 	err = unix.Exec(program, argv, env)
 	fmt.Fprintf(os.Stderr, "vtexec: %s: %v\n", program, err)
 	if os.IsNotExist(err) {
