@@ -35,6 +35,7 @@ type box struct {
 	home, tmp string
 	runs      string   // the workspace's directory of runs' HOME and TMPDIR
 	cache     string   // the workspace's caches (XDG_CACHE_HOME)
+	gitDirs   []string // the workspace's git directories
 	extraEnv  []string // cache locations and tool presets
 	cleanup   func()
 	release   func() // gives a cached box back; nil for one of its own
@@ -72,6 +73,7 @@ func (st *state) openBox() (*box, error) {
 		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
+	b.gitDirs = spec.GitDirs
 	spec.Placeholders = true
 	spec.PlaceholderFiles = st.pol.PlaceholderFiles
 	b.extraEnv = append(b.extraEnv, toolPresets(st.decided.Plan, &spec)...)
@@ -218,6 +220,27 @@ func protectedPaths(root string, more []string) ([]confine.Protected, []string) 
 		return prot, []string{git}
 	}
 	return append(prot, confine.Protected{Path: git}), nil
+}
+
+// disarm moves out of the workspace each of absent (files that steer git,
+// missing before the run) that the run made, and warns of it.
+func (st *state) disarm(absent []string) []confine.Disarmed {
+	if len(absent) == 0 {
+		return nil
+	}
+	dir, err := StateDir()
+	if err != nil {
+		return nil
+	}
+	out := confine.Disarm(absent, filepath.Join(dir, "disarmed"), "it tells git where to take its configuration and hooks from, and git itself never makes it here")
+	for _, d := range out {
+		where := "it could not be moved; remove it before running git"
+		if d.MovedTo != "" {
+			where = "moved to " + d.MovedTo
+		}
+		st.warn("disarmed", fmt.Sprintf("the command made %s: %s; %s", d.Path, d.Why, where))
+	}
+	return out
 }
 
 // environ is vtexec's environment with HOME and TMPDIR pointing into the

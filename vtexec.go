@@ -135,6 +135,10 @@ type Result struct {
 	Stopped *Stop `json:"stopped,omitempty"`
 	// Confinement is what the kernel box applied to the command.
 	Confinement *confine.Report `json:"confinement,omitempty"`
+	// Disarmed lists what the command made where it would steer a
+	// program that runs later outside the box, and that vtexec moved
+	// out of the workspace into its state directory after the run.
+	Disarmed []confine.Disarmed `json:"disarmed,omitempty"`
 	// Warnings are vtexec's own failures after the command ran (the
 	// session cwd or the audit line not saved): reported beside the
 	// result, never instead of it.
@@ -330,6 +334,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	defer group.Close()
 	startCwd := st.ws.Cwd()
+	absent := confine.AbsentGitFiles(bx.gitDirs)
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
@@ -341,6 +346,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Terminal:  req.Terminal,
 	})
 	report := bx.report(st.decided.Plan)
+	disarmed := st.disarm(absent)
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}
@@ -382,6 +388,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Cwd:         res.Cwd,
 		Stopped:     stopped,
 		Confinement: &report,
+		Disarmed:    disarmed,
 		Marker:      st.marker(res.ExitCode),
 		Warnings:    st.warnings,
 	}, nil

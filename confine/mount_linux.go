@@ -87,10 +87,43 @@ func (b *Box) setUpMounts(writableGitDirs bool) error {
 			}
 			continue
 		}
-		for _, name := range []string{"hooks", "config"} {
-			if err := readOnlyBind(filepath.Join(g, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
+		if err := protectGitDir(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gitDirConfig are the entries of a git directory that configure git or
+// hold code it runs, for it and for the git directories it holds
+// (submodules' under modules/, other worktrees' under worktrees/):
+// directories are made, empty, where they are missing, so that nothing
+// can be put there either; files that are missing are left to Disarm.
+var gitDirConfig = []struct {
+	name string
+	dir  bool
+}{{"config", false}, {"config.worktree", false}, {"commondir", false}, {"hooks", true}, {"info", true},
+	{"modules", true}, {"worktrees", true}}
+
+// protectGitDir sets up a git directory for git commands that write
+// history: the directory is a mount point of its own, so it cannot be
+// renamed, removed or replaced, and what configures git or runs code in
+// it is read-only (gitDirConfig); the rest (HEAD, the index, refs,
+// objects, logs) stays writable, with the *.lock files and renames git
+// writes them through.
+func protectGitDir(g string) error {
+	if err := unix.Mount(g, g, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("protect %s: %w", g, err)
+	}
+	for _, e := range gitDirConfig {
+		p := filepath.Join(g, e.name)
+		if e.dir {
+			if err := os.Mkdir(p, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("protect %s: %w", p, err)
 			}
+		}
+		if err := readOnlyBind(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
 		}
 	}
 	return nil
