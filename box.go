@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,9 +37,12 @@ type box struct {
 	runs      string   // the workspace's directory of runs' HOME and TMPDIR
 	cache     string   // the workspace's caches (XDG_CACHE_HOME)
 	gitDirs   []string // the workspace's git directories
-	extraEnv  []string // cache locations and tool presets
-	cleanup   func()
-	release   func() // gives a cached box back; nil for one of its own
+	// unprotected are the protected names missing when the box opened,
+	// and why each matters: what a run makes there is disarmed.
+	unprotected map[string]string
+	extraEnv    []string // cache locations and tool presets
+	cleanup     func()
+	release     func() // gives a cached box back; nil for one of its own
 }
 
 // openBox prepares the box a request's programs run in: read-write on the
@@ -74,7 +78,7 @@ func (st *state) openBox() (*box, error) {
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
 	b.gitDirs = spec.GitDirs
-	spec.Placeholders = true
+	spec.Placeholders = st.pol.Placeholders
 	spec.PlaceholderFiles = st.pol.PlaceholderFiles
 	b.extraEnv = append(b.extraEnv, toolPresets(st.decided.Plan, &spec)...)
 	for _, r := range st.pol.Roots {
@@ -94,6 +98,8 @@ func (st *state) openBox() (*box, error) {
 		return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that the workspace and the policy's roots exist"}
 	}
 	b.Box, b.release = cb, release
+	// After the box made its placeholders: those are not missing.
+	b.unprotected = missingProtected(st.ws.Root(), spec, initsGit(st.decided.Plan))
 	return b, nil
 }
 
@@ -222,17 +228,83 @@ func protectedPaths(root string, more []string) ([]confine.Protected, []string) 
 	return append(prot, confine.Protected{Path: git}), nil
 }
 
-// disarm moves out of the workspace each of absent (files that steer git,
-// missing before the run) that the run made, and warns of it.
-func (st *state) disarm(absent []string) []confine.Disarmed {
-	if len(absent) == 0 {
+// watchPlants disarms, while the run goes on, what it makes under a
+// protected name at the workspace root (see confine.PlantWatch).
+func (st *state) watchPlants(unprotected map[string]string) *confine.PlantWatch {
+	if len(unprotected) == 0 {
 		return nil
 	}
 	dir, err := StateDir()
 	if err != nil {
 		return nil
 	}
-	out := confine.Disarm(absent, filepath.Join(dir, "disarmed"), "it tells git where to take its configuration and hooks from, and git itself never makes it here")
+	return confine.WatchPlants(st.ws.Root(), unprotected, filepath.Join(dir, "disarmed"))
+}
+
+// missingProtected are the protected names of spec, and the workspace's
+// .git, that do not exist now and have no placeholder: what a run makes
+// there is moved away after it. The value says why the name matters.
+func missingProtected(root string, spec confine.Spec, initsGit bool) map[string]string {
+	out := map[string]string{}
+	for _, p := range spec.Protected {
+		if _, err := os.Lstat(p.Path); err != nil {
+			out[p.Path] = "a protected name: " + whyProtected(filepath.Base(p.Path))
+		}
+	}
+	if len(spec.GitDirs) == 0 && !initsGit {
+		git := filepath.Join(root, ".git")
+		if _, err := os.Lstat(git); err != nil {
+			out[git] = "a .git where the workspace had none: git, editors and the person's shell prompt would run git with its configuration and hooks"
+		}
+	}
+	return out
+}
+
+// initsGit reports whether the plan runs git init, which makes the
+// workspace's .git and which a person approved (git init asks).
+func initsGit(p *plan.Plan) bool {
+	if p == nil {
+		return false
+	}
+	for _, c := range p.Commands() {
+		if filepath.Base(c.Program) == "git" && slices.Contains(c.Argv[1:], "init") {
+			return true
+		}
+	}
+	return false
+}
+
+// whyProtected says what reads a protected name.
+func whyProtected(name string) string {
+	switch name {
+	case ".envrc":
+		return "direnv runs it when a shell enters the directory"
+	case ".gitattributes":
+		return "it picks the filter and diff programs git runs"
+	case ".mcp.json":
+		return "agents start the MCP servers it names"
+	case ".vtexec":
+		return "vtexec's own policy"
+	}
+	return "agents and editors read their settings, hooks and tasks from it"
+}
+
+// disarm moves out of the workspace each of absent (files that steer git,
+// missing before the run) and each protected name missing before it that
+// the run made, and warns of it.
+func (st *state) disarm(during []confine.Disarmed, absent []string, unprotected map[string]string) []confine.Disarmed {
+	if len(during) == 0 && len(absent) == 0 && len(unprotected) == 0 {
+		return nil
+	}
+	dir, err := StateDir()
+	if err != nil {
+		return nil
+	}
+	quarantine := filepath.Join(dir, "disarmed")
+	out := append(during, confine.Disarm(absent, quarantine, "it tells git where to take its configuration and hooks from, and git itself never makes it here")...)
+	for p, why := range unprotected {
+		out = append(out, confine.Disarm([]string{p}, quarantine, why)...)
+	}
 	for _, d := range out {
 		where := "it could not be moved; remove it before running git"
 		if d.MovedTo != "" {

@@ -335,6 +335,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	defer group.Close()
 	startCwd := st.ws.Cwd()
 	absent := confine.AbsentGitFiles(bx.gitDirs)
+	watch := st.watchPlants(bx.unprotected)
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
@@ -346,7 +347,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Terminal:  req.Terminal,
 	})
 	report := bx.report(st.decided.Plan)
-	disarmed := st.disarm(absent)
+	disarmed := st.disarm(watch.Stop(), absent, bx.unprotected)
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}

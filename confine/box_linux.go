@@ -115,7 +115,8 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		b.rules = rs
 	}
 	if b.root || b.userns {
-		if spec.Placeholders {
+		removePlaceholders(spec)
+		if spec.Placeholders || spec.PlaceholderFiles {
 			if err := makePlaceholders(spec); err != nil {
 				b.Close()
 				return nil, err
@@ -128,9 +129,11 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 			if _, err := os.Lstat(p.Path); err == nil {
 				b.report.Protected = append(b.report.Protected, p.Path)
 			} else {
-				why := "not protected while it does not exist"
-				if !p.Dir && !spec.PlaceholderFiles {
-					why += " (placeholder_files = true in the user's policy makes an empty one)"
+				why := "kept only after the run while it does not exist: what a command makes there is moved out of the workspace when the run ends"
+				if p.Dir {
+					why += " (placeholders = true in the user's policy makes an empty, read-only one for the run)"
+				} else {
+					why += " (placeholder_files = true in the user's policy makes an empty, read-only one)"
 				}
 				missing = append(missing, "protected name "+p.Path+": "+why)
 			}

@@ -53,10 +53,11 @@ type Spec struct {
 	GitDirs []string
 	// Placeholders lets the box create missing protected directory
 	// names as empty, marked directories, left in place (see
-	// PlaceholderMark).
+	// PlaceholderMark). Without it, the empty marked directories an
+	// earlier box made are removed.
 	Placeholders bool
-	// PlaceholderFiles, with Placeholders, does the same for missing
-	// protected file names, as empty files.
+	// PlaceholderFiles does the same for missing protected file names,
+	// as empty files.
 	PlaceholderFiles bool
 	// Network lets programs use the network as vtexec itself can.
 	Network bool

@@ -12,15 +12,16 @@ import (
 )
 
 // Placeholders stand in for protected names that do not exist yet, so
-// that the box's mount namespace has something to bind read-only: a
-// program could otherwise create .claude/settings.json. A placeholder
-// directory is empty, which git and most tools do not show; it is made
-// the first time a box needs it and then left in place, so a box costs
-// no directory writes once a workspace has them. A missing file name
-// gets an empty file only with Spec.PlaceholderFiles: an empty .envrc or
-// .mcp.json shows in git status and can upset the tools that read it,
-// so by default the validators guard those names. A placeholder carries
-// a mark, so it can be told from a person's own empty file or directory.
+// that the box's mount namespace has something to bind read-only and no
+// program can create .claude/settings.json even for a moment. They are
+// an opt-in (Spec.Placeholders for directories, Spec.PlaceholderFiles
+// for files): they show in every ls -a, an empty .idea or .vscode
+// changes how an IDE treats the folder, and an empty .envrc or .mcp.json
+// shows in git status. By default a protected name that is missing is
+// left to vtexec, which moves out of the workspace what a run makes
+// there (Disarm). A placeholder, made the first time a box needs it and
+// then left in place, carries a mark, so it can be told from a person's
+// own empty file or directory, and removed when no longer asked for.
 //
 // Placeholders are made beneath the read-write directory that holds
 // them and never through a symbolic link: vtexec makes them as whoever
@@ -38,7 +39,7 @@ func makePlaceholders(spec Spec) error {
 		switch {
 		case err == nil && fi.Mode()&os.ModeSymlink != 0:
 			return fmt.Errorf("%s is a symbolic link; a protected name must be a plain file or directory (a person can replace the link with what it points to)", p.Path)
-		case err == nil || (!p.Dir && !spec.PlaceholderFiles):
+		case err == nil || (p.Dir && !spec.Placeholders) || (!p.Dir && !spec.PlaceholderFiles):
 			continue
 		}
 		if err := makePlaceholder(spec.ReadWrite, p); err != nil {
@@ -46,6 +47,32 @@ func makePlaceholders(spec Spec) error {
 		}
 	}
 	return nil
+}
+
+// removePlaceholders removes the empty, marked placeholders of spec's
+// protected names that spec no longer asks for: those an earlier box
+// made. A person's own empty file or directory carries no mark and
+// stays; a placeholder something was put in is no longer empty and
+// stays too.
+func removePlaceholders(spec Spec) {
+	for _, p := range spec.Protected {
+		if (p.Dir && spec.Placeholders) || (!p.Dir && spec.PlaceholderFiles) {
+			continue
+		}
+		fi, err := os.Lstat(p.Path)
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 || fi.IsDir() != p.Dir || (!p.Dir && fi.Size() != 0) {
+			continue
+		}
+		buf := make([]byte, 8)
+		if n, err := unix.Lgetxattr(p.Path, PlaceholderMark, buf); err != nil || n == 0 {
+			continue
+		}
+		if p.Dir {
+			unix.Rmdir(p.Path) // fails unless empty
+		} else {
+			unix.Unlink(p.Path)
+		}
+	}
 }
 
 // makePlaceholder makes p inside the read-write directory that holds

@@ -178,10 +178,12 @@ type policyFile struct {
 	Protect []string `toml:"protect"`
 	// PlaceholderFiles: missing protected file names get empty
 	// placeholder files, so the kernel keeps them too.
-	PlaceholderFiles *bool        `toml:"placeholder_files"`
-	Rule             []PolicyRule `toml:"rule"`
-	Root             []PolicyRoot `toml:"root"`
-	Limits           policyLimits `toml:"limits"`
+	PlaceholderFiles *bool `toml:"placeholder_files"`
+	// Placeholders: the same for missing protected directory names.
+	Placeholders *bool        `toml:"placeholders"`
+	Rule         []PolicyRule `toml:"rule"`
+	Root         []PolicyRoot `toml:"root"`
+	Limits       policyLimits `toml:"limits"`
 }
 
 // ProcessLimits bound every process a command starts. The zero value
@@ -213,6 +215,8 @@ type Policy struct {
 	// PlaceholderFiles is placeholder_files from a trusted layer (it makes
 	// files in the workspace, which a project's own file may not ask for).
 	PlaceholderFiles bool
+	// Placeholders is placeholders from a trusted layer (directories).
+	Placeholders bool
 	// Limits are the process limits, defaults filled in.
 	Limits ProcessLimits
 	Files  []string // the files that existed and were loaded
@@ -337,6 +341,9 @@ func (pol *Policy) add(l Layer, data []byte) error {
 	}
 	if pf.PlaceholderFiles != nil && l.Trusted {
 		pol.PlaceholderFiles = *pf.PlaceholderFiles
+	}
+	if pf.Placeholders != nil && l.Trusted {
+		pol.Placeholders = *pf.Placeholders
 	}
 	if c := pf.Confinement; c != "" {
 		if _, ok := confinementStrength[c]; !ok {

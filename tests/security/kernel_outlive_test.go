@@ -1,13 +1,19 @@
 package security
 
 import (
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // gitRepo makes ws a git repository with one commit of file.txt, then
@@ -96,4 +102,148 @@ push @f, "sem" if defined semget(0x5656, 0, 0); print "seen:", join(",", @f), "\
 	res, _ = s.runLine(t, "off", "perl make.pl")
 	require.Contains(t, res.Stdout, "made", res.Stderr)
 	assert.Equal(t, "seen:shm,msg,sem\n", host())
+}
+
+// tree lists every entry under dir (relative paths), nested ones too.
+func tree(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, rel)
+		return nil
+	}))
+	return out
+}
+
+// Protected names that do not exist: vtexec makes no placeholder in the
+// person's tree, removes the empty ones earlier versions made, and what
+// an approved tool creates under a protected name — direnv's .envrc,
+// agents' settings, a .git of its own where the workspace has none — is
+// moved out of the workspace when the run ends, so that the person's
+// direnv, agent or git never obeys it.
+func TestKernelProtectedNamesPlantedAreDisarmed(t *testing.T) {
+	s := newAttackSetup(t)
+	require.NoError(t, os.RemoveAll(filepath.Join(s.ws, ".git")))
+	// An empty placeholder an earlier vtexec made, and a person's own
+	// empty directory under a protected name.
+	require.NoError(t, os.Mkdir(filepath.Join(s.ws, ".idea"), 0o755))
+	require.NoError(t, unixSetxattr(filepath.Join(s.ws, ".idea"), "user.vtexec.placeholder", "1"))
+	require.NoError(t, os.Mkdir(filepath.Join(s.ws, ".vscode"), 0o755))
+	plant := `use strict; my $f;
+open($f, '>', ".envrc") && print $f "echo PWNED\n"; close $f;
+mkdir(".claude"); open($f, '>', ".claude/settings.json") && print $f "{}"; close $f;
+mkdir(".git"); open($f, '>', ".git/config") && print $f "[core]\n\tfsmonitor = ./x\n"; close $f;
+print "planted\n";`
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "plant.pl"), []byte(plant), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "nothing.pl"), []byte("print qq(nothing\\n);\n"), 0o644))
+
+	before := tree(t, s.ws)
+	res, _ := s.runLine(t, "", "perl nothing.pl")
+	require.Contains(t, res.Stdout, "nothing", res.Stderr)
+	after := tree(t, s.ws)
+	assert.NotContains(t, after, ".idea", "the empty placeholder an earlier version made is removed")
+	assert.Contains(t, after, ".vscode", "a person's own empty directory stays")
+	assert.ElementsMatch(t, filterOut(before, ".idea"), after, "a run that created nothing left entries in the workspace")
+
+	res, _ = s.runLine(t, "", "perl plant.pl")
+	require.Contains(t, res.Stdout, "planted", res.Stderr)
+	for _, n := range []string{".envrc", ".claude", ".git"} {
+		assert.NoFileExists(t, filepath.Join(s.ws, n), "%s outlived the run", n)
+		assert.NoDirExists(t, filepath.Join(s.ws, n), "%s outlived the run", n)
+		assert.Contains(t, res.Disarmed, filepath.Join(s.ws, n), "the result says %s was disarmed", n)
+	}
+	entries, err := os.ReadDir(filepath.Join(s.state, "vtexec", "disarmed"))
+	require.NoError(t, err)
+	assert.Len(t, entries, 3, "what was planted is kept in vtexec's state directory")
+
+	// With confinement off the probe's plants stay: it works.
+	res, _ = s.runLine(t, "off", "perl plant.pl")
+	assert.FileExists(t, filepath.Join(s.ws, ".envrc"))
+}
+
+func filterOut(list []string, name string) []string {
+	var out []string
+	for _, x := range list {
+		if x != name {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// TestKernelPlantWindow measures, with a watcher outside the box, how
+// long a protected name a boxed program makes stays in the workspace
+// before vtexec moves it away: the window in which a program running
+// beside the box (direnv, an editor) could read it. It asserts that
+// every one was moved; the window is logged, not asserted (SECURITY.md
+// quotes it).
+func TestKernelPlantWindow(t *testing.T) {
+	s := newAttackSetup(t)
+	const plants = 40
+	plant := `for my $i (1..` + strconv.Itoa(plants) + `) { open(my $f, '>', ".envrc") or die "open: $!"; print $f "echo $i\n"; close $f; select(undef, undef, undef, 0.02); } print "planted\n";`
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "plant.pl"), []byte(plant), 0o644))
+
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	require.NoError(t, err)
+	defer unix.Close(fd)
+	_, err = unix.InotifyAddWatch(fd, s.ws, unix.IN_CREATE|unix.IN_MOVED_FROM|unix.IN_DELETE)
+	require.NoError(t, err)
+	// On each creation the watcher looks at the name until it is gone:
+	// how long it stayed, and whether its content could be read.
+	var windows []time.Duration
+	read := 0
+	done := make(chan struct{})
+	envrc := filepath.Join(s.ws, ".envrc")
+	go func() {
+		defer close(done)
+		buf := make([]byte, 1<<16)
+		for seen := 0; seen < plants; {
+			n, err := unix.Read(fd, buf)
+			if err != nil {
+				return
+			}
+			for off := 0; off+unix.SizeofInotifyEvent <= n; {
+				mask := binary.NativeEndian.Uint32(buf[off+4:])
+				nameLen := int(binary.NativeEndian.Uint32(buf[off+12:]))
+				name := strings.TrimRight(string(buf[off+unix.SizeofInotifyEvent:off+unix.SizeofInotifyEvent+nameLen]), "\x00")
+				off += unix.SizeofInotifyEvent + nameLen
+				if name != ".envrc" || mask&unix.IN_CREATE == 0 {
+					continue
+				}
+				seen++
+				start := time.Now()
+				for time.Since(start) < time.Second {
+					b, err := os.ReadFile(envrc)
+					if err != nil {
+						break
+					}
+					if len(b) > 0 {
+						read++
+						break
+					}
+				}
+				for time.Since(start) < time.Second {
+					if _, err := os.Lstat(envrc); err != nil {
+						break
+					}
+				}
+				windows = append(windows, time.Since(start))
+			}
+		}
+	}()
+	res, _ := s.runLine(t, "", "perl plant.pl")
+	require.Contains(t, res.Stdout, "planted", res.Stderr)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	assert.NoFileExists(t, filepath.Join(s.ws, ".envrc"))
+	assert.Len(t, res.Disarmed, plants, "every .envrc made was moved away")
+	require.NotEmpty(t, windows)
+	slices.Sort(windows)
+	t.Logf("window over %d plants, seen from outside: median %v, max %v; content read %d times", len(windows), windows[len(windows)/2], windows[len(windows)-1], read)
 }

@@ -33,10 +33,17 @@ try("write-inside", open($f, '>', "inside.txt") && print $f "y");
 
 func TestKernelKeepsProtectedNamesAndSockets(t *testing.T) {
 	for _, tc := range []struct {
-		confinement, want string
-	}{{"", "denied"}, {"off", "ok"}} {
-		t.Run("confinement="+tc.confinement, func(t *testing.T) {
+		name, confinement, policy string
+		want, missing             string // the verdicts on existing names, and on missing ones during the run
+	}{
+		{"default", "", "", "denied", "ok"},
+		{"placeholders", "", "placeholders = true\n", "denied", "denied"},
+		{"off", "off", "", "ok", "ok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			s := newAttackSetup(t)
+			require.NoError(t, os.WriteFile(filepath.Join(s.config, "vtexec", "policy.toml"),
+				[]byte(tc.policy+"[[rule]]\nprogram = \"perl\"\ndecision = \"allow\"\n"), 0o644))
 			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "attack.pl"), []byte(protectScript), 0o644))
 			for _, d := range []string{".git/hooks", ".vscode"} {
 				require.NoError(t, os.MkdirAll(filepath.Join(s.ws, d), 0o755))
@@ -61,17 +68,29 @@ func TestKernelKeepsProtectedNamesAndSockets(t *testing.T) {
 			}()
 			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "targets.txt"), []byte(sock+"\n"), 0o644))
 			res, got := s.run(t, tc.confinement)
-			for _, a := range []string{"git-hook", "git-config", "claude-settings", "vtexec-policy", "remove-vscode", "socket"} {
+			for _, a := range []string{"git-hook", "git-config", "remove-vscode", "socket"} {
 				assert.Equal(t, tc.want, got[a], "%s\n%s%s", a, res.Stdout, res.Stderr)
 			}
+			for _, a := range []string{"claude-settings", "vtexec-policy"} {
+				assert.Equal(t, tc.missing, got[a], "%s\n%s%s", a, res.Stdout, res.Stderr)
+			}
 			assert.Equal(t, "ok", got["write-inside"], res.Stdout+res.Stderr)
-			if tc.want == "denied" {
-				assert.NoFileExists(t, filepath.Join(s.ws, ".git/hooks/pre-commit"))
+			switch tc.name {
+			case "default":
+				// Made during the run, moved out of the workspace after it.
+				for _, d := range []string{".claude", ".vtexec"} {
+					assert.NoDirExists(t, filepath.Join(s.ws, d))
+					assert.Contains(t, res.Disarmed, filepath.Join(s.ws, d))
+				}
+			case "placeholders":
 				for _, d := range []string{".claude", ".vtexec"} {
 					entries, err := os.ReadDir(filepath.Join(s.ws, d))
 					require.NoError(t, err, "a placeholder stands for the missing %s", d)
 					assert.Empty(t, entries, "nothing was created in %s", d)
 				}
+			}
+			if tc.want == "denied" {
+				assert.NoFileExists(t, filepath.Join(s.ws, ".git/hooks/pre-commit"))
 				assert.DirExists(t, filepath.Join(s.ws, ".vscode"))
 			}
 		})

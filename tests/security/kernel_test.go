@@ -167,6 +167,8 @@ type runJSON struct {
 	Decision struct {
 		Decision, Code, Reason string
 	}
+	// Disarmed are the paths of result.disarmed.
+	Disarmed    []string        `json:"-"`
 	ExitCode    int             `json:"exit_code"`
 	Stdout      string          `json:"stdout"`
 	Stderr      string          `json:"stderr"`
@@ -186,6 +188,15 @@ func (s *attackSetup) runLine(t *testing.T, confinement, line string) (runJSON, 
 	var res runJSON
 	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
 	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	var disarmed struct {
+		Disarmed []struct {
+			Path string `json:"path"`
+		} `json:"disarmed"`
+	}
+	require.NoError(t, json.Unmarshal(out, &disarmed))
+	for _, d := range disarmed.Disarmed {
+		res.Disarmed = append(res.Disarmed, d.Path)
+	}
 	got := map[string]string{}
 	for _, line := range strings.Split(res.Stdout, "\n") {
 		if name, verdict, ok := strings.Cut(line, ": "); ok {
@@ -340,7 +351,8 @@ func TestPlaceholdersStayInTheWorkspace(t *testing.T) {
 // in the user's policy, protected file names that did not exist get
 // empty placeholders the kernel keeps read-only, so an approved tool
 // cannot create them. Without it (or when only the project's own policy
-// asks), it can: the validators alone guard them.
+// asks), it can during the run, and what it made is moved out of the
+// workspace when the run ends.
 func TestKernelKeepsMissingFileNamesWithPlaceholders(t *testing.T) {
 	const script = `for my $n (".envrc", ".mcp.json", ".gitattributes") { my $f; my $ok = open($f, '>', $n) && print $f "planted"; close $f if $ok; print "$n: ", ($ok ? "ok" : "denied"), "\n" }`
 	for _, tc := range []struct {
@@ -363,14 +375,16 @@ func TestKernelKeepsMissingFileNamesWithPlaceholders(t *testing.T) {
 			res, got := s.runLine(t, "", "perl plant.pl")
 			for _, n := range []string{".envrc", ".mcp.json", ".gitattributes"} {
 				data, err := os.ReadFile(filepath.Join(s.ws, n))
-				require.NoError(t, err, "%s", res.Stdout+res.Stderr)
 				if tc.kept {
+					require.NoError(t, err, "%s", res.Stdout+res.Stderr)
 					assert.Equal(t, "denied", got[n])
 					assert.Empty(t, data, "%s is an empty placeholder", n)
 					assert.Contains(t, string(res.Confinement), filepath.Join(s.ws, n), "reported as protected")
 				} else {
+					// Made during the run, moved out of the workspace after it.
 					assert.Equal(t, "ok", got[n], "the probe works")
-					assert.Equal(t, "planted", string(data))
+					assert.True(t, os.IsNotExist(err), "%s outlived the run", n)
+					assert.Contains(t, res.Disarmed, filepath.Join(s.ws, n))
 				}
 			}
 		})
