@@ -1,0 +1,88 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// PlantWatch disarms, while a run goes on, what it makes under a
+// protected name in one directory (the workspace root): programs outside
+// the box (the person's editor, direnv, git, an agent) run at the same
+// time and may read such a name before the run ends. It looks for the
+// names every plantPoll (an lstat each); inotify would see them sooner,
+// but closing an inotify instance, or a process ending with one, waits
+// for a kernel grace period (5–15 ms here), which every run would pay.
+type PlantWatch struct {
+	paths    map[string]string // path -> why it matters
+	quarant  string
+	stop     chan struct{}
+	done     chan struct{}
+	mu       sync.Mutex
+	disarmed []Disarmed
+}
+
+// plantPoll is how often a PlantWatch looks, and plantPollLater how
+// often once a run has lasted plantPollFast.
+const (
+	plantPoll      = time.Millisecond
+	plantPollLater = 5 * time.Millisecond
+	plantPollFast  = time.Second
+)
+
+// WatchPlants starts watching the entries named in paths that lie
+// directly in dir (the value says why each matters). It returns nil when
+// there is nothing to watch: Disarm after the run applies either way.
+func WatchPlants(dir string, paths map[string]string, quarantine string) *PlantWatch {
+	w := &PlantWatch{paths: map[string]string{}, quarant: quarantine, stop: make(chan struct{}), done: make(chan struct{})}
+	for p, why := range paths {
+		if filepath.Dir(p) == dir {
+			w.paths[p] = why
+		}
+	}
+	if len(w.paths) == 0 {
+		return nil
+	}
+	go w.loop()
+	return w
+}
+
+func (w *PlantWatch) loop() {
+	defer close(w.done)
+	start := time.Now()
+	t := time.NewTimer(plantPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+		}
+		for p, why := range w.paths {
+			if _, err := os.Lstat(p); err == nil {
+				d := Disarm([]string{p}, w.quarant, why)
+				w.mu.Lock()
+				w.disarmed = append(w.disarmed, d...)
+				w.mu.Unlock()
+			}
+		}
+		if time.Since(start) < plantPollFast {
+			t.Reset(plantPoll)
+		} else {
+			t.Reset(plantPollLater)
+		}
+	}
+}
+
+// Stop ends the watch and returns what it disarmed.
+func (w *PlantWatch) Stop() []Disarmed {
+	if w == nil {
+		return nil
+	}
+	close(w.stop)
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.disarmed
+}
