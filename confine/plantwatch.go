@@ -15,6 +15,7 @@ import (
 // but closing an inotify instance, or a process ending with one, waits
 // for a kernel grace period (5–15 ms here), which every run would pay.
 type PlantWatch struct {
+	dir      string
 	paths    map[string]string // path -> why it matters
 	quarant  string
 	stop     chan struct{}
@@ -35,7 +36,7 @@ const (
 // directly in dir (the value says why each matters). It returns nil when
 // there is nothing to watch: Disarm after the run applies either way.
 func WatchPlants(dir string, paths map[string]string, quarantine string) *PlantWatch {
-	w := &PlantWatch{paths: map[string]string{}, quarant: quarantine, stop: make(chan struct{}), done: make(chan struct{})}
+	w := &PlantWatch{dir: dir, paths: map[string]string{}, quarant: quarantine, stop: make(chan struct{}), done: make(chan struct{})}
 	for p, why := range paths {
 		if filepath.Dir(p) == dir {
 			w.paths[p] = why
@@ -53,11 +54,22 @@ func (w *PlantWatch) loop() {
 	start := time.Now()
 	t := time.NewTimer(plantPoll)
 	defer t.Stop()
+	var seen time.Time // the directory's last change looked at
 	for {
 		select {
 		case <-w.stop:
 			return
 		case <-t.C:
+		}
+		// An entry made or renamed in the directory changes its mtime:
+		// one stat a tick, and the names only when it changed.
+		fi, err := os.Stat(w.dir)
+		if err == nil && fi.ModTime().Equal(seen) {
+			w.next(t, start)
+			continue
+		}
+		if err == nil {
+			seen = fi.ModTime()
 		}
 		for p, why := range w.paths {
 			if _, err := os.Lstat(p); err == nil {
@@ -67,11 +79,16 @@ func (w *PlantWatch) loop() {
 				w.mu.Unlock()
 			}
 		}
-		if time.Since(start) < plantPollFast {
-			t.Reset(plantPoll)
-		} else {
-			t.Reset(plantPollLater)
-		}
+		w.next(t, start)
+	}
+}
+
+// next sets the timer for the next look.
+func (w *PlantWatch) next(t *time.Timer, start time.Time) {
+	if time.Since(start) < plantPollFast {
+		t.Reset(plantPoll)
+	} else {
+		t.Reset(plantPollLater)
 	}
 }
 
