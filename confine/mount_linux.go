@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -17,10 +16,11 @@ import (
 // A box's mount namespace changes what its programs see of the file
 // system, where Landlock (ABI < 9) cannot reach:
 //
-//   - directories that hold other programs' unix sockets (/run, /tmp,
-//     /var/tmp, the user's home …) are covered with an empty tmpfs, with
-//     the box's own directories bound back in, so no socket of the
-//     machine can be connected to by path;
+//   - the box has a root of its own (newRoot), holding the system's
+//     program and library directories, the /etc files programs read, a
+//     few devices, its own /proc, and the directories the spec grants;
+//     nothing else of the machine — no unix socket, whatever its path,
+//     no mount table, no cgroup tree — is there to find;
 //   - protected paths inside the workspace are bound read-only onto
 //     themselves: they cannot be changed or removed, whatever Landlock
 //     grants on the workspace. A protected directory name that does not
@@ -29,16 +29,6 @@ import (
 //
 // It is made once per box, by the first thread that starts a program
 // there, and entered with setns by the threads of the later ones.
-
-// socketDirs are covered in the box: where sockets of daemons, agents
-// and desktops live.
-func socketDirs() []string {
-	dirs := []string{"/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm", "/var/lib/docker", "/root"}
-	if h, err := os.UserHomeDir(); err == nil && h != "/" && !slices.Contains(dirs, h) {
-		dirs = append(dirs, h)
-	}
-	return dirs
-}
 
 // buildMountNamespace moves the calling, locked thread into a new mount
 // namespace, sets it up and returns a descriptor for it. writableGitDirs:
@@ -63,17 +53,9 @@ func (b *Box) setUpMounts(writableGitDirs bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
-	// A procfs of the box's own that shows only the processes the box
-	// may trace: Landlock keeps those to its own, so other processes'
-	// command lines and status are not even listed.
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=ptraceable"); err != nil {
-		return fmt.Errorf("mount a private /proc: %w", err)
-	}
 	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
-	for _, dir := range socketDirs() {
-		if err := cover(dir, keep); err != nil {
-			return err
-		}
+	if err := newRoot(keep); err != nil {
+		return err
 	}
 	for _, p := range b.spec.Protected {
 		if err := readOnlyBind(p.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -129,65 +111,137 @@ func protectGitDir(g string) error {
 	return nil
 }
 
-// cover mounts an empty tmpfs on dir, unless dir is or lies below a path
-// to keep, and binds back every path to keep that lies below dir.
-func cover(dir string, keep []string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() {
-		return nil // absent, or a link to a directory covered on its own
+// newRoot moves the calling thread's mount namespace onto a root of the
+// box's own: a small tmpfs, read-only once built, holding binds of the
+// system directories (systemReadExec, read-only; links such as /bin ->
+// usr/bin made again as links), of the /etc and /sys entries programs
+// read (systemReadFiles), of the devices in systemDevices, an empty /tmp,
+// a /proc of its own, and the paths of keep at their own paths. As
+// bubblewrap does, it first pivots onto a tmpfs mounted on /tmp, so that
+// every source stays reachable under /oldroot, builds the new root
+// there, and pivots again.
+func newRoot(keep []string) error {
+	const base, old, nr = "/tmp", "/oldroot", "/newroot"
+	if err := unix.Mount("tmpfs", base, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=64k"); err != nil {
+		return fmt.Errorf("new root: tmpfs: %w", err)
 	}
-	var below []string
-	for _, k := range keep {
-		if within(dir, k) {
-			return nil // the box needs all of dir
-		}
-		if within(k, dir) {
-			below = append(below, k)
+	for _, d := range []string{base + old, base + nr} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return fmt.Errorf("new root: %w", err)
 		}
 	}
-	// Hold what is bound back before it is covered.
-	fds := make([]int, len(below))
-	for i, k := range below {
-		fd, err := unix.Open(k, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err := unix.PivotRoot(base, base+old); err != nil {
+		return fmt.Errorf("new root: pivot: %w", err)
+	}
+	if err := unix.Chdir("/"); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", nr, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
+		return fmt.Errorf("new root: tmpfs: %w", err)
+	}
+	bind := func(p string, rdonly bool) error {
+		src := old + p
+		fi, err := os.Lstat(src)
 		if err != nil {
-			for _, f := range fds[:i] {
-				unix.Close(f)
+			return nil // absent here
+		}
+		dst := nr + p
+		if fi.Mode()&os.ModeSymlink != 0 {
+			if slices.Contains(systemReadExec, p) {
+				// /bin -> usr/bin and the like: the same link.
+				target, err := os.Readlink(src)
+				if err != nil {
+					return err
+				}
+				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+					return err
+				}
+				return os.Symlink(target, dst)
 			}
-			return fmt.Errorf("hold %s: %w", k, err)
+			if fi, err = os.Stat(src); err != nil {
+				return nil // a link to nothing
+			}
 		}
-		fds[i] = fd
-	}
-	defer func() {
-		for _, f := range fds {
-			unix.Close(f)
+		if err := mountpoint(dst, fi.IsDir()); err != nil {
+			return err
 		}
-	}()
-	const flags = unix.MS_NOSUID | unix.MS_NODEV
-	if len(below) == 0 {
-		if err := unix.Mount("tmpfs", dir, "tmpfs", flags|unix.MS_RDONLY, "mode=0755,size=4k"); err != nil {
-			return fmt.Errorf("cover %s: %w", dir, err)
+		if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("new root: bind %s: %w", p, err)
+		}
+		if rdonly {
+			if err := unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID, ""); err != nil {
+				return fmt.Errorf("new root: %s read-only: %w", p, err)
+			}
 		}
 		return nil
 	}
-	if err := unix.Mount("tmpfs", dir, "tmpfs", flags, "mode=0755,size=1m"); err != nil {
-		return fmt.Errorf("cover %s: %w", dir, err)
-	}
-	for i, k := range below {
-		isDir := true
-		var st unix.Stat_t
-		if unix.Fstat(fds[i], &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			isDir = false
-		}
-		if err := mountpoint(k, isDir); err != nil {
+	for _, p := range systemReadExec {
+		if err := bind(p, true); err != nil {
 			return err
 		}
-		src := "/proc/self/fd/" + strconv.Itoa(fds[i])
-		if err := unix.Mount(src, k, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("bind %s back: %w", k, err)
+	}
+	for _, p := range systemReadFiles {
+		if p == "/sys/fs/cgroup" {
+			continue // the machine's cgroup tree, not the box's
+		}
+		if err := bind(p, true); err != nil {
+			return err
 		}
 	}
-	// Nothing more may be made in the cover itself.
-	return unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m")
+	if err := os.MkdirAll(nr+"/dev", 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", nr+"/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return fmt.Errorf("new root: /dev: %w", err)
+	}
+	for _, d := range systemDevices {
+		if err := bind(d, false); err != nil {
+			return err
+		}
+	}
+	for name, target := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
+		if err := os.Symlink(target, nr+"/dev/"+name); err != nil {
+			return err
+		}
+	}
+	if err := unix.Mount("", nr+"/dev", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return fmt.Errorf("new root: /dev read-only: %w", err)
+	}
+	for _, p := range keep {
+		if err := bind(p, false); err != nil {
+			return err
+		}
+	}
+	for _, d := range []string{"/tmp", "/proc"} {
+		if err := os.MkdirAll(nr+d, 0o755); err != nil {
+			return err
+		}
+	}
+	// A procfs of the box's own that shows only the processes the box
+	// may trace: Landlock keeps those to its own, so other processes'
+	// command lines and status are not even listed.
+	if err := unix.Mount("proc", nr+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=ptraceable"); err != nil {
+		return fmt.Errorf("mount a private /proc: %w", err)
+	}
+	if err := unix.Chdir(nr); err != nil {
+		return err
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return fmt.Errorf("new root: pivot: %w", err)
+	}
+	// The old root, with the machine's mounts, is now stacked under the
+	// new one: let it go.
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("new root: detach the old root: %w", err)
+	}
+	if err := unix.Chdir("/"); err != nil {
+		return err
+	}
+	// Nothing more may be made at the top.
+	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
+		return fmt.Errorf("new root read-only: %w", err)
+	}
+	return nil
 }
 
 // mountpoint creates path's missing directories (and path itself, as a

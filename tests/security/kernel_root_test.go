@@ -1,0 +1,104 @@
+//go:build linux
+
+package security
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rootProbe looks for what the box should not see: a unix socket at a
+// path no list of covered directories names, the machine's mounts and
+// its cgroup tree.
+const rootProbe = `use strict; use Socket;
+open(my $t, '<', "targets.txt") or die "targets: $!"; chomp(my @targets = <$t>);
+my ($sock, $marker) = @targets;
+socket(my $s, PF_UNIX, SOCK_STREAM, 0);
+print "socket: ", (connect($s, pack_sockaddr_un($sock)) ? "ok" : "denied"), "\n";
+print "socket-dir: ", (-e $sock || -d (split m{/[^/]+$}, $sock)[0] ? "seen" : "hidden"), "\n";
+my $mounts = "";
+if (open(my $m, '<', "/proc/self/mountinfo")) { local $/; $mounts = <$m>; }
+print "mountinfo-marker: ", (index($mounts, $marker) >= 0 ? "seen" : "hidden"), "\n";
+my @cg = glob("/sys/fs/cgroup/*/vtexec-* /sys/fs/cgroup/vtexec-* /sys/fs/cgroup/*/*/vtexec-*");
+print "cgroups: ", (@cg ? "seen" : "hidden"), "\n";
+`
+
+// The box sees only what it may use: a listener on a pathname socket in
+// a new top-level directory at a random path gets no connection, and
+// neither the machine's mounts nor its cgroup tree can be listed.
+func TestKernelBoxSeesOnlyItsOwnRoot(t *testing.T) {
+	top := fmt.Sprintf("/vtexec-probe-%d", time.Now().UnixNano())
+	dir := top
+	if os.Getuid() != 0 {
+		// Without root no new top-level directory can be made: a new
+		// directory in the user's own place that no list names.
+		home, err := os.MkdirTemp("", "vtp")
+		require.NoError(t, err)
+		dir = home
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	for _, confinement := range []string{"", "off"} {
+		s := newAttackSetup(t)
+		// A mount of the machine's own the box must not list: the
+		// marker is in a mount point's path.
+		marker := filepath.Base(dir)
+		require.NoError(t, os.WriteFile(filepath.Join(s.ws, "targets.txt"), []byte(sock+"\n"+marker+"\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(s.ws, "probe.pl"), []byte(rootProbe), 0o644))
+		res, got := s.runLine(t, confinement, "perl probe.pl")
+		if confinement == "off" {
+			assert.Equal(t, "ok", got["socket"], "the probe works unconfined: %s%s", res.Stdout, res.Stderr)
+			continue
+		}
+		assert.Equal(t, "denied", got["socket"], "%s%s", res.Stdout, res.Stderr)
+		assert.Equal(t, "hidden", got["socket-dir"], "%s%s", res.Stdout, res.Stderr)
+		assert.Equal(t, "hidden", got["cgroups"], "%s%s", res.Stdout, res.Stderr)
+		assert.True(t, strings.Contains(string(res.Confinement), `"sockets_hidden":true`), string(res.Confinement))
+	}
+}
+
+// The box's mount table holds its own mounts only: nothing of the
+// machine's that the box does not use.
+func TestKernelMountTableIsTheBoxs(t *testing.T) {
+	s := newAttackSetup(t)
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "mounts.pl"), []byte(`open(my $m, '<', "/proc/self/mountinfo") or die; print <$m>;`), 0o644))
+	res, _ := s.runLine(t, "", "perl mounts.pl")
+	require.NotEmpty(t, res.Stdout, res.Stderr)
+	allowed := []string{"/", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/proc", "/sys/devices/system/cpu", "/tmp", s.ws}
+	for _, line := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
+		f := strings.Fields(line)
+		require.GreaterOrEqual(t, len(f), 5, line)
+		point := f[4]
+		ok := false
+		for _, a := range allowed {
+			if point == a || (a != "/" && strings.HasPrefix(point, a+"/")) {
+				ok = true
+			}
+		}
+		if strings.Contains(point, "/vtexec-") { // the run's private directories
+			ok = true
+		}
+		assert.True(t, ok, "the box lists the machine's mount %s", point)
+	}
+}
