@@ -73,7 +73,65 @@ func (b *Box) setUpMounts(writableGitDirs bool) error {
 			return err
 		}
 	}
+	return b.protectLinkTargets()
+}
+
+// maxLinkWalk bounds the entries of protected places looked at for links.
+const maxLinkWalk = 50000
+
+// protectLinkTargets binds read-only what a link inside a protected
+// place (an agent's settings directory, the git directory but its
+// objects) leads to inside the read-write directories: the file or
+// directory is read under the protected name, so it is protected as if
+// it lay there.
+func (b *Box) protectLinkTargets() error {
+	var places []string
+	for _, p := range b.spec.Protected {
+		if p.Dir {
+			places = append(places, p.Path)
+		}
+	}
+	places = append(places, b.spec.GitDirs...)
+	seen := 0
+	for _, place := range places {
+		err := filepath.WalkDir(place, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if seen++; seen > maxLinkWalk {
+				return filepath.SkipAll
+			}
+			if d.IsDir() && slices.Contains(b.spec.GitDirs, filepath.Dir(p)) && d.Name() == "objects" {
+				return filepath.SkipDir // data, not configuration or code
+			}
+			if d.Type()&os.ModeSymlink == 0 {
+				return nil
+			}
+			target, err := filepath.EvalSymlinks(p)
+			if err != nil || !b.writable(target) {
+				return nil
+			}
+			if err := readOnlyBind(target); err != nil {
+				return err
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// writable reports whether p lies in one of the box's read-write
+// directories.
+func (b *Box) writable(p string) bool {
+	for _, rw := range b.spec.ReadWrite {
+		if within(p, rw) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitDirConfig are the entries of a git directory that configure git or

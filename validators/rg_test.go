@@ -18,7 +18,7 @@ import (
 //
 //	README.md  file.txt  pats.txt  src/a.txt  src/b.go  .git/config
 //	ok.sed  evil.sed  wout.sed  cont.sed  nl.sed  (sed scripts, see below)
-//	out -> /etc   link.txt -> file.txt   .git/lnk -> ../file.txt
+//	out -> /etc   link.txt -> file.txt   .git/lnk -> ../linked.txt
 func searchWorkspace(t *testing.T) *workspace.Workspace {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -43,7 +43,8 @@ func searchWorkspace(t *testing.T) *workspace.Workspace {
 	}
 	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "out")))
 	require.NoError(t, os.Symlink("file.txt", filepath.Join(dir, "link.txt")))
-	require.NoError(t, os.Symlink("../file.txt", filepath.Join(dir, ".git", "lnk")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "linked.txt"), []byte("read through .git/lnk\n"), 0o644))
+	require.NoError(t, os.Symlink("../linked.txt", filepath.Join(dir, ".git", "lnk")))
 	ws, err := workspace.New(dir)
 	require.NoError(t, err)
 	return ws

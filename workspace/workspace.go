@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -35,6 +36,15 @@ type Workspace struct {
 	extra []extraRoot
 	// askNames are the names a write must ask about (see AskNames).
 	askNames []string
+	// linked are the workspace paths a link inside a protected place
+	// leads to, found on the first write checked (see linkedTargets);
+	// shared by clones.
+	linked *linkedSet
+}
+
+type linkedSet struct {
+	once sync.Once
+	m    map[string]string
 }
 
 // DefaultAskNames are the names of agent and editor configuration, read
@@ -68,7 +78,7 @@ func New(dir string) (*Workspace, error) {
 	if real == "/" {
 		return nil, errors.New("workspace root may not be /: choose a project directory")
 	}
-	return &Workspace{root: real, cwd: real, askNames: DefaultAskNames}, nil
+	return &Workspace{root: real, cwd: real, askNames: DefaultAskNames, linked: &linkedSet{}}, nil
 }
 
 // AddAskNames adds names a write must ask about: a plain name matches a
@@ -220,6 +230,9 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 		if protectedIn(root, real) {
 			return fail(Protected, real, "path is write-protected")
 		}
+		if link := w.linkedTo(real); link != "" {
+			return fail(Protected, real, "path is what "+link+", a link in a write-protected place, leads to: writing it would change what is read there")
+		}
 		if name := w.askName(root, real); name != "" {
 			return fail(AskFirst, real, "path is in "+name+", agent or editor configuration that runs code later")
 		}
@@ -352,6 +365,67 @@ func (w *Workspace) askName(root, real string) string {
 		}
 	}
 	return ""
+}
+
+// maxLinkedWalk bounds the entries of protected places linkedTargets
+// looks at.
+const maxLinkedWalk = 50000
+
+// linkedTo returns the link in a protected place (the git directory but
+// its objects, .vtexec, agents' and editors' settings directories at the
+// root) that leads to real or to a directory above it, or "".
+func (w *Workspace) linkedTo(real string) string {
+	var m map[string]string
+	if w.linked == nil {
+		m = w.linkedTargets()
+	} else {
+		w.linked.once.Do(func() { w.linked.m = w.linkedTargets() })
+		m = w.linked.m
+	}
+	for target, link := range m {
+		if within(target, real) {
+			return link
+		}
+	}
+	return ""
+}
+
+// linkedTargets walks the protected places at the root for links that
+// lead inside the root, and returns their real targets with the link.
+func (w *Workspace) linkedTargets() map[string]string {
+	out := map[string]string{}
+	seen := 0
+	places := []string{".git", ".vtexec"}
+	for _, n := range w.askNames {
+		if !strings.Contains(strings.TrimSuffix(n, "/"), "/") {
+			places = append(places, strings.TrimSuffix(n, "/"))
+		}
+	}
+	for _, name := range places {
+		place := filepath.Join(w.root, name)
+		if fi, err := os.Lstat(place); err != nil || !fi.IsDir() {
+			continue
+		}
+		filepath.WalkDir(place, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if seen++; seen > maxLinkedWalk {
+				return filepath.SkipAll
+			}
+			if d.IsDir() && name == ".git" && p == filepath.Join(place, "objects") {
+				return filepath.SkipDir
+			}
+			if d.Type()&os.ModeSymlink == 0 {
+				return nil
+			}
+			if target, err := filepath.EvalSymlinks(p); err == nil && within(w.root, target) && target != w.root {
+				out[target] = p
+			}
+			return nil
+		})
+	}
+	return out
 }
 
 // protected reports whether a real path inside the root may not be written:

@@ -824,15 +824,18 @@ func TestWriteChecksWhereALinkSits(t *testing.T) {
 	root := filepath.Join(dir, "ws")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "file.txt"), nil, 0o644))
-	require.NoError(t, os.Symlink("../file.txt", filepath.Join(root, ".git", "lnk")))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "linked.txt"), nil, 0o644))
+	require.NoError(t, os.Symlink("../linked.txt", filepath.Join(root, ".git", "lnk")))
 	require.NoError(t, os.Symlink("file.txt", filepath.Join(root, "ok-link")))
 	require.NoError(t, os.Symlink(filepath.Join(root, "file.txt"), filepath.Join(dir, "outside-link")))
 	ws, err := New(root)
 	require.NoError(t, err)
 
 	_, err = ws.Resolve(".git/lnk", Read)
-	assert.NoError(t, err, "reading through the link is reading file.txt")
-	for p, code := range map[string]Code{".git/lnk": Protected, "../outside-link": Outside} {
+	assert.NoError(t, err, "reading through the link is reading linked.txt")
+	// What the link in .git leads to is read as part of .git: it is
+	// protected under its own name too.
+	for p, code := range map[string]Code{".git/lnk": Protected, "../outside-link": Outside, "linked.txt": Protected} {
 		_, err = ws.Resolve(p, Write)
 		var be *BoundaryError
 		require.ErrorAs(t, err, &be, p)

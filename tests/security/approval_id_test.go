@@ -31,21 +31,21 @@ func TestApprovalIDsApproveExactlyWhatWasAsked(t *testing.T) {
 		require.NoError(t, err)
 		return res
 	}
-	id := idFor("rm file.txt", "", "s1")
+	id := idFor("rm docs/guide.md", "", "s1")
 	assert.Equal(t, "deny", run("rm README.md", "", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another command")
-	assert.Equal(t, "deny", run("rm file.txt", "src", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another cwd")
-	assert.Equal(t, "deny", run("rm file.txt", "", "s2", id, vtexec.AnswerOnce).Decision.Decision, "another session")
-	assert.Equal(t, "deny", run("rm file.txt", "", "s1", id+"0", vtexec.AnswerOnce).Decision.Decision, "a forged id")
-	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+	assert.Equal(t, "deny", run("rm docs/guide.md", "src", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another cwd")
+	assert.Equal(t, "deny", run("rm docs/guide.md", "", "s2", id, vtexec.AnswerOnce).Decision.Decision, "another session")
+	assert.Equal(t, "deny", run("rm docs/guide.md", "", "s1", id+"0", vtexec.AnswerOnce).Decision.Decision, "a forged id")
+	assert.FileExists(t, filepath.Join(ws, "docs", "guide.md"))
 
-	res := run("rm file.txt", "", "s1", id, vtexec.AnswerOnce)
+	res := run("rm docs/guide.md", "", "s1", id, vtexec.AnswerOnce)
 	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
-	assert.NoFileExists(t, filepath.Join(ws, "file.txt"))
+	assert.NoFileExists(t, filepath.Join(ws, "docs", "guide.md"))
 
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "file.txt"), []byte("again\n"), 0o644))
-	res = run("rm file.txt", "", "s1", id, vtexec.AnswerOnce)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "docs", "guide.md"), []byte("again\n"), 0o644))
+	res = run("rm docs/guide.md", "", "s1", id, vtexec.AnswerOnce)
 	assert.Equal(t, "deny", res.Decision.Decision, "an id works once")
-	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+	assert.FileExists(t, filepath.Join(ws, "docs", "guide.md"))
 }
 
 // An id covers how the commands are joined, not only which they are:

@@ -70,6 +70,7 @@ func fixture(t testing.TB) string {
 		"scripts/run.sh":       "echo hi\n",
 		"scripts/ok.sed":       "s/one/uno/\n",
 		"src/.hidden/file.txt": "h\n",
+		"linked.txt":           "read through .git/lnk\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(ws, name)
@@ -83,9 +84,10 @@ func fixture(t testing.TB) string {
 		"dangle":  "/nonexistent/x",
 		"sibling": "../ws2",
 		"inner":   "src",
-		// a link inside .git to an unprotected file: replacing the link
-		// itself writes inside .git.
-		".git/lnk": "../file.txt",
+		// a link inside .git to a workspace file: replacing the link
+		// itself writes inside .git, and writing the file writes what
+		// git reads as part of .git.
+		".git/lnk": "../linked.txt",
 	}
 	for name, target := range links {
 		require.NoError(t, os.Symlink(target, filepath.Join(ws, name)))

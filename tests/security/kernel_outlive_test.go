@@ -247,3 +247,33 @@ func TestKernelPlantWindow(t *testing.T) {
 	slices.Sort(windows)
 	t.Logf("window over %d plants, seen from outside: median %v, max %v; content read %d times", len(windows), windows[len(windows)/2], windows[len(windows)-1], read)
 }
+
+// A link inside a protected place (an agent's settings, a git hook) that
+// leads to an ordinary workspace file makes that file part of the
+// protected place: the box keeps it read-only too, so a command cannot
+// write the settings or the hook under the file's other name.
+func TestKernelLinksIntoProtectedPlacesAreFollowed(t *testing.T) {
+	for _, confinement := range []string{"", "off"} {
+		s := newAttackSetup(t)
+		gitRepo(t, s.ws)
+		for p, body := range map[string]string{"notes.json": "{}\n", "scripts/hook.sh": "#!/bin/sh\n", "plain.txt": "x\n"} {
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(s.ws, p)), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(s.ws, p), []byte(body), 0o644))
+		}
+		require.NoError(t, os.MkdirAll(filepath.Join(s.ws, ".claude"), 0o755))
+		require.NoError(t, os.Symlink("../notes.json", filepath.Join(s.ws, ".claude", "settings.json")))
+		require.NoError(t, os.MkdirAll(filepath.Join(s.ws, ".git", "hooks"), 0o755))
+		require.NoError(t, os.Symlink("../../scripts/hook.sh", filepath.Join(s.ws, ".git", "hooks", "pre-commit")))
+		probe := `sub try { my ($n, $p) = @_; my $f; my $ok = open($f, '>>', $p) && print $f "x"; print "$n: ", ($ok ? "ok" : "denied"), "\n"; }
+try("settings-target", "notes.json"); try("hook-target", "scripts/hook.sh"); try("plain", "plain.txt");`
+		require.NoError(t, os.WriteFile(filepath.Join(s.ws, "probe.pl"), []byte(probe), 0o644))
+		res, got := s.runLine(t, confinement, "perl probe.pl")
+		want := "denied"
+		if confinement == "off" {
+			want = "ok"
+		}
+		assert.Equal(t, want, got["settings-target"], "confinement %q\n%s%s", confinement, res.Stdout, res.Stderr)
+		assert.Equal(t, want, got["hook-target"], "confinement %q\n%s%s", confinement, res.Stdout, res.Stderr)
+		assert.Equal(t, "ok", got["plain"], res.Stdout+res.Stderr)
+	}
+}

@@ -54,6 +54,9 @@ var writetoolsCases = []tableCase{
 	{"touch sibling/x", deny("outside_workspace")},
 	{"touch .git/index.lock", deny("protected_path")},
 	{"touch .git/lnk", deny("protected_path")},
+	// linked.txt is what .git/lnk leads to: read as part of .git.
+	{"touch linked.txt", deny("protected_path")},
+	{"cat linked.txt", allow},
 	{"touch .vtexec/policy.toml", deny("protected_path")},
 	{"touch -r ../ws2/secret.txt file.txt", deny("outside_workspace")},
 
