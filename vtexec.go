@@ -363,6 +363,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 			Hint:   "join the cd to what must run there with && (cd DIR && COMMAND), or run the cd in a call of its own"}
 	}
 	// From here on the command has run: a failure is a warning.
+	if res.Lost > 0 {
+		st.warn("output_incomplete", fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))
+	}
 	if res.Failed != nil {
 		st.warn("run_incomplete", "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
 	}

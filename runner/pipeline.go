@@ -266,16 +266,31 @@ func (pl *pipeline) killGroup() {
 	}
 }
 
-// drain lets the capture goroutines read what is left in the pipes for at
-// most drainTime, then closes the read ends so a descendant that escaped
-// the process group and still holds a pipe cannot make the run hang.
+// drain waits until the capture goroutines have read everything the
+// pipeline wrote: until both pipes are closed by every writer, or, once
+// drainTime has passed, until they are empty (a descendant that left the
+// group may hold one open, and must not make the run hang). Bytes still
+// in a pipe are never dropped on a guess: only after maxDrainTime, with a
+// writer still at it, are the pipes closed, and what they held is
+// counted as lost.
 func (pl *pipeline) drain(readersDone <-chan struct{}) {
-	t := time.NewTimer(drainTime)
-	select {
-	case <-readersDone:
-	case <-t.C:
+	start := time.Now()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-readersDone:
+			closeFiles(pl.readEnds)
+			return
+		case <-tick.C:
+		}
+		waited := time.Since(start)
+		pending := pendingBytes(pl.readEnds)
+		if (waited >= drainTime && pending == 0) || waited >= maxDrainTime {
+			pl.r.lost += int64(pending)
+			break
+		}
 	}
-	t.Stop()
 	closeFiles(pl.readEnds)
 	<-readersDone
 }

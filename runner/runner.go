@@ -18,10 +18,13 @@ const (
 	defaultGrace     = 500 * time.Millisecond
 	defaultMaxOutput = 64 << 10
 
-	// drainTime bounds how long output is still read once every process of
-	// a pipeline's group is dead; a descendant that left the group may keep
-	// a pipe open, and must not make Run hang.
-	drainTime = 200 * time.Millisecond
+	// drainTime is how long the end of the output is waited for once every
+	// process of a pipeline's group is dead, when the pipes are empty but
+	// still open (a descendant that left the group holds one); bytes still
+	// in a pipe are read whatever the time, for up to maxDrainTime, after
+	// which what is left is counted as lost.
+	drainTime    = 200 * time.Millisecond
+	maxDrainTime = 5 * time.Second
 
 	// timeoutStatus is the exit code of a run that timed out, as timeout(1).
 	timeoutStatus = 124
@@ -77,16 +80,19 @@ func (o Options) withDefaults() Options {
 
 // Result is the outcome of a run.
 type Result struct {
-	ExitCode    int           // status of the last pipeline run; 124 on timeout
-	Stdout      string        // kept stdout of all commands (see Capture.String)
-	Stderr      string        // kept stderr of all commands and vtexec's own messages
-	StdoutBytes int64         // total bytes the commands wrote to stdout, kept or not
-	StderrBytes int64         // total bytes written to stderr, kept or not
-	Truncated   bool          // some output was omitted
-	TimedOut    bool          // the timeout expired or ctx was cancelled
-	Duration    time.Duration // wall time of the run
-	Cwd         string        // the workspace cwd after the run
-	Stopped     error         // what Options.Recheck returned, if it stopped the run
+	ExitCode    int    // status of the last pipeline run; 124 on timeout
+	Stdout      string // kept stdout of all commands (see Capture.String)
+	Stderr      string // kept stderr of all commands and vtexec's own messages
+	StdoutBytes int64  // total bytes the commands wrote to stdout, kept or not
+	StderrBytes int64  // total bytes written to stderr, kept or not
+	Truncated   bool   // some output was omitted
+	// Lost counts bytes the commands wrote that were still in a pipe when
+	// Run stopped reading it (a process outside the group kept writing).
+	Lost     int64
+	TimedOut bool          // the timeout expired or ctx was cancelled
+	Duration time.Duration // wall time of the run
+	Cwd      string        // the workspace cwd after the run
+	Stopped  error         // what Options.Recheck returned, if it stopped the run
 	// Failed is why a later step could not be started (its pipes or
 	// /dev/null could not be opened); the steps before it ran.
 	Failed error
@@ -154,7 +160,8 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 		Stderr:      r.stderr.String(),
 		StdoutBytes: r.stdout.Total(),
 		StderrBytes: r.stderr.Total(),
-		Truncated:   r.stdout.Truncated() || r.stderr.Truncated(),
+		Truncated:   r.stdout.Truncated() || r.stderr.Truncated() || r.lost > 0,
+		Lost:        r.lost,
 		TimedOut:    timedOut,
 		Duration:    time.Since(start),
 		Cwd:         ws.Cwd(),
@@ -171,8 +178,9 @@ type run struct {
 	stdout  *Capture
 	stderr  *Capture
 	stopped error
-	status  int  // of the last pipeline run, for exit without N
-	exited  bool // an exit ended the run
+	status  int   // of the last pipeline run, for exit without N
+	exited  bool  // an exit ended the run
+	lost    int64 // bytes left unread in a pipe (see drain)
 	// fds stands for the standard files of the groups being run, as
 	// their own redirects left them (see plan.Group.Redirects).
 	fds groupFds

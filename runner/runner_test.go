@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -438,4 +439,70 @@ func TestRecheckStopsBeforeAStep(t *testing.T) {
 	res = runPlan(t, planOf(step(plan.Seq, command(t, dir, "true"))), ws, Options{Recheck: func(int, []plan.Cmd) error { return nil }})
 	require.NoError(t, res.Stopped)
 	require.Equal(t, 0, res.ExitCode)
+}
+
+// A process that escaped the group and keeps writing cannot hold the run
+// past maxDrainTime.
+func TestEscapeeStillWritingDoesNotHang(t *testing.T) {
+	setsid, err := exec.LookPath("setsid")
+	require.NoError(t, err, "setsid (util-linux) is in Debian's base")
+	ws := newWS(t)
+	dir := ws.Root()
+	script := setsid + ` sh -c 'while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done' &
+echo $! > pid
+while [ "$(cut -d' ' -f6 /proc/$!/stat)" != "$!" ]; do :; done`
+	start := time.Now()
+	res := runPlan(t, planOf(step(plan.Seq, command(t, dir, "sh", "-c", script))), ws, Options{Timeout: 20 * time.Second})
+	elapsed := time.Since(start)
+	pid := pids(t, readFile(t, join(dir, "pid")))[0]
+	killOnCleanup(t, pid)
+	assert.Less(t, elapsed, maxDrainTime+3*time.Second, "the drain must be bounded")
+	assert.Equal(t, 0, res.ExitCode)
+}
+
+// pendingBytes sees what a pipe holds, unread, without taking the file
+// out of the poller (a read with a deadline still works after).
+func TestPendingBytes(t *testing.T) {
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	assert.Zero(t, pendingBytes([]*os.File{r}))
+	_, err = w.Write(make([]byte, 1000))
+	require.NoError(t, err)
+	assert.Equal(t, 1000, pendingBytes([]*os.File{r}))
+	require.NoError(t, r.SetReadDeadline(time.Now().Add(time.Second)))
+	n, err := r.Read(make([]byte, 4000))
+	require.NoError(t, err)
+	assert.Equal(t, 1000, n)
+	assert.Zero(t, pendingBytes([]*os.File{r}))
+}
+
+// The drain waits for what is still in a pipe however long the reader
+// takes to come to it (a starved vtexec), rather than closing the pipe
+// after drainTime and dropping the bytes without a word.
+func TestDrainWaitsForBytesStillInThePipe(t *testing.T) {
+	outR, outW, err := os.Pipe()
+	require.NoError(t, err)
+	errR, errW, err := os.Pipe()
+	require.NoError(t, err)
+	payload := strings.Repeat("x", 30000)
+	_, err = outW.WriteString(payload)
+	require.NoError(t, err)
+	outW.Close()
+	errW.Close()
+	pl := &pipeline{r: &run{stdout: NewCapture(1 << 20), stderr: NewCapture(1 << 20)}, readEnds: []*os.File{outR, errR}}
+	// The readers come late, as when the process has no CPU to give them.
+	done := make(chan struct{})
+	go func() {
+		time.Sleep(3 * drainTime)
+		var wg sync.WaitGroup
+		wg.Go(func() { copyInto(pl.r.stdout, outR) })
+		wg.Go(func() { copyInto(pl.r.stderr, errR) })
+		wg.Wait()
+		close(done)
+	}()
+	pl.drain(done)
+	assert.Equal(t, payload, pl.r.stdout.String(), "bytes in the pipe were dropped")
+	assert.Zero(t, pl.r.lost)
 }
