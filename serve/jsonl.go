@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -115,27 +116,29 @@ func (s *Server) ServeJSONL(ctx context.Context, r io.Reader, w io.Writer) error
 	// The read blocks, so it has a goroutine of its own: ctx ends the
 	// stream even while it waits for a line.
 	type line struct {
-		data []byte
-		err  error
+		data    []byte
+		tooLong bool
+		err     error
 	}
 	lines := make(chan line)
 	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), maxJSONLLine)
-		for sc.Scan() {
-			select {
-			case lines <- line{data: append([]byte(nil), sc.Bytes()...)}:
-			case <-ctx.Done():
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			data, tooLong, err := readLine(br, maxJSONLLine)
+			if len(data) > 0 || tooLong {
+				select {
+				case lines <- line{data: data, tooLong: tooLong}:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				select {
+				case lines <- line{err: err}:
+				case <-ctx.Done():
+				}
 				return
 			}
-		}
-		err := sc.Err()
-		if err == nil {
-			err = io.EOF
-		}
-		select {
-		case lines <- line{err: err}:
-		case <-ctx.Done():
 		}
 	}()
 
@@ -154,12 +157,19 @@ func (s *Server) ServeJSONL(ctx context.Context, r io.Reader, w io.Writer) error
 			asks.close() // no answer can come any more: what waits is denied
 			return nil
 		}
-		if errors.Is(l.err, bufio.ErrTooLong) {
-			write(badLine(nil, fmt.Sprintf("a request line is longer than %d bytes; the stream ends here", maxJSONLLine)))
-			return l.err
-		}
 		if l.err != nil {
 			return l.err
+		}
+		switch {
+		case l.tooLong:
+			write(badLine(nil, fmt.Sprintf("a request line is longer than %d bytes; it was skipped", maxJSONLLine)))
+			continue
+		case !utf8.Valid(l.data) || loneSurrogate(l.data):
+			write(badLine(nil, "the line is not valid UTF-8 (or escapes a lone surrogate): vtexec runs exactly the bytes it is sent, so it refuses what decoding would replace with U+FFFD"))
+			continue
+		case depth(l.data) > maxDepth:
+			write(badLine(nil, fmt.Sprintf("the line nests deeper than %d levels", maxDepth)))
+			continue
 		}
 		var req JSONLRequest
 		if err := json.Unmarshal(l.data, &req); err != nil {

@@ -174,3 +174,32 @@ func TestJSONLAsksTheHarness(t *testing.T) {
 	assert.FileExists(t, filepath.Join(ws, "b.txt"))
 	require.NoError(t, <-done)
 }
+
+// A line over the cap, one that is not UTF-8 and one that nests too
+// deeply are each answered, and the stream goes on.
+func TestJSONLBadLinesDoNotEndTheStream(t *testing.T) {
+	s, _ := newServer(t)
+	in := strings.Join([]string{
+		`{"id":1,"tool":"shell_check","arguments":{"command":"` + strings.Repeat("x", maxJSONLLine) + `"}}`,
+		"{\"id\":2,\"tool\":\"shell_check\",\"arguments\":{\"command\":\"echo \xff\"}}",
+		`{"id":3,"tool":"shell_check","arguments":{"command":"echo \udc00"}}`,
+		strings.Repeat("[", 100) + strings.Repeat("]", 100),
+		`{"id":5,"tool":"shell_check","arguments":{"command":"ls"}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	require.NoError(t, s.ServeJSONL(context.Background(), strings.NewReader(in), &out))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, lines, 5, out.String())
+	errs := 0
+	for _, l := range lines {
+		var a jsonlAnswer
+		require.NoError(t, json.Unmarshal([]byte(l), &a), l)
+		if a.Error != nil {
+			errs++
+			assert.Equal(t, "bad_request", a.Error.Code)
+		} else {
+			assert.Equal(t, float64(5), a.ID, "only the good line is a call")
+		}
+	}
+	assert.Equal(t, 4, errs)
+}

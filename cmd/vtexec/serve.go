@@ -48,19 +48,10 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	if *jsonl {
 		return 0, s.ServeJSONL(ctx, stdin, stdout)
 	}
-	r, ok := stdin.(io.ReadCloser)
-	if !ok {
-		r = io.NopCloser(stdin)
-	}
-	w, ok := stdout.(io.WriteCloser)
-	if !ok {
-		w = nopWriteCloser{stdout}
-	}
+	// A bad line is answered with a JSON-RPC error, not the end of the
+	// connection.
+	r, w := serve.GuardLines(stdin, stdout)
 	return 0, s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // moduleVersion is vtexec's version as the build recorded it.

@@ -1,0 +1,261 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+)
+
+// A face that reads one JSON message a line must not die of a line: the
+// MCP SDK's stdio transport ends the connection on the first one it
+// cannot decode (a truncated or non-JSON line, a batch, an object id, a
+// line over its cap), and with it every background job. GuardLines sits
+// in front of it: every line that is not one well-formed JSON-RPC 2.0
+// message gets a JSON-RPC error answer written by the guard, and only
+// good lines reach the SDK. It also refuses what Go's JSON decoding would
+// silently rewrite: bytes that are not UTF-8 and escaped lone surrogates
+// (both become U+FFFD, so a command would run with other bytes than were
+// sent).
+
+// MaxLine bounds one message line; the rest of a longer line is
+// discarded, not buffered, and answered with an error.
+const MaxLine = 4 << 20
+
+// maxDepth bounds how deeply a message's arrays and objects nest.
+const maxDepth = 64
+
+// JSON-RPC error codes.
+const (
+	rpcParseError     = -32700
+	rpcInvalidRequest = -32600
+)
+
+// LockedWriter serialises whole-message writes of the SDK and the guard.
+type LockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// Write writes p in one call, holding the lock.
+func (l *LockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Close closes the underlying writer if it can be.
+func (l *LockedWriter) Close() error {
+	if c, ok := l.w.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// GuardLines returns a reader of the good lines of r, for the SDK, and
+// the writer both the SDK and the guard answer on (w, locked).
+func GuardLines(r io.Reader, w io.Writer) (io.ReadCloser, *LockedWriter) {
+	out := &LockedWriter{w: w}
+	pr, pw := io.Pipe()
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, tooLong, err := readLine(br, MaxLine)
+			if len(line) > 0 || tooLong {
+				if why, code, id := checkMessage(line, tooLong); why != "" {
+					writeRPCError(out, id, code, why)
+				} else if _, werr := pw.Write(append(line, '\n')); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr, out
+}
+
+// readLine reads one line without its end (\n or \r\n); a line longer
+// than limit is read to its end and discarded, with tooLong set.
+func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > limit+2 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if tooLong {
+			line = nil
+		}
+		return line, tooLong, err
+	}
+}
+
+// checkMessage says what is wrong with one line as a JSON-RPC 2.0
+// message ("" if nothing), the error code, and the id to answer with.
+func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawMessage) {
+	trimmed := bytes.TrimSpace(line)
+	switch {
+	case tooLong:
+		return fmt.Sprintf("bad_request: the line is longer than %d bytes; send one message a line, smaller", MaxLine), rpcInvalidRequest, nil
+	case len(trimmed) == 0:
+		return "", 0, nil
+	case !utf8.Valid(trimmed):
+		return "bad_request: the line is not valid UTF-8; vtexec runs exactly the bytes it is sent, so it refuses what it would have to replace", rpcParseError, nil
+	case !json.Valid(trimmed):
+		return "parse error: the line is not JSON; send one JSON-RPC 2.0 message a line", rpcParseError, nil
+	case loneSurrogate(trimmed):
+		return "bad_request: the line has an escaped lone surrogate (\\ud800-\\udfff), which decoding would replace with U+FFFD", rpcParseError, nil
+	case depth(trimmed) > maxDepth:
+		return fmt.Sprintf("invalid request: the message nests deeper than %d levels", maxDepth), rpcInvalidRequest, nil
+	case trimmed[0] == '[':
+		return "invalid request: batches are not supported; send one message a line", rpcInvalidRequest, nil
+	case trimmed[0] != '{':
+		return "invalid request: a message is a JSON object", rpcInvalidRequest, nil
+	}
+	var m struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(trimmed, &m); err != nil {
+		return "invalid request: " + err.Error(), rpcInvalidRequest, nil
+	}
+	if len(m.ID) > 0 && m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' && string(m.ID) != "null" {
+		return "invalid request: an id is a string or a number", rpcInvalidRequest, nil
+	}
+	if string(m.ID) == "null" {
+		m.ID = nil
+	}
+	switch {
+	case m.JSONRPC != "2.0":
+		return `invalid request: "jsonrpc" must be "2.0"`, rpcInvalidRequest, m.ID
+	case len(m.Method) > 0:
+		var method string
+		if json.Unmarshal(m.Method, &method) != nil || method == "" {
+			return `invalid request: "method" must be a non-empty string`, rpcInvalidRequest, m.ID
+		}
+	case len(m.ID) > 0 && (len(m.Result) > 0 || len(m.Error) > 0):
+		// A response to one of the server's requests.
+	default:
+		return `invalid request: neither a request ("method") nor a response ("id" with "result" or "error")`, rpcInvalidRequest, m.ID
+	}
+	return "", 0, nil
+}
+
+// writeRPCError answers a bad line.
+func writeRPCError(w io.Writer, id json.RawMessage, code int, message string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, message}})
+	w.Write(append(b, '\n'))
+}
+
+// depth is how deeply arrays and objects nest in valid JSON data.
+func depth(data []byte) int {
+	d, most, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			d++
+			most = max(most, d)
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return most
+}
+
+// loneSurrogate reports whether valid JSON data escapes a UTF-16
+// surrogate that is not half of a pair (\ud83d\ude00 is one character;
+// \ud800 alone is none).
+func loneSurrogate(data []byte) bool {
+	inString := false
+	pendingHigh := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if !inString {
+			if c == '"' {
+				inString = true
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			if pendingHigh {
+				return true
+			}
+			inString = false
+		case '\\':
+			if i+1 >= len(data) {
+				return false
+			}
+			if data[i+1] != 'u' || i+5 >= len(data) {
+				if pendingHigh {
+					return true
+				}
+				i++
+				continue
+			}
+			var r rune
+			fmt.Sscanf(string(data[i+2:i+6]), "%04x", &r)
+			i += 5
+			switch {
+			case r >= 0xd800 && r <= 0xdbff:
+				if pendingHigh {
+					return true
+				}
+				pendingHigh = true
+			case r >= 0xdc00 && r <= 0xdfff:
+				if !pendingHigh {
+					return true
+				}
+				pendingHigh = false
+			default:
+				if pendingHigh {
+					return true
+				}
+			}
+		default:
+			if pendingHigh {
+				return true
+			}
+		}
+	}
+	return false
+}

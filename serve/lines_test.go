@@ -1,0 +1,138 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rpcLine is one line the server wrote.
+type rpcLine struct {
+	ID    json.RawMessage `json:"id"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Result json.RawMessage `json:"result"`
+}
+
+// stdioServer serves s over a guarded pipe pair and returns the writer of
+// its input and a reader of its output lines.
+func stdioServer(t *testing.T, s *Server) (io.WriteCloser, *bufio.Scanner) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r, w := GuardLines(inR, outW)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(context.Background(), &mcp.IOTransport{Reader: r, Writer: w}) }()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("the server did not end")
+		}
+		outW.Close()
+	})
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	return inW, sc
+}
+
+func nextLine(t *testing.T, sc *bufio.Scanner) rpcLine {
+	t.Helper()
+	lines := make(chan string, 1)
+	go func() {
+		if sc.Scan() {
+			lines <- sc.Text()
+		} else {
+			close(lines)
+		}
+	}()
+	select {
+	case l, ok := <-lines:
+		require.True(t, ok, "the server stopped answering")
+		var m rpcLine
+		require.NoError(t, json.Unmarshal([]byte(l), &m), l)
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer")
+	}
+	return rpcLine{}
+}
+
+// Every malformed line gets a JSON-RPC error answer and the connection
+// goes on: a call after them all is answered.
+func TestABadLineDoesNotEndTheServer(t *testing.T) {
+	s, _ := newServer(t)
+	in, out := stdioServer(t, s)
+	write := func(line string) {
+		_, err := io.WriteString(in, line+"\n")
+		require.NoError(t, err)
+	}
+	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	require.NotEmpty(t, nextLine(t, out).Result)
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	bad := map[string]int{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/li`: rpcParseError,
+		`not json at all`: rpcParseError,
+		`{}`:              rpcInvalidRequest,
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`:  rpcInvalidRequest,
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"x\u0000\"}": rpcParseError,
+		strings.Repeat("[", 200) + strings.Repeat("]", 200):     rpcInvalidRequest,
+		`[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]`:      rpcInvalidRequest,
+		`"a string"`: rpcInvalidRequest,
+		`{"jsonrpc":"1.0","id":5,"method":"tools/list"}`:                                                                 rpcInvalidRequest,
+		`{"jsonrpc":"2.0","id":6}`:                                                                                       rpcInvalidRequest,
+		"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"x\":\"\xff\"}}":                           rpcParseError,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"shell","arguments":{"command":"echo \ud800"}}}`: rpcParseError,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", MaxLine) + `"}}`:         rpcInvalidRequest,
+	}
+	for line, code := range bad {
+		write(line)
+		got := nextLine(t, out)
+		require.NotNil(t, got.Error, "%.80q got no error", line)
+		assert.Equal(t, code, got.Error.Code, "%.80q: %s", line, got.Error.Message)
+	}
+
+	// A surrogate pair is one character, not a lone surrogate.
+	write(`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"shell_check","arguments":{"command":"echo \ud83d\ude00"}}}`)
+	got := nextLine(t, out)
+	assert.Nil(t, got.Error)
+	assert.JSONEq(t, `10`, string(got.ID))
+
+	write(`{"jsonrpc":"2.0","id":11,"method":"tools/list"}`)
+	got = nextLine(t, out)
+	assert.Nil(t, got.Error)
+	assert.Contains(t, string(got.Result), `"shell"`)
+}
+
+// FuzzGuardLines: whatever a line holds, the guard either passes it on as
+// a well-formed message or answers it, and never gives the SDK a line
+// that is not valid UTF-8 JSON.
+func FuzzGuardLines(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"jsonrpc":"2.0","id":1,"method":"x"}`, "\xff", `"\ud800"`, `{"a":"\ud83d\ude00"}`, `[[[[`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n\r") {
+			return
+		}
+		why, _, _ := checkMessage([]byte(line), false)
+		if why == "" && len(strings.TrimSpace(line)) > 0 {
+			require.True(t, json.Valid([]byte(line)))
+			var v map[string]any
+			require.NoError(t, json.Unmarshal([]byte(line), &v))
+			require.Equal(t, "2.0", v["jsonrpc"])
+		}
+	})
+}
