@@ -35,17 +35,67 @@ const (
 	rpcInvalidRequest = -32600
 )
 
-// LockedWriter serialises whole-message writes of the SDK and the guard.
+// LockedWriter serialises whole-message writes of the SDK and the guard,
+// and sees each answer to a request in flight go out (see inFlight).
 type LockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	flight *inFlight
 }
 
 // Write writes p in one call, holding the lock.
 func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.mu.Unlock()
+	if l.flight != nil {
+		l.flight.answered(p)
+	}
+	return n, err
+}
+
+// inFlight counts the requests passed to the SDK and not yet answered,
+// so that the guard reads no further request while max are: a client
+// that sends without reading queues in its own pipe, not in vtexec's
+// memory and threads.
+type inFlight struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	ids  map[string]bool
+	max  int
+}
+
+func newInFlight(max int) *inFlight {
+	f := &inFlight{ids: map[string]bool{}, max: max}
+	f.cond = sync.NewCond(&f.mu)
+	return f
+}
+
+// admit waits for room, then counts the request id.
+func (f *inFlight) admit(id json.RawMessage) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.ids) >= f.max {
+		f.cond.Wait()
+	}
+	f.ids[string(id)] = true
+}
+
+// answered uncounts the request a written line answers, if it is one.
+func (f *inFlight) answered(line []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || len(m.ID) == 0 || len(m.Method) > 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ids[string(m.ID)] {
+		delete(f.ids, string(m.ID))
+		f.cond.Signal()
+	}
 }
 
 // Close closes the underlying writer if it can be.
@@ -56,20 +106,36 @@ func (l *LockedWriter) Close() error {
 	return nil
 }
 
+// DefaultMaxCalls is how many requests of one connection are handled at
+// once unless said otherwise; the next waits, unread, until one is
+// answered.
+const DefaultMaxCalls = 32
+
 // GuardLines returns a reader of the good lines of r, for the SDK, and
-// the writer both the SDK and the guard answer on (w, locked).
-func GuardLines(r io.Reader, w io.Writer) (io.ReadCloser, *LockedWriter) {
-	out := &LockedWriter{w: w}
+// the writer both the SDK and the guard answer on (w, locked). At most
+// maxCalls requests (DefaultMaxCalls if 0) are passed on unanswered.
+func GuardLines(r io.Reader, w io.Writer, maxCalls int) (io.ReadCloser, *LockedWriter) {
+	if maxCalls <= 0 {
+		maxCalls = DefaultMaxCalls
+	}
+	flight := newInFlight(maxCalls)
+	out := &LockedWriter{w: w, flight: flight}
 	pr, pw := io.Pipe()
 	go func() {
 		br := bufio.NewReaderSize(r, 64<<10)
 		for {
 			line, tooLong, err := readLine(br, MaxLine)
 			if len(line) > 0 || tooLong {
-				if why, code, id := checkMessage(line, tooLong); why != "" {
+				why, code, id := checkMessage(line, tooLong)
+				if why != "" {
 					writeRPCError(out, id, code, why)
-				} else if _, werr := pw.Write(append(line, '\n')); werr != nil {
-					return
+				} else {
+					if id != nil {
+						flight.admit(id) // a request: wait for room
+					}
+					if _, werr := pw.Write(append(line, '\n')); werr != nil {
+						return
+					}
 				}
 			}
 			if err != nil {
@@ -105,7 +171,9 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 }
 
 // checkMessage says what is wrong with one line as a JSON-RPC 2.0
-// message ("" if nothing), the error code, and the id to answer with.
+// message ("" if nothing), the error code, and the id to answer with; for
+// a good line, the id of a request (nil for a notification or a
+// response).
 func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawMessage) {
 	trimmed := bytes.TrimSpace(line)
 	switch {
@@ -150,12 +218,12 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 		if json.Unmarshal(m.Method, &method) != nil || method == "" {
 			return `invalid request: "method" must be a non-empty string`, rpcInvalidRequest, m.ID
 		}
+		return "", 0, m.ID // a request (id) or a notification (none)
 	case len(m.ID) > 0 && (len(m.Result) > 0 || len(m.Error) > 0):
-		// A response to one of the server's requests.
+		return "", 0, nil // a response to one of the server's requests
 	default:
 		return `invalid request: neither a request ("method") nor a response ("id" with "result" or "error")`, rpcInvalidRequest, m.ID
 	}
-	return "", 0, nil
 }
 
 // writeRPCError answers a bad line.

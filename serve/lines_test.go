@@ -30,7 +30,7 @@ func stdioServer(t *testing.T, s *Server) (io.WriteCloser, *bufio.Scanner) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	r, w := GuardLines(inR, outW)
+	r, w := GuardLines(inR, outW, 0)
 	done := make(chan error, 1)
 	go func() { done <- s.Run(context.Background(), &mcp.IOTransport{Reader: r, Writer: w}) }()
 	t.Cleanup(func() {

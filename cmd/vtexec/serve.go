@@ -21,6 +21,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	jsonl := fs.Bool("jsonl", false, "the same tools as JSON lines: {\"id\",\"tool\",\"arguments\"} in, {\"id\",\"is_error\",\"text\",\"result\"} out")
 	jsonlAsks := fs.Bool("ask", false, `with --jsonl: ask about commands that need a person with {"ask": …} lines, answered by {"answer": …} lines`)
 	maxJobs := fs.Int("max-jobs", serve.DefaultMaxJobs, "how many background commands (shell with background: true) may run at once")
+	maxCalls := fs.Int("max-calls", serve.DefaultMaxCalls, "how many requests of the connection are handled at once; the next waits, unread, until one is answered")
 	askTimeout := fs.Duration("ask-timeout", serve.DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
@@ -33,6 +34,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	if *maxJobs < 1 {
 		return 0, &usageError{"--max-jobs must be at least 1"}
+	}
+	if *maxCalls < 1 {
+		return 0, &usageError{"--max-calls must be at least 1"}
 	}
 	// Fail at start, not at the first call.
 	if fi, err := os.Stat(*wsDir); err != nil || !fi.IsDir() {
@@ -50,7 +54,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	// A bad line is answered with a JSON-RPC error, not the end of the
 	// connection.
-	r, w := serve.GuardLines(stdin, stdout)
+	r, w := serve.GuardLines(stdin, stdout, *maxCalls)
 	return 0, s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
 }
 
