@@ -151,15 +151,24 @@ func withBlock(old []byte, note string, block []byte) []byte {
 	return buf.Bytes()
 }
 
-// gitignore keeps a person's local approvals and vtexec's lock files out
-// of the project's history.
-const gitignore = "# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n"
+// gitignore keeps a person's local approvals, vtexec's lock files and
+// the temporary files of an interrupted write out of the project's
+// history; oldGitignore is what earlier versions wrote.
+const (
+	gitignore    = "# written by vtexec: local approvals, lock and temporary files stay out of git\npolicy.local.toml\n*.lock\n.*.tmp-*\n"
+	oldGitignore = "# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n"
+)
 
 // keepOutOfGit writes dir/.gitignore (gitignore) unless it exists; a
-// person's own file is left as it is.
+// person's own file is left as it is, the one an earlier vtexec wrote is
+// brought up to date.
 func keepOutOfGit(dir string) error {
-	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	path := filepath.Join(dir, ".gitignore")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 	if errors.Is(err, os.ErrExist) {
+		if old, _, err := fsutil.ReadRegular(path, 4096, false); err == nil && string(old) == oldGitignore {
+			return fsutil.WriteAtomic(path, []byte(gitignore), 0o644)
+		}
 		return nil
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,4 +104,29 @@ func TestPolicyRootAdd(t *testing.T) {
 	code, _, errOut = cli(t, "", "policy", "root", "add", "--workspace", ws, os.Getenv("XDG_CONFIG_HOME"))
 	assert.NotEqual(t, 0, code, "the user's vtexec configuration lives there")
 	assert.Contains(t, errOut, "vtexec's own files")
+}
+
+// What a killed policy allow left in .vtexec (a temporary copy of the
+// approvals) is removed by the next write, and kept out of git meanwhile;
+// the .gitignore an earlier vtexec wrote is brought up to date.
+func TestPolicyAllowCleansUpAfterAKilledWrite(t *testing.T) {
+	ws := cliWorkspace(t)
+	dir := filepath.Join(ws, ".vtexec")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"),
+		[]byte("# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n"), 0o644))
+	stale := filepath.Join(dir, ".policy.local.toml.tmp-12345")
+	require.NoError(t, os.WriteFile(stale, []byte("[[rule]]\n"), 0o600))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(stale, old, old))
+	fresh := filepath.Join(dir, ".policy.local.toml.tmp-67890") // another writer's, right now
+	require.NoError(t, os.WriteFile(fresh, nil, 0o600))
+
+	code, _, errOut := cli(t, "", "policy", "allow", "--workspace", ws, "--", "make", "test")
+	require.Equal(t, 0, code, errOut)
+	assert.NoFileExists(t, stale)
+	assert.FileExists(t, fresh, "a temporary file younger than a minute may be another write's")
+	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	require.NoError(t, err)
+	assert.Contains(t, string(ignore), ".*.tmp-*")
 }

@@ -6,13 +6,30 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
+
+// staleTemp is how old a temporary file of WriteAtomic must be before a
+// later write takes it for the leftover of one that was killed.
+const staleTemp = time.Minute
+
+// removeStaleTemps removes the temporary files an interrupted WriteAtomic
+// of name left in dir.
+func removeStaleTemps(dir, name string) {
+	olds, _ := filepath.Glob(filepath.Join(dir, "."+name+".tmp-*"))
+	for _, p := range olds {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(p)
+		}
+	}
+}
 
 // WriteAtomic replaces path with data: a temporary file in the same
 // directory, fsync, rename over path, fsync of the directory. Readers see
 // the old content or the new, never a mix.
 func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
+	removeStaleTemps(dir, filepath.Base(path))
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
