@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vtexec/vtexec/audit"
@@ -212,6 +213,10 @@ func (st *state) openSession() error {
 		return nil
 	}
 	store, err := sessionStore()
+	if unwritable(err) {
+		st.warnUnwritable(err)
+		return nil
+	}
 	if err != nil {
 		return badRequest("set XDG_STATE_HOME", "%v", err)
 	}
@@ -221,6 +226,13 @@ func (st *state) openSession() error {
 	}
 	st.store = store
 	st.sess, err = store.LoadCached(&st.engine.sessions, st.req.Session, st.ws.Root())
+	if unwritable(err) {
+		// A new session whose file cannot be written: the command runs,
+		// without a session (no cd or session approval carries over).
+		st.store, st.sess = cwdtrack.Store{}, nil
+		st.warnUnwritable(err)
+		return nil
+	}
 	if err != nil {
 		if se := stateError(err, "remove or fix the session file, or use another --session id"); se != nil {
 			return se
@@ -402,6 +414,23 @@ func ensureGitignore(dir string) error {
 
 // stateError is the bad_state error for a state file vtexec refuses to
 // read, or nil if err is not about one.
+// unwritable reports whether err is the state directory refusing a
+// write: full, read-only, over quota or not ours.
+func unwritable(err error) bool {
+	for _, e := range []error{syscall.ENOSPC, syscall.EROFS, syscall.EDQUOT, syscall.EACCES, syscall.EPERM} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// warnUnwritable says the session could not be kept, and where.
+func (st *state) warnUnwritable(err error) {
+	dir, _ := StateDir()
+	st.warn("state_unwritable", fmt.Sprintf("vtexec's state directory %s cannot be written (%v): this command ran without a session, so a cd or a session approval does not carry over; free space there, make it writable, or set XDG_STATE_HOME to another directory", dir, err))
+}
+
 func stateError(err error, hint string) *RequestError {
 	var fe *fsutil.FileError
 	if !errors.As(err, &fe) {
