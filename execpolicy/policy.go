@@ -300,7 +300,74 @@ func LoadPolicy(layers ...Layer) (*Policy, error) {
 	return pol, nil
 }
 
+// TOML a policy file may hold: nesting of arrays and inline tables, and
+// values (keys, elements) in all.
+const (
+	maxTOMLDepth  = 16
+	maxTOMLValues = 20000
+)
+
+// tomlBounds refuses, before the decoder builds anything, a file that
+// nests arrays or inline tables more than maxTOMLDepth deep or holds more
+// than maxTOMLValues values: a repository's file, under the size cap,
+// could otherwise cost hundreds of megabytes and seconds on every call.
+// It reads the text as TOML's lexer would for this purpose: strings
+// (basic, literal, multi-line) and comments are skipped.
+func tomlBounds(path string, data []byte) error {
+	depth, values, line := 0, 0, 1
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line++
+		case c == '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+			i--
+		case c == '"' || c == '\'':
+			quote := string(data[i : i+1])
+			if i+2 < len(data) && data[i+1] == c && data[i+2] == c {
+				quote = strings.Repeat(quote, 3)
+			}
+			end := len(data)
+			for j := i + len(quote); j < len(data); j++ {
+				if data[j] == '\\' && c == '"' {
+					j++
+					continue
+				}
+				if data[j] == '\n' {
+					line++
+					if len(quote) == 1 {
+						end = j
+						break
+					}
+				}
+				if strings.HasPrefix(string(data[j:min(j+len(quote), len(data))]), quote) {
+					end = j + len(quote) - 1
+					break
+				}
+			}
+			i = end
+		case c == '[' || c == '{':
+			if depth++; depth > maxTOMLDepth {
+				return &PolicyError{File: path, Line: line, Problem: fmt.Sprintf("arrays and tables nest more than %d deep", maxTOMLDepth)}
+			}
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' || c == '=':
+			if values++; values > maxTOMLValues {
+				return &PolicyError{File: path, Line: line, Problem: fmt.Sprintf("the file holds more than %d values", maxTOMLValues)}
+			}
+		}
+	}
+	return nil
+}
+
 func (pol *Policy) add(l Layer, data []byte) error {
+	if err := tomlBounds(l.Path, data); err != nil {
+		return err
+	}
 	var pf policyFile
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -177,4 +179,32 @@ func TestTrustStore(t *testing.T) {
 	assert.False(t, ok, "a changed file is untrusted again")
 	ok, _ = ts.Trusted(filepath.Join(dir, "missing.toml"))
 	assert.True(t, ok)
+}
+
+// A policy file a repository ships is parsed within bounds of memory and
+// time, not only of size: 1 MiB of nested arrays is refused before the
+// TOML decoder builds it.
+func TestDeepPolicyIsRefusedCheaply(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"deep.toml":   "protect = " + strings.Repeat("[", 500000) + strings.Repeat("]", 500000) + "\n",
+		"wide.toml":   "protect = [" + strings.Repeat("[],", 330000) + "]\n",
+		"tables.toml": strings.Repeat("[[rule]]\nprogram = \"ls\"\ndecision = \"allow\"\n", 25000),
+	} {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		_, err := LoadPolicy(Layer{Path: path, Trusted: true})
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		var pe *PolicyError
+		require.ErrorAs(t, err, &pe, name)
+		assert.Contains(t, pe.Problem, "more", name)
+		allocated := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: refused after %v, %d MB allocated", name, took, allocated>>20)
+		assert.Less(t, allocated, uint64(64<<20), "%s: the refusal allocated %d MB", name, allocated>>20)
+	}
 }
