@@ -53,20 +53,37 @@ func approvalKey() ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
+	// A key file of another length is what a write that failed left (a
+	// full disk): once it has stood for a while, it is replaced.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() != 32 && time.Since(fi.ModTime()) > 10*time.Second {
+		os.Remove(path)
+	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_TRUNC, 0o600)
+	// Written whole to a temporary file, then linked into place: the key
+	// file appears complete or not at all, and a key another vtexec made
+	// meanwhile wins.
+	tmp, err := os.CreateTemp(dir, ".approval.key.tmp-*")
 	if err != nil {
-		// Made meanwhile by another vtexec: use that one.
-		if key, _, err := fsutil.ReadRegular(path, 64, false); err == nil && len(key) == 32 {
-			return key, nil
-		}
 		return nil, err
 	}
-	defer f.Close()
-	if _, err := f.Write(key); err != nil {
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.Write(key)
+	if serr := tmp.Sync(); werr == nil {
+		werr = serr
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if key, _, err := fsutil.ReadRegular(path, 64, false); err == nil && len(key) == 32 {
+			return key, nil // made meanwhile by another vtexec: use that one
+		}
 		return nil, err
 	}
 	return key, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,4 +56,25 @@ func TestStateDirFullOrReadOnly(t *testing.T) {
 			assert.Contains(t, codes["state_unwritable"], state)
 		})
 	}
+}
+
+// A key file left empty by a disk that was full when the first approval
+// id was made does not stop approval ids for good: once there is room,
+// the next id is issued.
+func TestApprovalKeyRecoversAfterAFullDisk(t *testing.T) {
+	ws := fixture(t)
+	state := os.Getenv("XDG_STATE_HOME")
+	require.NoError(t, os.MkdirAll(filepath.Join(state, "vtexec"), 0o700))
+	// What a write on a full disk leaves: the file, and nothing in it.
+	key := filepath.Join(state, "vtexec", "approval.key")
+	require.NoError(t, os.WriteFile(key, nil, 0o600))
+	old := time.Now().Add(-time.Minute)
+	require.NoError(t, os.Chtimes(key, old, old))
+	d, err := vtexec.Check(context.Background(), vtexec.Request{Command: "rm file.txt", Workspace: ws, AuditLog: "off", WantApprovalID: true})
+	require.NoError(t, err)
+	require.Equal(t, "ask", d.Decision)
+	assert.NotEmpty(t, d.ApprovalID, "an approval id is issued again")
+	data, err := os.ReadFile(key)
+	require.NoError(t, err)
+	assert.Len(t, data, 32)
 }
