@@ -24,6 +24,10 @@ import (
 	"github.com/vtexec/vtexec/plan"
 )
 
+// CodeOutOfMemory warns of a command the kernel killed for exceeding the
+// memory bound.
+const CodeOutOfMemory = "out_of_memory"
+
 // CodeConfinementUnavailable is the code of a run refused because the
 // confinement it requires cannot be applied here.
 const CodeConfinementUnavailable = "confinement_unavailable"
@@ -74,7 +78,7 @@ func (st *state) openBox() (*box, error) {
 	lim := st.pol.Limits
 	spec := confine.Spec{
 		ReadWrite: []string{st.ws.Root(), b.runs, b.cache},
-		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime},
+		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime, Memory: lim.Memory},
 	}
 	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
 	b.gitDirs = spec.GitDirs

@@ -335,6 +335,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	defer group.Close()
 	startCwd := st.ws.Cwd()
 	absent := confine.AbsentGitFiles(bx.gitDirs)
+	oomBefore := group.OOMKills()
 	watch := st.watchPlants(bx.unprotected)
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
@@ -363,6 +364,13 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 			Hint:   "join the cd to what must run there with && (cd DIR && COMMAND), or run the cd in a call of its own"}
 	}
 	// From here on the command has run: a failure is a warning.
+	if after := group.OOMKills(); oomBefore >= 0 && after > oomBefore {
+		limit := ""
+		if report.Limits != nil && report.Limits.Memory > 0 {
+			limit = fmt.Sprintf(" (%d MiB for the workspace's commands together)", report.Limits.Memory>>20)
+		}
+		st.warn(CodeOutOfMemory, fmt.Sprintf("the kernel killed %d process(es) of the command for exceeding the memory bound%s; its output and exit code are those of a killed program", after-oomBefore, limit))
+	}
 	if res.Lost > 0 {
 		st.warn("output_incomplete", fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))
 	}

@@ -58,10 +58,11 @@ type Box struct {
 	key string // SpecKey of the box, for kept namespaces
 
 	// pids is the box's pids cgroup, made and opened on the first
-	// NewGroup and shared by every run of the box.
+	// NewGroup and shared by every run of the box; mem its memory cgroup.
 	pids struct {
-		mu sync.Mutex
-		cg *pidsCgroup
+		mu  sync.Mutex
+		cg  *pidsCgroup
+		mem *pidsCgroup
 	}
 }
 
@@ -164,6 +165,20 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		}
 	}
 	if b.root {
+		if spec.Limits.Memory == 0 {
+			spec.Limits.Memory = defaultMemory()
+			b.spec.Limits.Memory = spec.Limits.Memory
+		}
+		if cg, err := newMemoryCgroup(spec.Limits.Memory, firstOr(spec.ReadWrite, "")); err == nil {
+			b.pids.mem = cg
+			b.report.MemoryCgroup = true
+		} else {
+			missing = append(missing, "memory: no memory cgroup can be made: "+err.Error())
+		}
+	} else {
+		missing = append(missing, "memory: no bound without root (no memory cgroup can be made)")
+	}
+	if b.root {
 		b.report.Capabilities = "dropped"
 	} else {
 		b.report.Capabilities = "none"
@@ -186,13 +201,23 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 func (b *Box) NewGroup() (*Group, error) {
 	b.pids.mu.Lock()
 	defer b.pids.mu.Unlock()
-	if b.pids.cg == nil {
-		if b.report.PidsCgroup {
+	if b.pids.cg == nil && b.pids.mem == nil {
+		if b.report.PidsCgroup || b.report.MemoryCgroup {
 			return nil, errors.New("confine: the box is closed")
 		}
 		return nil, nil
 	}
-	return &Group{cg: b.pids.cg}, nil
+	return &Group{cg: b.pids.cg, mem: b.pids.mem}, nil
+}
+
+// defaultMemory is the memory bound of a workspace's commands where the
+// policy sets none: half the machine's memory.
+func defaultMemory() uint64 {
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) != nil || si.Totalram == 0 {
+		return 8 << 30
+	}
+	return uint64(si.Totalram) * uint64(si.Unit) / 2
 }
 
 // Report says what the box applies.
@@ -210,6 +235,10 @@ func (b *Box) Close() error {
 	if b.pids.cg != nil {
 		b.pids.cg.close()
 		b.pids.cg = nil
+	}
+	if b.pids.mem != nil {
+		b.pids.mem.close()
+		b.pids.mem = nil
 	}
 	b.pids.mu.Unlock()
 	b.rules.close()

@@ -38,8 +38,10 @@ import (
 // else of vtexec's joins. With cgroup v2 the program is cloned into it
 // (CLONE_INTO_CGROUP) and no thread moves.
 
-// Group bounds the processes of one run. A nil *Group groups nothing.
-type Group struct{ cg *pidsCgroup }
+// Group bounds the processes of one run: their count (cg) and, where a
+// memory cgroup could be made, their memory (mem). A nil *Group groups
+// nothing.
+type Group struct{ cg, mem *pidsCgroup }
 
 // join prepares the calling, locked thread to start cmd inside the
 // group.
@@ -47,8 +49,15 @@ func (g *Group) join(cmd *exec.Cmd) error {
 	if g == nil {
 		return nil
 	}
-	if err := g.cg.join(cmd); err != nil {
-		return fmt.Errorf("confine: join the pids cgroup: %w", err)
+	if g.cg != nil {
+		if err := g.cg.join(cmd); err != nil {
+			return fmt.Errorf("confine: join the pids cgroup: %w", err)
+		}
+	}
+	if g.mem != nil {
+		if err := g.mem.join(cmd); err != nil {
+			return fmt.Errorf("confine: join the memory cgroup: %w", err)
+		}
 	}
 	return nil
 }
@@ -57,9 +66,39 @@ func (g *Group) join(cmd *exec.Cmd) error {
 // program, back to vtexec's own cgroup. Best effort: a thread that stays
 // is in the cgroup until it ends.
 func (g *Group) leave() {
-	if g != nil {
+	if g == nil {
+		return
+	}
+	if g.cg != nil {
 		g.cg.leave()
 	}
+	if g.mem != nil {
+		g.mem.leave()
+	}
+}
+
+// OOMKills is how many processes the kernel has killed in the group's
+// memory cgroup for want of memory, since it was made; -1 without one.
+// A run compares the count before and after it.
+func (g *Group) OOMKills() int {
+	if g == nil || g.mem == nil {
+		return -1
+	}
+	name := "memory.oom_control" // v1: "oom_kill N"
+	if g.mem.v2 {
+		name = "memory.events"
+	}
+	b, err := os.ReadFile(filepath.Join(g.mem.dir, name))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "oom_kill "); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return -1
 }
 
 // Close lets the group go; the cgroup, and the box's descriptor of it,
@@ -72,6 +111,7 @@ func (g *Group) Close() {}
 // opened before any thread restricts itself: a thread that has cannot
 // open them.
 type pidsCgroup struct {
+	ctl  string // the controller: "pids" or "memory"
 	max  uint64
 	name string // the workspace
 
@@ -91,7 +131,19 @@ const staleAfter = 10 * time.Minute
 // below vtexec's own, allowing max processes. It uses the v1 pids
 // hierarchy, or v2 where pids is enabled for vtexec's cgroup's children.
 func newPidsCgroup(max uint64, name string) (*pidsCgroup, error) {
-	c := &pidsCgroup{max: max, name: name}
+	return newCgroup("pids", max, name)
+}
+
+// newMemoryCgroup makes (or finds) the memory cgroup of the workspace
+// name, bounding its processes' memory together to max bytes.
+func newMemoryCgroup(max uint64, name string) (*pidsCgroup, error) {
+	return newCgroup("memory", max, name)
+}
+
+// newCgroup makes (or finds) the workspace's cgroup of controller ctl
+// with the bound max.
+func newCgroup(ctl string, max uint64, name string) (*pidsCgroup, error) {
+	c := &pidsCgroup{ctl: ctl, max: max, name: name}
 	if err := c.open(); err != nil {
 		return nil, err
 	}
@@ -102,7 +154,7 @@ func newPidsCgroup(max uint64, name string) (*pidsCgroup, error) {
 // Having made it, it removes up to 16 stale ones of other workspaces,
 // so that they do not pile up.
 func (c *pidsCgroup) open() error {
-	parent, v2, err := ownPidsCgroup()
+	parent, v2, err := ownCgroup(c.ctl)
 	if err != nil {
 		return err
 	}
@@ -114,7 +166,7 @@ func (c *pidsCgroup) open() error {
 	} else if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatUint(c.max, 10)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, c.limitFile(v2)), []byte(strconv.FormatUint(c.max, 10)), 0o644); err != nil {
 		return err
 	}
 	var fd, home *os.File
@@ -151,7 +203,7 @@ func (c *pidsCgroup) join(cmd *exec.Cmd) error {
 	for retried := false; ; retried = true {
 		var err error
 		if c.v2 {
-			err = unix.Faccessat(int(c.fd.Fd()), "pids.max", unix.F_OK, 0)
+			err = unix.Faccessat(int(c.fd.Fd()), c.limitFile(true), unix.F_OK, 0)
 		} else {
 			_, err = c.fd.Write([]byte("0"))
 		}
@@ -173,6 +225,17 @@ func (c *pidsCgroup) join(cmd *exec.Cmd) error {
 		cmd.SysProcAttr.CgroupFD = int(c.fd.Fd())
 	}
 	return nil
+}
+
+// limitFile is the file that holds the cgroup's bound.
+func (c *pidsCgroup) limitFile(v2 bool) string {
+	switch {
+	case c.ctl == "memory" && v2:
+		return "memory.max"
+	case c.ctl == "memory":
+		return "memory.limit_in_bytes"
+	}
+	return "pids.max"
 }
 
 // leave moves the calling thread back to vtexec's cgroup (v1).
@@ -231,7 +294,11 @@ var pidsHierarchy = "/sys/fs/cgroup/pids"
 
 // ownPidsCgroup is the directory of vtexec's cgroup in a hierarchy where
 // pids can be limited, and whether that is cgroup v2.
-func ownPidsCgroup() (string, bool, error) {
+func ownPidsCgroup() (string, bool, error) { return ownCgroup("pids") }
+
+// ownCgroup is the directory of vtexec's cgroup in a hierarchy where the
+// controller ctl can be used, and whether that is cgroup v2.
+func ownCgroup(ctl string) (string, bool, error) {
 	f, err := os.Open("/proc/self/cgroup")
 	if err != nil {
 		return "", false, err
@@ -245,8 +312,12 @@ func ownPidsCgroup() (string, bool, error) {
 			continue
 		}
 		for _, c := range strings.Split(parts[1], ",") {
-			if c == "pids" {
-				return filepath.Join(pidsHierarchy, parts[2]), false, nil
+			if c == ctl {
+				hierarchy := pidsHierarchy
+				if ctl != "pids" {
+					hierarchy = filepath.Join(filepath.Dir(pidsHierarchy), ctl)
+				}
+				return filepath.Join(hierarchy, parts[2]), false, nil
 			}
 		}
 		if parts[0] == "0" && parts[1] == "" {
@@ -254,9 +325,9 @@ func ownPidsCgroup() (string, bool, error) {
 		}
 	}
 	if v2 != "" {
-		if ctl, err := os.ReadFile(filepath.Join(v2, "cgroup.subtree_control")); err == nil && strings.Contains(string(ctl), "pids") {
+		if ctl2, err := os.ReadFile(filepath.Join(v2, "cgroup.subtree_control")); err == nil && strings.Contains(string(ctl2), ctl) {
 			return v2, true, nil
 		}
 	}
-	return "", false, errors.New("no pids cgroup controller for vtexec's cgroup")
+	return "", false, fmt.Errorf("no %s cgroup controller for vtexec's cgroup", ctl)
 }

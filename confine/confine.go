@@ -78,6 +78,9 @@ type Limits struct {
 	OpenFiles uint64 `json:"open_files,omitempty"` // open file descriptors per process (RLIMIT_NOFILE)
 	Processes uint64 `json:"processes,omitempty"`  // processes of the user (RLIMIT_NPROC; does not bind root)
 	CPUTime   uint64 `json:"cpu_time_s,omitempty"` // seconds of CPU per process (RLIMIT_CPU)
+	// Memory bounds the memory of a workspace's commands together (a
+	// memory cgroup, as root); 0: half the machine's.
+	Memory uint64 `json:"memory,omitempty"`
 }
 
 // Report says what a box applied. It is part of every run's result.
@@ -114,6 +117,9 @@ type Report struct {
 	// PidsCgroup: as root, the box's process count is bounded by a pids
 	// cgroup (RLIMIT_NPROC does not bind root).
 	PidsCgroup bool `json:"pids_cgroup,omitempty"`
+	// MemoryCgroup: as root, the memory of a workspace's commands is
+	// bounded together by a memory cgroup (Limits.Memory).
+	MemoryCgroup bool `json:"memory_cgroup,omitempty"`
 	// Protected lists the paths the kernel keeps read-only; SocketsHidden
 	// tells that the directories holding the machine's unix sockets are
 	// covered.

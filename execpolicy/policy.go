@@ -168,6 +168,7 @@ type policyLimits struct {
 	OpenFiles uint64 `toml:"open_files"`
 	Processes uint64 `toml:"processes"`
 	CPUTime   string `toml:"cpu_time"`
+	Memory    string `toml:"memory"`
 }
 
 type policyFile struct {
@@ -193,6 +194,7 @@ type ProcessLimits struct {
 	OpenFiles uint64
 	Processes uint64
 	CPUTime   uint64 // seconds
+	Memory    uint64 // bytes, for a workspace's commands together; 0: the box's default
 }
 
 // DefaultProcessLimits apply where no policy sets a limit: generous for
@@ -468,6 +470,15 @@ func (pol *Policy) addProcessLimits(l Layer, lim policyLimits, line int) error {
 			return &PolicyError{File: l.Path, Line: line, Problem: fmt.Sprintf("limits.cpu_time %q is not a duration of a second or more, like 10m", lim.CPUTime)}
 		}
 		set(&pol.Limits.CPUTime, uint64(d/time.Second))
+	}
+	if lim.Memory != "" {
+		n, err := ParseSize(lim.Memory)
+		if err != nil || n < 16<<20 {
+			return &PolicyError{File: l.Path, Line: line, Problem: fmt.Sprintf("limits.memory %q is not a size of 16MiB or more, like 4GiB", lim.Memory)}
+		}
+		if l.Trusted || pol.Limits.Memory == 0 || uint64(n) < pol.Limits.Memory {
+			pol.Limits.Memory = uint64(n)
+		}
 	}
 	set(&pol.Limits.OpenFiles, lim.OpenFiles)
 	set(&pol.Limits.Processes, lim.Processes)
