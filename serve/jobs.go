@@ -255,7 +255,6 @@ func (s *Server) startJob(callCtx context.Context, c *conn, r vtexec.Request, ti
 	c.calls.Add(1)
 	go func() {
 		defer c.calls.Done()
-		defer s.releaseJob()
 		res, err := s.engine.Run(jctx, r)
 		tty.Close() // with the commands gone, the terminal reads to its end
 		select {
@@ -267,6 +266,8 @@ func (s *Server) startJob(callCtx context.Context, c *conn, r vtexec.Request, ti
 		cancel()
 		res.Job = j.id
 		j.res, j.err = res, err
+		// The slot is free before anyone waiting on done is told.
+		s.releaseJob()
 		close(j.done)
 	}()
 
