@@ -179,8 +179,8 @@ func filterOut(list []string, name string) []string {
 // long a protected name a boxed program makes stays in the workspace
 // before vtexec moves it away: the window in which a program running
 // beside the box (direnv, an editor) could read it. It asserts that
-// every one was moved; the window is logged, not asserted (SECURITY.md
-// quotes it).
+// none is left; the window is logged, not asserted (SECURITY.md quotes
+// it).
 func TestKernelPlantWindow(t *testing.T) {
 	s := newAttackSetup(t)
 	const plants = 40
@@ -241,8 +241,10 @@ func TestKernelPlantWindow(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 	}
-	assert.NoFileExists(t, filepath.Join(s.ws, ".envrc"))
-	assert.Len(t, res.Disarmed, plants, "every .envrc made was moved away")
+	assert.NoFileExists(t, filepath.Join(s.ws, ".envrc"), "the last .envrc made was moved away")
+	// A plant the watch had not moved yet is truncated by the next one,
+	// not made again: on a busy machine there are fewer moves than plants.
+	assert.NotEmpty(t, res.Disarmed)
 	require.NotEmpty(t, windows)
 	slices.Sort(windows)
 	t.Logf("window over %d plants, seen from outside: median %v, max %v; content read %d times", len(windows), windows[len(windows)/2], windows[len(windows)-1], read)
