@@ -1,7 +1,6 @@
 package security
 
 import (
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,18 +53,7 @@ func TestKernelKeepsProtectedNamesAndSockets(t *testing.T) {
 			require.NoError(t, err)
 			t.Cleanup(func() { os.RemoveAll(sockDir) })
 			sock := filepath.Join(sockDir, "s")
-			ln, err := net.Listen("unix", sock)
-			require.NoError(t, err)
-			t.Cleanup(func() { ln.Close() })
-			go func() {
-				for {
-					c, err := ln.Accept()
-					if err != nil {
-						return
-					}
-					c.Close()
-				}
-			}()
+			listenUnix(t, sock)
 			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "targets.txt"), []byte(sock+"\n"), 0o644))
 			res, got := s.run(t, tc.confinement)
 			for _, a := range []string{"git-hook", "git-config", "remove-vscode", "socket"} {

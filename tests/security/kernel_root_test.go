@@ -47,18 +47,7 @@ func TestKernelBoxSeesOnlyItsOwnRoot(t *testing.T) {
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	sock := filepath.Join(dir, "s")
-	ln, err := net.Listen("unix", sock)
-	require.NoError(t, err)
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	listenUnix(t, sock)
 	for _, confinement := range []string{"", "off"} {
 		s := newAttackSetup(t)
 		// A mount of the machine's own the box must not list: the
@@ -76,6 +65,24 @@ func TestKernelBoxSeesOnlyItsOwnRoot(t *testing.T) {
 		assert.Equal(t, "hidden", got["cgroups"], "%s%s", res.Stdout, res.Stderr)
 		assert.True(t, strings.Contains(string(res.Confinement), `"sockets_hidden":true`), string(res.Confinement))
 	}
+}
+
+// listenUnix accepts (and closes) connections on a unix socket at path
+// until the test ends.
+func listenUnix(t *testing.T, path string) {
+	t.Helper()
+	ln, err := net.Listen("unix", path)
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
 }
 
 // The box's mount table holds its own mounts only: nothing of the
