@@ -1,6 +1,7 @@
 package security
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,4 +129,22 @@ for my $p (".git/hooks/post-commit", ".git/config", ".git/HEAD") {
 	res = run("perl attack.pl")
 	assert.Equal(t, ".git/hooks/post-commit: denied\n.git/config: denied\n.git/HEAD: denied\n", res.Stdout, res.Stderr)
 	assert.True(t, strings.Contains(string(res.Confinement), filepath.Join(s.ws, ".git")), string(res.Confinement))
+}
+
+// listenUnix accepts (and closes) connections on a unix socket at path
+// until the test ends.
+func listenUnix(t *testing.T, path string) {
+	t.Helper()
+	ln, err := net.Listen("unix", path)
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
 }

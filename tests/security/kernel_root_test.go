@@ -4,7 +4,6 @@ package security
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,24 +64,6 @@ func TestKernelBoxSeesOnlyItsOwnRoot(t *testing.T) {
 		assert.Equal(t, "hidden", got["cgroups"], "%s%s", res.Stdout, res.Stderr)
 		assert.True(t, strings.Contains(string(res.Confinement), `"sockets_hidden":true`), string(res.Confinement))
 	}
-}
-
-// listenUnix accepts (and closes) connections on a unix socket at path
-// until the test ends.
-func listenUnix(t *testing.T, path string) {
-	t.Helper()
-	ln, err := net.Listen("unix", path)
-	require.NoError(t, err)
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
 }
 
 // The box's mount table holds its own mounts only: nothing of the
