@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -258,20 +257,21 @@ func missingProtected(root string, spec confine.Spec, initsGit bool) map[string]
 	if len(spec.GitDirs) == 0 && !initsGit {
 		git := filepath.Join(root, ".git")
 		if _, err := os.Lstat(git); err != nil {
-			out[git] = "a .git where the workspace had none: git, editors and the person's shell prompt would run git with its configuration and hooks"
+			out[git] = "a .git where the workspace had none, made by a command no person approved as one that writes a repository: git, editors and the person's shell prompt would run git with its configuration and hooks"
 		}
 	}
 	return out
 }
 
-// initsGit reports whether the plan runs git init, which makes the
-// workspace's .git and which a person approved (git init asks).
+// initsGit reports whether the plan runs git in a way a person had to
+// approve (git init, git clone: they make the workspace's .git); only
+// such a run may leave a .git where there was none.
 func initsGit(p *plan.Plan) bool {
 	if p == nil {
 		return false
 	}
 	for _, c := range p.Commands() {
-		if filepath.Base(c.Program) == "git" && slices.Contains(c.Argv[1:], "init") {
+		if c.Git && len(c.Asks) > 0 {
 			return true
 		}
 	}

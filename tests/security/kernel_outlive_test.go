@@ -1,6 +1,7 @@
 package security
 
 import (
+	"context"
 	"encoding/binary"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/vtexec/vtexec"
 )
 
 // gitRepo makes ws a git repository with one commit of file.txt, then
@@ -286,4 +289,17 @@ try("settings-target", "notes.json"); try("hook-target", "scripts/hook.sh"); try
 		assert.Equal(t, want, got["hook-target"], "confinement %q\n%s%s", confinement, res.Stdout, res.Stderr)
 		assert.Equal(t, "ok", got["plain"], res.Stdout+res.Stderr)
 	}
+}
+
+// A .git a person approved (git init asks) stays; the same .git made by
+// a command no person approved as a repository write is moved away (see
+// TestKernelProtectedNamesPlantedAreDisarmed).
+func TestKernelApprovedGitInitKeepsItsGitDir(t *testing.T) {
+	ws := fixture(t)
+	require.NoError(t, os.RemoveAll(filepath.Join(ws, ".git")))
+	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "git init -q", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerOnce)})
+	require.NoError(t, err)
+	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.DirExists(t, filepath.Join(ws, ".git"), "%+v %s", res.Disarmed, res.Stderr)
+	assert.Empty(t, res.Disarmed)
 }
