@@ -62,3 +62,6 @@ func SpecKey(spec Spec, mode Mode) string {
 	raw, _ := json.Marshal(spec)
 	return string(mode) + string(raw)
 }
+
+// OOMKills is -1: there is no memory cgroup here.
+func (g *Group) OOMKills() int { return -1 }
