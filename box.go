@@ -228,7 +228,40 @@ func protectedPaths(root string, more []string) ([]confine.Protected, []string) 
 	case fi.IsDir():
 		return prot, []string{git}
 	}
-	return append(prot, confine.Protected{Path: git}), nil
+	prot = append(prot, confine.Protected{Path: git})
+	// A .git file names the git directory git uses (a worktree, a
+	// submodule, --separate-git-dir); in the workspace, it is protected
+	// as a .git directory is.
+	if dir := gitFileDir(root, git); dir != "" {
+		return prot, []string{dir}
+	}
+	return prot, nil
+}
+
+// gitFileDir is the git directory a .git file names, if it is a real
+// directory inside root (its links resolved), else "".
+func gitFileDir(root, gitFile string) string {
+	data, _, err := fsutil.ReadRegular(gitFile, 4096, false)
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return ""
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || real == root || !strings.HasPrefix(real, root+"/") {
+		return ""
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return real
 }
 
 // watchPlants disarms, while the run goes on, what it makes under a

@@ -105,3 +105,30 @@ func TestKernelGitDirCannotBeReplaced(t *testing.T) {
 		})
 	}
 }
+
+// A .git file (a worktree's, a submodule's, git init --separate-git-dir)
+// names the git directory git uses: where that lies in the workspace, it
+// is protected as a .git directory is.
+func TestKernelGitFileProtectsTheGitDirItNames(t *testing.T) {
+	for _, confinement := range []string{"", "off"} {
+		s := newAttackSetup(t)
+		require.NoError(t, os.RemoveAll(filepath.Join(s.ws, ".git")))
+		out, err := exec.Command("git", "init", "-q", "--separate-git-dir="+filepath.Join(s.ws, ".realgit"), s.ws).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		gitFile, err := os.ReadFile(filepath.Join(s.ws, ".git"))
+		require.NoError(t, err)
+		require.Contains(t, string(gitFile), "gitdir:")
+		probe := `my $f; my $ok = (-d ".realgit/hooks" || mkdir(".realgit/hooks")) && open($f, '>', ".realgit/hooks/pre-commit") && print $f "#!/bin/sh\n";
+print "hook: ", ($ok ? "ok" : "denied"), "\n";
+$ok = open($f, '>>', ".realgit/config") && print $f "[core]\n\tfsmonitor = x\n";
+print "config: ", ($ok ? "ok" : "denied"), "\n";`
+		require.NoError(t, os.WriteFile(filepath.Join(s.ws, "probe.pl"), []byte(probe), 0o644))
+		res, got := s.runLine(t, confinement, "perl probe.pl")
+		want := "denied"
+		if confinement == "off" {
+			want = "ok"
+		}
+		assert.Equal(t, want, got["hook"], "confinement %q: %s%s", confinement, res.Stdout, res.Stderr)
+		assert.Equal(t, want, got["config"], "confinement %q: %s%s", confinement, res.Stdout, res.Stderr)
+	}
+}
