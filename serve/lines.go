@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -194,16 +195,28 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 	case trimmed[0] != '{':
 		return "invalid request: a message is a JSON object", rpcInvalidRequest, nil
 	}
-	var m struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(trimmed, &m); err != nil {
+	// The members by their exact names: Go's decoding would also take
+	// "JSONRPC" or "Method" for them, which JSON-RPC does not.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &raw); err != nil {
 		return "invalid request: " + err.Error(), rpcInvalidRequest, nil
 	}
+	for k := range raw {
+		for _, name := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
+			if k != name && strings.EqualFold(k, name) {
+				return fmt.Sprintf("invalid request: the member %q is not %q", k, name), rpcInvalidRequest, nil
+			}
+		}
+	}
+	var m struct {
+		JSONRPC string
+		ID      json.RawMessage
+		Method  json.RawMessage
+		Result  json.RawMessage
+		Error   json.RawMessage
+	}
+	json.Unmarshal(raw["jsonrpc"], &m.JSONRPC)
+	m.ID, m.Method, m.Result, m.Error = raw["id"], raw["method"], raw["result"], raw["error"]
 	if len(m.ID) > 0 && m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' && string(m.ID) != "null" {
 		return "invalid request: an id is a string or a number", rpcInvalidRequest, nil
 	}
