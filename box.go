@@ -591,10 +591,8 @@ func hasGit(p *plan.Plan) bool {
 		return false
 	}
 	for _, c := range p.Commands() {
-		for _, a := range c.Argv {
-			if filepath.Base(a) == "git" {
-				return true
-			}
+		if c.Git {
+			return true
 		}
 	}
 	return false

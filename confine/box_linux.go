@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -402,7 +401,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 	attr.Setpgid = true
 	switch {
 	case b.root:
-		if err := b.enterMountNS(opts.Git || filepath.Base(cmd.Path) == "git"); err != nil {
+		if err := b.enterMountNS(opts.Git); err != nil {
 			return err
 		}
 		if rules != nil {
@@ -466,7 +465,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
 		spec := b.spec
 		spec.Network = network
-		if err := asHelper(c, spec, b.report.Landlock, opts.Git || filepath.Base(cmd.Path) == "git"); err != nil {
+		if err := asHelper(c, spec, b.report.Landlock, opts.Git); err != nil {
 			return err
 		}
 		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env

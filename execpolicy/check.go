@@ -452,7 +452,7 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		if p.Decision == Ask {
 			cmd.Asks = append(cmd.Asks, p.Code)
 		}
-		cmd.Git = cmd.Git || filepath.Base(p.Program) == "git"
+		cmd.Git = cmd.Git || validators.WritesGitDir(filepath.Base(p.Program))
 	}
 	if inPipeline {
 		if v := rearrangesInPipeline(parts); v != nil {
