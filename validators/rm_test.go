@@ -4,13 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vtexec/vtexec/internal/testns"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -199,21 +197,4 @@ func TestRmTreeLimit(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a/b/f"), nil, 0o644))
 	assert.Equal(t, removalTree{files: 1, dirs: 3}, scanRemoval(dir, 10))
 	assert.True(t, scanRemoval(dir, 2).truncated)
-}
-
-// scanRemoval notes a directory on another file system and does not go
-// into it: a tmpfs mounted inside the tree, holding a file.
-func TestRmScanStopsAtMounts(t *testing.T) {
-	if !testns.Root(t) { // mounting a tmpfs needs root
-		return
-	}
-	tree := t.TempDir()
-	mnt := filepath.Join(tree, "sub", "mnt")
-	require.NoError(t, os.MkdirAll(mnt, 0o755))
-	require.NoError(t, syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=16k"))
-	t.Cleanup(func() { syscall.Unmount(mnt, 0) })
-	require.NoError(t, os.WriteFile(filepath.Join(mnt, "inside"), nil, 0o644))
-	scan := scanRemoval(tree, rmTreeLimit)
-	assert.Equal(t, mnt, scan.mount)
-	assert.Zero(t, scan.files, "nothing below the mount is counted")
 }
