@@ -31,6 +31,12 @@ const CodeOutOfMemory = "out_of_memory"
 // confinement it requires cannot be applied here.
 const CodeConfinementUnavailable = "confinement_unavailable"
 
+// CodeNetworkUnavailable is the code of a run refused because a command
+// a person granted the network could only get it in the host's network
+// namespace: slirp4netns, which gives it a namespace of its own, is not
+// installed.
+const CodeNetworkUnavailable = "network_unavailable"
+
 // box is the kernel box of one run and the private directories its
 // programs get as HOME and TMPDIR, new for the run, and as their caches,
 // kept per workspace.
@@ -101,6 +107,12 @@ func (st *state) openBox() (*box, error) {
 		return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that the workspace and the policy's roots exist"}
 	}
 	b.Box, b.release = cb, release
+	if r := cb.Report(); grantsNetwork(st.decided.Plan) && (r.Network == "denied" || r.Network == "allowed") && r.NetworkHelper == "" && r.PIDNamespace {
+		b.cleanup()
+		release()
+		return nil, &RequestError{Code: CodeNetworkUnavailable, Reason: "a command here was granted the network, and vtexec gives a granted command the network only in a network namespace of its own, through slirp4netns, which is not installed",
+			Hint: "install slirp4netns (Debian and Ubuntu: apt install slirp4netns), or run the command without the network"}
+	}
 	// After the box made its placeholders: those are not missing.
 	b.unprotected = missingProtected(st.ws.Root(), spec, initsGit(st.decided.Plan))
 	return b, nil
@@ -584,6 +596,18 @@ func grantNetwork(p *plan.Plan, granted map[int]bool) {
 			i++
 		}
 	}
+}
+
+func grantsNetwork(p *plan.Plan) bool {
+	if p == nil {
+		return false
+	}
+	for _, c := range p.Commands() {
+		if c.Network {
+			return true
+		}
+	}
+	return false
 }
 
 func hasGit(p *plan.Plan) bool {

@@ -89,8 +89,6 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		}
 	}
 	switch {
-	case spec.Network:
-		b.report.Network = "allowed"
 	case b.root:
 		fd, err := netnsFor(firstOr(spec.ReadWrite, ""))
 		if err == nil {
@@ -100,6 +98,20 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		}
 	case b.userns:
 		b.report.Network = "denied"
+	case spec.Network:
+		b.report.Network = "allowed"
+	}
+	if b.report.Network == "denied" {
+		// Granted programs get a namespace of their own, connected by
+		// slirp4netns, or nothing.
+		if NetworkGrantAvailable() {
+			b.report.NetworkHelper = "slirp4netns"
+		} else {
+			missing = append(missing, "network grants: slirp4netns is not installed, so a command granted the network cannot start")
+		}
+		if spec.Network {
+			b.report.Network = "allowed"
+		}
 	}
 	if b.report.Network == "unconfined" && abi >= 4 {
 		b.report.Network = "tcp-denied"
@@ -310,6 +322,24 @@ type boxProcess struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed once the program has exited
 	err  error         // how it exited, set before done is closed
+
+	net      *grantedNet // the network of a program granted it
+	netReady *os.File    // unprivileged: the helper waits for a byte here
+}
+
+// connectStarted gives the started helper of a granted program its
+// network and lets it go on; without it the helper exits.
+func (p *boxProcess) connectStarted() error {
+	w := p.netReady
+	p.netReady = nil
+	defer w.Close()
+	g, err := apart(func() (*grantedNet, error) { return connectPID(p.cmd.Process.Pid) })
+	if err != nil {
+		return err
+	}
+	p.net = g
+	_, err = w.Write([]byte{1})
+	return err
 }
 
 func (p *boxProcess) Pid() int                        { return p.cmd.Process.Pid }
@@ -346,7 +376,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		runtime.LockOSThread()
 		err := opts.Group.join(cmd)
 		if err == nil {
-			err = b.enter(cmd, lead, opts)
+			err = b.enter(cmd, lead, opts, p)
 			if err == nil {
 				if err = cmd.Start(); err != nil && lead != nil && lead.exited() {
 					err = ErrPipelineEnded
@@ -354,12 +384,28 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			}
 			opts.Group.leave()
 		}
+		if p.netReady != nil {
+			if len(cmd.ExtraFiles) > 0 {
+				cmd.ExtraFiles[len(cmd.ExtraFiles)-1].Close() // the helper's end
+			}
+			if err == nil {
+				err = p.connectStarted()
+			} else {
+				p.netReady.Close()
+			}
+		}
 		if err != nil {
 			started <- err
+			if cmd.Process != nil { // killed by the caller
+				p.err = cmd.Wait()
+			}
+			p.net.close()
+			close(p.done)
 			return
 		}
 		started <- b.limit(cmd.Process.Pid)
 		p.err = cmd.Wait()
+		p.net.close()
 		close(p.done)
 	}()
 	if err := <-started; err != nil {
@@ -384,7 +430,7 @@ func (p *boxProcess) exited() bool {
 
 // enter restricts the calling, locked thread and sets cmd up to start in
 // the box's namespaces.
-func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
+func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxProcess) error {
 	primePidfd()
 	network := b.spec.Network || opts.Network
 	rules := b.rules
@@ -412,7 +458,16 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 				return err
 			}
 		}
-		if b.netns >= 0 && !network {
+		if network && b.netns >= 0 {
+			g, err := apart(newGrantedNetns)
+			if err != nil {
+				return err
+			}
+			p.net = g
+			if err := unix.Setns(int(g.ns.Fd()), unix.CLONE_NEWNET); err != nil {
+				return fmt.Errorf("confine: enter the granted network namespace: %w", err)
+			}
+		} else if b.netns >= 0 {
 			if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
 				return fmt.Errorf("confine: enter the network namespace: %w", err)
 			}
@@ -453,9 +508,19 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		// Unprivileged: every process starts as the helper, in user,
 		// mount, PID and network namespaces of its own, where it is root
 		// (mapped to the caller's ids) until it has confined itself.
-		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC
-		if !network {
-			attr.Cloneflags |= unix.CLONE_NEWNET
+		attr.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWNET
+		netReady := 0
+		if network {
+			if !NetworkGrantAvailable() {
+				return ErrNoNetworkHelper
+			}
+			r, w, err := os.Pipe()
+			if err != nil {
+				return err
+			}
+			cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+			netReady = 2 + len(cmd.ExtraFiles)
+			p.netReady = w
 		}
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
@@ -465,7 +530,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions) error {
 		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
 		spec := b.spec
 		spec.Network = network
-		if err := asHelper(c, spec, b.report.Landlock, opts.Git); err != nil {
+		if err := asHelper(c, spec, b.report.Landlock, opts.Git, netReady); err != nil {
 			return err
 		}
 		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env

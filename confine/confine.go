@@ -100,6 +100,10 @@ type Report struct {
 	// only: UDP and other sockets are not cut), "allowed" or
 	// "unconfined".
 	Network string `json:"network"`
+	// NetworkHelper is what connects a granted program's own network
+	// namespace to the outside ("slirp4netns"); empty where a grant
+	// would run in the host's namespace (Landlock only) or cannot run.
+	NetworkHelper string `json:"network_helper,omitempty"`
 	// Scoped: signals and abstract unix sockets cannot leave the box.
 	Scoped bool `json:"scoped"`
 	// PIDNamespace: each pipeline runs in a PID namespace of its own, so

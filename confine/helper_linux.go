@@ -32,6 +32,10 @@ type helperSpec struct {
 	Spec Spec `json:"spec"`
 	ABI  int  `json:"abi"`
 	Git  bool `json:"git"` // the program is git: its git directories are writable
+	// NetReady, when set, is a descriptor the helper waits on for a byte:
+	// the program was granted the network, which vtexec connects from
+	// outside once the helper has started.
+	NetReady int `json:"net_ready,omitempty"`
 }
 
 func init() {
@@ -41,8 +45,8 @@ func init() {
 }
 
 // asHelper rewrites cmd to start through the helper.
-func asHelper(cmd *cmdLike, spec Spec, abi int, git bool) error {
-	raw, err := json.Marshal(helperSpec{Spec: spec, ABI: abi, Git: git})
+func asHelper(cmd *cmdLike, spec Spec, abi int, git bool, netReady int) error {
+	raw, err := json.Marshal(helperSpec{Spec: spec, ABI: abi, Git: git, NetReady: netReady})
 	if err != nil {
 		return err
 	}
@@ -93,11 +97,18 @@ func helperMain(program string, argv []string) int {
 	if err := dropBoundingSet(); err != nil {
 		return fail("%v", err)
 	}
-	if !hs.Spec.Network {
-		// A network namespace of its own: loopback up, for the program's
-		// own test servers; nothing else is there.
-		if err := loopbackUp(); err != nil {
-			return fail("loopback: %v", err)
+	// A network namespace of its own: loopback up, for the program's own
+	// test servers; nothing else is there unless the program was granted
+	// the network, which vtexec connects from outside.
+	if err := loopbackUp(); err != nil {
+		return fail("loopback: %v", err)
+	}
+	if hs.NetReady > 0 {
+		var b [1]byte
+		n, _ := unix.Read(hs.NetReady, b[:])
+		unix.Close(hs.NetReady)
+		if n != 1 {
+			return fail("the network this command was granted could not be set up")
 		}
 	}
 	if hs.ABI > 0 {

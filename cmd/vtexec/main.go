@@ -119,7 +119,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			encodeJSON(stdout, map[string]jsonError{"error": toJSONError(err)})
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "vtexec: %s\n", display.Lines(err.Error()))
+		msg := err.Error()
+		var re *vtexec.RequestError
+		if errors.As(err, &re) && re.Hint != "" {
+			msg += " (hint: " + re.Hint + ")"
+		}
+		fmt.Fprintf(stderr, "vtexec: %s\n", display.Lines(msg))
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprint(stderr, usage)
