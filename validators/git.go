@@ -38,6 +38,10 @@ const (
 	// CodeGitConfig refuses: the repository's configuration makes git run
 	// a program, or could be changed behind vtexec's back.
 	CodeGitConfig = "git_unsafe_config"
+	// CodeGitConfigWrite refuses: the subcommand writes git's
+	// configuration (or .git/worktrees, .git/modules), which every box
+	// keeps read-only.
+	CodeGitConfigWrite = "git_config_write"
 	// CodeGitLFS asks: the repository's configuration runs git-lfs.
 	CodeGitLFS = "git_lfs"
 	// CodeUnknownSubcommand refuses a subcommand vtexec does not know.
@@ -51,6 +55,10 @@ const (
 	gitRead    gitClass = iota // reads the repository and the working tree
 	gitWrite                   // changes the repository or the working tree
 	gitNetwork                 // talks to another repository
+	// gitConfigWrite writes git's configuration or the git directory's
+	// other read-only places (worktrees/, modules/): refused, since no
+	// boxed program may change what git runs later, and git could not.
+	gitConfigWrite
 )
 
 // gitCmd is one git subcommand.
@@ -490,6 +498,9 @@ func gitVerdict(g *gitCall, class gitClass, note *Finding) error {
 	case gitNetwork:
 		f = &Finding{Ask: true, Code: CodeGitNetwork, Reason: "git " + g.sub + " " + g.what,
 			Hint: "a person must approve git commands that reach another repository"}
+	case gitConfigWrite:
+		return refuse(CodeGitConfigWrite, "run it yourself, outside vtexec, if it is wanted; git commands that do not set configuration (git branch NAME, git branch -d, git checkout -b, git switch -c, git push without -u) run in the box",
+			"git %s %s: it writes git's configuration (.git/config, or .git/worktrees and .git/modules), which vtexec keeps read-only for every command it runs so that nothing run in its box can change what git runs later", g.sub, g.configWhat())
 	}
 	switch {
 	case note == nil:
@@ -529,6 +540,8 @@ func gitEntry() Entry {
 			label += " (writes)"
 		case cmd.class == gitNetwork:
 			label += " (network)"
+		case cmd.class == gitConfigWrite:
+			label += " (writes configuration: refused)"
 		case cmd.what != "" || cmd.subs != nil:
 			label += " (some forms write)"
 		}
@@ -560,4 +573,12 @@ func gitEntry() Entry {
 	sort.Strings(e.Allowed)
 	sort.Slice(e.Refused, func(i, j int) bool { return e.Refused[i].Flag < e.Refused[j].Flag })
 	return e
+}
+
+// configWhat says what a configuration-writing form does.
+func (g *gitCall) configWhat() string {
+	if g.what != "" {
+		return g.what
+	}
+	return "sets configuration"
 }

@@ -115,8 +115,13 @@ func gitHasAny(a *gitArgs, names ...string) bool {
 // gitBranchCheck: git branch lists, unless a flag or an operand without a
 // listing flag asks it to create, rename, copy or delete.
 func gitBranchCheck(g *gitCall, a *gitArgs) (gitClass, error) {
-	if gitHasAny(a, "delete", "D", "move", "M", "copy", "C", "set-upstream-to", "unset-upstream",
-		"edit-description", "track", "no-track", "force", "create-reflog", "recurse-submodules") {
+	// Renaming or copying moves the branch's configuration section (git
+	// renames the branch, then fails on the configuration).
+	if gitHasAny(a, "set-upstream-to", "unset-upstream", "edit-description", "track", "move", "M", "copy", "C") {
+		g.what = "sets a branch's upstream, description or configuration section"
+		return gitConfigWrite, nil
+	}
+	if gitHasAny(a, "delete", "D", "no-track", "force", "create-reflog", "recurse-submodules") {
 		return gitWrite, nil
 	}
 	if len(a.Operands) > 0 && !gitHasAny(a, "list", "contains", "no-contains", "merged", "no-merged", "points-at", "verbose") {
@@ -228,6 +233,10 @@ func gitRemoteOperands(g *gitCall, a *gitArgs) (gitClass, error) {
 
 // gitPullCheck: a built-in strategy, and the repository.
 func gitPullCheck(g *gitCall, a *gitArgs) (gitClass, error) {
+	if a.Has("set-upstream") {
+		g.what = "sets the branch's upstream"
+		return gitConfigWrite, nil
+	}
 	for _, s := range a.Values("strategy") {
 		if !gitStrategies.get()[s] {
 			return gitStrategyCheck(g, a)
@@ -238,6 +247,10 @@ func gitPullCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 
 // gitPushCheck: the repository is the first operand or --repo.
 func gitPushCheck(g *gitCall, a *gitArgs) (gitClass, error) {
+	if a.Has("set-upstream") {
+		g.what = "sets the branch's upstream"
+		return gitConfigWrite, nil
+	}
 	for _, r := range a.Values("repo") {
 		if err := gitRepository(g, r); err != nil {
 			return 0, err
@@ -317,10 +330,14 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 	if global {
 		return 0, &Finding{Code: string(workspace.Outside),
 			Reason: "git config --global/--system writes the user's or the system's configuration, outside the workspace",
-			Hint:   "set it in the repository (git config --local NAME VALUE), or ask the user to"}
+			Hint:   "ask the user to set it"}
 	}
-	if len(files) > 0 || len(ops) == 0 {
-		return gitWrite, nil
+	if len(files) > 0 {
+		return gitWrite, nil // a file of the workspace's
+	}
+	g.what = "sets the repository's configuration"
+	if len(ops) == 0 {
+		return gitConfigWrite, nil
 	}
 	if a.Has("rename-section") {
 		for _, name := range ops {
@@ -330,10 +347,10 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 					"git config --rename-section into or out of the %s section can create keys that run programs", section)
 			}
 		}
-		return gitWrite, nil
+		return gitConfigWrite, nil
 	}
 	if gitHasAny(a, "unset", "unset-all", "remove-section") {
-		return gitWrite, nil
+		return gitConfigWrite, nil
 	}
 	key, value := ops[0], ""
 	if len(ops) > 1 {
@@ -354,7 +371,7 @@ func gitConfigCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 		return 0, refuse(CodeGitConfig, "a person can set it outside vtexec",
 			"git config %s: the key %s", key, what)
 	}
-	return gitWrite, nil
+	return gitConfigWrite, nil
 }
 
 // gitRiskySections hold keys that run programs or weaken protections.
@@ -438,23 +455,20 @@ func gitRemoteCmds() map[string]*gitCmd {
 				}
 				return gitNetwork, nil
 			}, spec: gitSpec("", "remotes", false, []Flag{{Short: "n"}})},
-		"add": {class: gitWrite, what: "adds a remote to the configuration (with -f, fetches it)",
+		"add": {class: gitConfigWrite, what: "adds a remote to the configuration (with -f, fetches it)",
 			check: func(g *gitCall, a *gitArgs) (gitClass, error) {
 				if _, err := urls(1)(g, a); err != nil {
 					return 0, err
 				}
-				if a.Has("fetch") {
-					return gitNetwork, nil
-				}
-				return gitWrite, nil
+				return gitConfigWrite, nil
 			}, spec: gitSpec("", "NAME URL", false, []Flag{
 				{Short: "t", Arg: Text}, {Short: "m", Arg: Text}, {Short: "f", Long: "fetch"}, {Long: "tags"},
 				{Long: "mirror", Arg: Text, Optional: true},
 			})},
-		"rename": {class: gitWrite, what: "renames a remote", check: gitTexts,
+		"rename": {class: gitConfigWrite, what: "renames a remote", check: gitTexts,
 			spec: gitSpec("", "OLD NEW", false, []Flag{{Long: "progress"}})},
-		"remove": {class: gitWrite, what: "removes a remote and its branches", check: gitTexts, spec: gitSpec("", "a remote", false)},
-		"rm":     {class: gitWrite, what: "removes a remote and its branches", check: gitTexts, spec: gitSpec("", "a remote", false)},
+		"remove": {class: gitConfigWrite, what: "removes a remote and its branches", check: gitTexts, spec: gitSpec("", "a remote", false)},
+		"rm":     {class: gitConfigWrite, what: "removes a remote and its branches", check: gitTexts, spec: gitSpec("", "a remote", false)},
 		"set-head": {class: gitWrite, what: "sets the remote's default branch (with -a, asks the remote)",
 			check: func(g *gitCall, a *gitArgs) (gitClass, error) {
 				if a.Has("auto") {
@@ -462,9 +476,9 @@ func gitRemoteCmds() map[string]*gitCmd {
 				}
 				return gitWrite, nil
 			}, spec: gitSpec("", "NAME [BRANCH]", false, []Flag{{Short: "a", Long: "auto"}, {Short: "d", Long: "delete"}})},
-		"set-branches": {class: gitWrite, what: "changes the branches a remote tracks", check: gitTexts,
+		"set-branches": {class: gitConfigWrite, what: "changes the branches a remote tracks", check: gitTexts,
 			spec: gitSpec("", "NAME BRANCH...", false, []Flag{{Long: "add"}})},
-		"set-url": {class: gitWrite, what: "changes a remote's URL", check: urls(1),
+		"set-url": {class: gitConfigWrite, what: "changes a remote's URL", check: urls(1),
 			spec: gitSpec("", "NAME NEWURL [OLDURL]", false, []Flag{{Long: "push"}, {Long: "add"}, {Long: "delete"}})},
 		"prune": {class: gitNetwork, what: "deletes remote-tracking branches gone from the remote", check: gitTexts,
 			spec: gitSpec("", "remotes", false, []Flag{{Short: "n", Long: "dry-run"}})},
@@ -499,20 +513,20 @@ func gitWorktreeCmds() map[string]*gitCmd {
 		"list": {check: gitTexts, spec: gitSpec("", "none", false, []Flag{
 			{Short: "v", Long: "verbose"}, {Long: "porcelain"}, {Short: "z"},
 		})},
-		"add": {class: gitWrite, what: "creates a working tree", check: paths(true, false),
+		"add": {class: gitConfigWrite, what: "creates a working tree", check: paths(true, false),
 			spec: gitSpec("", "PATH (created, confined) [COMMIT]", false, []Flag{
 				{Short: "f", Long: "force"}, {Long: "detach"}, {Long: "checkout"}, {Long: "lock"},
 				{Long: "reason", Arg: Text}, {Short: "b", Arg: Text}, {Short: "B", Arg: Text},
 				{Long: "track"}, {Long: "guess-remote"}, {Short: "q", Long: "quiet"},
 			})},
-		"move":   {class: gitWrite, what: "moves a working tree", check: paths(false, true), spec: gitSpec("", "WORKTREE NEWPATH, confined", false, []Flag{{Short: "f", Long: "force"}})},
-		"remove": {class: gitWrite, what: "deletes a working tree", check: paths(false, false), spec: gitSpec("", "a worktree, confined", false, []Flag{{Short: "f", Long: "force"}})},
-		"prune": {class: gitWrite, what: "prunes stale working tree records", check: gitTexts, spec: gitSpec("", "none", false, []Flag{
+		"move":   {class: gitConfigWrite, what: "moves a working tree", check: paths(false, true), spec: gitSpec("", "WORKTREE NEWPATH, confined", false, []Flag{{Short: "f", Long: "force"}})},
+		"remove": {class: gitConfigWrite, what: "deletes a working tree", check: paths(false, false), spec: gitSpec("", "a worktree, confined", false, []Flag{{Short: "f", Long: "force"}})},
+		"prune": {class: gitConfigWrite, what: "prunes stale working tree records", check: gitTexts, spec: gitSpec("", "none", false, []Flag{
 			{Short: "n", Long: "dry-run"}, {Short: "v", Long: "verbose"}, {Long: "expire", Arg: Text},
 		})},
-		"lock":   {class: gitWrite, what: "locks a working tree", check: paths(false, false), spec: gitSpec("", "a worktree, confined", false, []Flag{{Long: "reason", Arg: Text}})},
-		"unlock": {class: gitWrite, what: "unlocks a working tree", check: paths(false, false), spec: gitSpec("", "a worktree, confined", false)},
-		"repair": {class: gitWrite, what: "repairs working tree records", check: gitPathsOnly, spec: gitSpec("", "worktrees, confined", false)},
+		"lock":   {class: gitConfigWrite, what: "locks a working tree", check: paths(false, false), spec: gitSpec("", "a worktree, confined", false, []Flag{{Long: "reason", Arg: Text}})},
+		"unlock": {class: gitConfigWrite, what: "unlocks a working tree", check: paths(false, false), spec: gitSpec("", "a worktree, confined", false)},
+		"repair": {class: gitConfigWrite, what: "repairs working tree records", check: gitPathsOnly, spec: gitSpec("", "worktrees, confined", false)},
 	}
 }
 
@@ -566,11 +580,11 @@ func gitSubmoduleCmds() map[string]*gitCmd {
 			return 0, refuse(CodeForbiddenFlag, "run the command in each submodule directory yourself",
 				"git submodule foreach runs a shell command in every submodule")
 		}},
-		"init": {class: gitWrite, what: "registers submodules in the configuration", check: gitPathsOnly,
+		"init": {class: gitConfigWrite, what: "registers submodules in the configuration", check: gitPathsOnly,
 			spec: gitSpec("", "pathspecs, confined", false, quiet)},
-		"deinit": {class: gitWrite, what: "unregisters submodules and empties their working trees", check: gitPathsOnly,
+		"deinit": {class: gitConfigWrite, what: "unregisters submodules and empties their working trees", check: gitPathsOnly,
 			spec: gitSpec("", "pathspecs, confined", false, quiet, []Flag{{Short: "f", Long: "force"}, {Long: "all"}})},
-		"update": {class: gitNetwork, what: "clones or fetches submodules and checks them out", check: gitPathsOnly,
+		"update": {class: gitConfigWrite, what: "clones or fetches submodules and checks them out", check: gitPathsOnly,
 			spec: gitSpec("", "pathspecs, confined", false, quiet, []Flag{
 				{Long: "init"}, {Long: "remote"}, {Short: "N", Long: "no-fetch"}, {Long: "checkout"},
 				{Long: "rebase"}, {Long: "merge"}, {Long: "recursive"}, {Long: "depth", Arg: Number},
@@ -578,7 +592,7 @@ func gitSubmoduleCmds() map[string]*gitCmd {
 				{Long: "single-branch"}, {Short: "j", Long: "jobs", Arg: Number}, {Long: "filter", Arg: Text},
 				{Short: "f", Long: "force"}, {Long: "progress"},
 			})},
-		"add": {class: gitNetwork, what: "clones a repository as a submodule",
+		"add": {class: gitConfigWrite, what: "clones a repository as a submodule",
 			check: func(g *gitCall, a *gitArgs) (gitClass, error) {
 				ops := a.Operands
 				if len(ops) > 0 && !strings.HasPrefix(ops[0], "./") && !strings.HasPrefix(ops[0], "../") {
@@ -600,9 +614,9 @@ func gitSubmoduleCmds() map[string]*gitCmd {
 			spec: gitSpec("", "a submodule path", false, quiet, []Flag{{Short: "b", Long: "branch", Arg: Text}, {Short: "d", Long: "default"}})},
 		"set-url": {class: gitWrite, what: "changes a submodule's URL in .gitmodules", check: gitTexts,
 			spec: gitSpec("", "PATH NEWURL", false, quiet)},
-		"sync": {class: gitWrite, what: "copies submodule URLs into the configuration", check: gitPathsOnly,
+		"sync": {class: gitConfigWrite, what: "copies submodule URLs into the configuration", check: gitPathsOnly,
 			spec: gitSpec("", "pathspecs, confined", false, quiet, []Flag{{Long: "recursive"}})},
-		"absorbgitdirs": {class: gitWrite, what: "moves submodule git directories into the superproject", check: gitPathsOnly,
+		"absorbgitdirs": {class: gitConfigWrite, what: "moves submodule git directories into the superproject", check: gitPathsOnly,
 			spec: gitSpec("", "pathspecs, confined", false, quiet)},
 	}
 }
@@ -612,6 +626,10 @@ func gitSubmoduleCmds() map[string]*gitCmd {
 // point, no paths, no force) changes no file and runs without asking;
 // every other form writes. Operands are checked as revisions or paths.
 func gitNewBranchOnly(g *gitCall, a *gitArgs) (gitClass, error) {
+	if a.Has("track") {
+		g.what = "sets the new branch's upstream"
+		return gitConfigWrite, nil
+	}
 	if err := gitOperands(g, a); err != nil {
 		return gitWrite, err
 	}
@@ -623,4 +641,14 @@ func gitNewBranchOnly(g *gitCall, a *gitArgs) (gitClass, error) {
 		return gitRead, nil
 	}
 	return gitWrite, nil
+}
+
+// gitFetchCheck: --set-upstream writes the configuration; the rest as
+// any command that reaches a remote.
+func gitFetchCheck(g *gitCall, a *gitArgs) (gitClass, error) {
+	if a.Has("set-upstream") {
+		g.what = "sets the branch's upstream"
+		return gitConfigWrite, nil
+	}
+	return gitRemoteOperands(g, a)
 }

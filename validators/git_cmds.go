@@ -458,7 +458,7 @@ func gitPick(name, what string, own []Flag) *gitCmd {
 // gitNetworkCmds reach another repository: they ask.
 func gitNetworkCmds() map[string]*gitCmd {
 	return map[string]*gitCmd{
-		"fetch": {what: "downloads objects and refs from another repository", check: gitRemoteOperands,
+		"fetch": {what: "downloads objects and refs from another repository", check: gitFetchCheck,
 			spec: gitSpec("fetch", "REPOSITORY (a remote name or URL; a local path is confined) then refspecs", false, []Flag{
 				{Short: "m", Long: "multiple"}, {Short: "n"}, {Short: "j", Long: "jobs", Arg: Number},
 				{Long: "prefetch"}, {Short: "u", Long: "update-head-ok"}, {Long: "negotiate-only"},

@@ -217,25 +217,43 @@ func TestGitCommands(t *testing.T) {
 		{args("git", "branch", "feature"), CodeGitWrites},
 		{args("git", "branch", "-d", "feature"), CodeGitWrites},
 		{args("git", "branch", "-D", "feature"), CodeGitWrites},
-		{args("git", "branch", "-m", "old", "new"), CodeGitWrites},
-		{args("git", "branch", "-u", "origin/main"), CodeGitWrites},
+		{args("git", "branch", "-m", "old", "new"), CodeGitConfigWrite},
+		{args("git", "branch", "-u", "origin/main"), CodeGitConfigWrite},
 		{args("git", "init"), CodeGitWrites},
 		{args("git", "init", "sub"), CodeGitWrites},
 		{args("git", "am", "a.txt"), CodeGitWrites},
 		{args("git", "apply", "a.txt"), CodeGitWrites},
 		{args("git", "apply", "--index", "-"), CodeGitWrites},
-		{args("git", "config", "user.email", "a@example.com"), CodeGitWrites},
-		{args("git", "config", "--unset", "diff.x.textconv"), CodeGitWrites},
-		{args("git", "config", "core.hooksPath", ".githooks"), CodeGitWrites},
+		{args("git", "config", "user.email", "a@example.com"), CodeGitConfigWrite},
+		{args("git", "config", "--unset", "diff.x.textconv"), CodeGitConfigWrite},
+		{args("git", "config", "core.hooksPath", ".githooks"), CodeGitConfigWrite},
 		{args("git", "symbolic-ref", "HEAD", "refs/heads/x"), CodeGitWrites},
 		{args("git", "reflog", "expire", "--expire=now", "--all"), CodeGitWrites},
-		{args("git", "remote", "add", "upstream", "https://example.com/r.git"), CodeGitWrites},
-		{args("git", "remote", "rename", "a", "b"), CodeGitWrites},
-		{args("git", "remote", "set-url", "origin", "git@example.com:r.git"), CodeGitWrites},
-		{args("git", "worktree", "add", "wt", "-b", "x"), CodeGitWrites},
+		{args("git", "remote", "add", "upstream", "https://example.com/r.git"), CodeGitConfigWrite},
+		{args("git", "remote", "rename", "a", "b"), CodeGitConfigWrite},
+		{args("git", "remote", "set-url", "origin", "git@example.com:r.git"), CodeGitConfigWrite},
+		{args("git", "worktree", "add", "wt", "-b", "x"), CodeGitConfigWrite},
 		{args("git", "bisect", "start"), CodeGitWrites},
 		{args("git", "bisect", "good", "HEAD~1"), CodeGitWrites},
-		{args("git", "submodule", "init"), CodeGitWrites},
+		{args("git", "submodule", "init"), CodeGitConfigWrite},
+		// Writing git's configuration, or .git/worktrees and .git/modules,
+		// read-only in every box: refused, not asked (git would fail).
+		{args("git", "branch", "--track", "f2", "origin/main"), CodeGitConfigWrite},
+		{args("git", "branch", "--unset-upstream"), CodeGitConfigWrite},
+		{args("git", "branch", "--edit-description"), CodeGitConfigWrite},
+		{args("git", "branch", "-c", "old", "new"), CodeGitConfigWrite},
+		{args("git", "checkout", "--track", "origin/main"), CodeGitConfigWrite},
+		{args("git", "switch", "-t", "-c", "x", "origin/main"), CodeGitConfigWrite},
+		{args("git", "fetch", "--set-upstream", "origin", "main"), CodeGitConfigWrite},
+		{args("git", "pull", "--set-upstream", "origin", "main"), CodeGitConfigWrite},
+		{args("git", "remote", "remove", "origin"), CodeGitConfigWrite},
+		{args("git", "worktree", "prune"), CodeGitConfigWrite},
+		{args("git", "submodule", "sync"), CodeGitConfigWrite},
+		{args("git", "config", "--rename-section", "user", "person"), CodeGitConfigWrite},
+		// Writing a workspace file as configuration, or deleting a
+		// branch (git only warns about its section): asked as writes.
+		{args("git", "config", "--file", "tools.cfg", "a.b", "c"), CodeGitWrites},
+		{args("git", "branch", "-d", "old"), CodeGitWrites},
 
 		// Network: asks.
 		{args("git", "fetch"), CodeGitNetwork},
@@ -245,7 +263,7 @@ func TestGitCommands(t *testing.T) {
 		{args("git", "pull"), CodeGitNetwork},
 		{args("git", "pull", "--rebase", "origin", "main"), CodeGitNetwork},
 		{args("git", "push"), CodeGitNetwork},
-		{args("git", "push", "-u", "origin", "HEAD"), CodeGitNetwork},
+		{args("git", "push", "-u", "origin", "HEAD"), CodeGitConfigWrite},
 		{args("git", "push", "--force-with-lease", "origin", "main"), CodeGitNetwork},
 		{args("git", "clone", "https://example.com/r.git"), CodeGitNetwork},
 		{args("git", "clone", "--depth", "1", "git@example.com:r.git", "sub/r"), CodeGitNetwork},
@@ -254,8 +272,8 @@ func TestGitCommands(t *testing.T) {
 		{args("git", "ls-remote", "--heads", "https://example.com/r.git"), CodeGitNetwork},
 		{args("git", "remote", "update"), CodeGitNetwork},
 		{args("git", "remote", "show", "origin"), CodeGitNetwork},
-		{args("git", "remote", "add", "-f", "upstream", "https://example.com/r.git"), CodeGitNetwork},
-		{args("git", "submodule", "update", "--init", "--recursive"), CodeGitNetwork},
+		{args("git", "remote", "add", "-f", "upstream", "https://example.com/r.git"), CodeGitConfigWrite},
+		{args("git", "submodule", "update", "--init", "--recursive"), CodeGitConfigWrite},
 
 		// Refused: options that run programs or configure git.
 		{args("git", "-c", "core.pager=evil", "log"), CodeForbiddenFlag},
@@ -527,7 +545,7 @@ func TestGitConfigRisk(t *testing.T) {
 func TestGitRefusesRepositoryConfig(t *testing.T) {
 	gitHermetic(t)
 	reading := [][]string{{"status"}, {"log", "-p"}, {"diff"}, {"show"}, {"commit", "-m", "x"}, {"rev-parse", "HEAD"}}
-	network := [][]string{{"fetch"}, {"pull"}, {"push"}, {"ls-remote", "origin"}, {"remote", "update"}, {"submodule", "update"}}
+	network := [][]string{{"fetch"}, {"pull"}, {"push"}, {"ls-remote", "origin"}, {"remote", "update"}}
 	for _, kv := range []struct {
 		section, key, value string
 		network             bool
