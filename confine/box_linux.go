@@ -175,19 +175,25 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 			missing = append(missing, "process count: RLIMIT_NPROC does not bind root and no pids cgroup can be made: "+err.Error())
 		}
 	}
+	if spec.Limits.Memory == 0 {
+		spec.Limits.Memory = defaultMemory()
+		b.spec.Limits.Memory = spec.Limits.Memory
+	}
+	why := "no memory cgroup without root"
 	if b.root {
-		if spec.Limits.Memory == 0 {
-			spec.Limits.Memory = defaultMemory()
-			b.spec.Limits.Memory = spec.Limits.Memory
-		}
-		if cg, err := newMemoryCgroup(spec.Limits.Memory, firstOr(spec.ReadWrite, "")); err == nil {
+		cg, err := newMemoryCgroup(spec.Limits.Memory, firstOr(spec.ReadWrite, ""))
+		if err == nil {
 			b.pids.mem = cg
 			b.report.MemoryCgroup = true
 		} else {
-			missing = append(missing, "memory: no memory cgroup can be made: "+err.Error())
+			why = "no memory cgroup can be made: " + err.Error()
 		}
-	} else {
-		missing = append(missing, "memory: no bound without root (no memory cgroup can be made)")
+	}
+	if !b.report.MemoryCgroup {
+		// Each process alone, then: its heap and private writable
+		// mappings (RLIMIT_DATA), not reservations a runtime never uses.
+		b.report.MemoryRlimit = true
+		missing = append(missing, "memory: each process is bounded alone (RLIMIT_DATA), not a workspace's commands together: "+why)
 	}
 	if b.root {
 		b.report.Capabilities = "dropped"
@@ -453,9 +459,13 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		if rules != nil {
 			// The ruleset was made outside, where /proc is vtexec's; the
 			// box's own procfs (hidepid=ptraceable) is another mount, which
-			// no rule covered. (Rules for the same place merge.)
-			if err := rules.allow("/proc", fsRead); err != nil {
-				return err
+			// no rule covered, and so is the box's /etc, where the system
+			// files are copies (see newRoot). (Rules for the same place
+			// merge.)
+			for _, p := range []string{"/proc", "/etc"} {
+				if err := rules.allow(p, fsRead); err != nil {
+					return err
+				}
 			}
 		}
 		if network && b.netns >= 0 {
@@ -530,7 +540,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
 		spec := b.spec
 		spec.Network = network
-		if err := asHelper(c, spec, b.report.Landlock, opts.Git, netReady); err != nil {
+		if err := asHelper(c, helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady}); err != nil {
 			return err
 		}
 		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env
@@ -629,20 +639,39 @@ func dropBoundingSet() error {
 
 // limit sets the spec's resource limits on a started process.
 func (b *Box) limit(pid int) error {
-	l := b.spec.Limits
-	for _, r := range []struct {
-		res int
-		v   uint64
-	}{{unix.RLIMIT_FSIZE, l.FileSize}, {unix.RLIMIT_NOFILE, l.OpenFiles}, {unix.RLIMIT_NPROC, l.Processes}, {unix.RLIMIT_CPU, l.CPUTime}} {
-		if r.v == 0 {
-			continue
-		}
+	if b.userns {
+		return nil // the helper sets them before its exec
+	}
+	var data uint64
+	if b.report.MemoryRlimit {
+		data = b.spec.Limits.Memory
+	}
+	for _, r := range rlimits(b.spec.Limits, data) {
 		lim := unix.Rlimit{Cur: r.v, Max: r.v}
 		if err := unix.Prlimit(pid, r.res, &lim, nil); err != nil {
 			return fmt.Errorf("confine: resource limit %d: %w", r.res, err)
 		}
 	}
 	return nil
+}
+
+// rlimit is one resource limit to set.
+type rlimit struct {
+	res int
+	v   uint64
+}
+
+// rlimits are the resource limits of l that are set, with RLIMIT_DATA
+// at data where that is not 0.
+func rlimits(l Limits, data uint64) []rlimit {
+	var out []rlimit
+	for _, r := range []rlimit{{unix.RLIMIT_FSIZE, l.FileSize}, {unix.RLIMIT_NOFILE, l.OpenFiles},
+		{unix.RLIMIT_NPROC, l.Processes}, {unix.RLIMIT_CPU, l.CPUTime}, {unix.RLIMIT_DATA, data}} {
+		if r.v != 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Warm starts getting the network namespace of the workspace at root in

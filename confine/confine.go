@@ -79,7 +79,8 @@ type Limits struct {
 	Processes uint64 `json:"processes,omitempty"`  // processes of the user (RLIMIT_NPROC; does not bind root)
 	CPUTime   uint64 `json:"cpu_time_s,omitempty"` // seconds of CPU per process (RLIMIT_CPU)
 	// Memory bounds the memory of a workspace's commands together (a
-	// memory cgroup, as root); 0: half the machine's.
+	// memory cgroup, as root), else of each process alone (RLIMIT_DATA);
+	// 0: half the machine's.
 	Memory uint64 `json:"memory,omitempty"`
 }
 
@@ -124,6 +125,10 @@ type Report struct {
 	// MemoryCgroup: as root, the memory of a workspace's commands is
 	// bounded together by a memory cgroup (Limits.Memory).
 	MemoryCgroup bool `json:"memory_cgroup,omitempty"`
+	// MemoryRlimit: without a memory cgroup, each process's heap and
+	// private writable mappings are bounded alone (RLIMIT_DATA at
+	// Limits.Memory).
+	MemoryRlimit bool `json:"memory_rlimit,omitempty"`
 	// Protected lists the paths the kernel keeps read-only; SocketsHidden
 	// tells that the directories holding the machine's unix sockets are
 	// covered.

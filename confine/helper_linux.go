@@ -45,8 +45,8 @@ func init() {
 }
 
 // asHelper rewrites cmd to start through the helper.
-func asHelper(cmd *cmdLike, spec Spec, abi int, git bool, netReady int) error {
-	raw, err := json.Marshal(helperSpec{Spec: spec, ABI: abi, Git: git, NetReady: netReady})
+func asHelper(cmd *cmdLike, hs helperSpec) error {
+	raw, err := json.Marshal(hs)
 	if err != nil {
 		return err
 	}
@@ -124,6 +124,15 @@ func helperMain(program string, argv []string) int {
 	}
 	if err := installSeccomp(); err != nil {
 		return fail("%v", err)
+	}
+	// The limits last, so that they bind the program from its first
+	// instruction and not the helper's own work (it copies files and
+	// maps the Go runtime's memory).
+	for _, r := range rlimits(hs.Spec.Limits, hs.Spec.Limits.Memory) {
+		lim := unix.Rlimit{Cur: r.v, Max: r.v}
+		if err := unix.Setrlimit(r.res, &lim); err != nil {
+			return fail("resource limit %d: %v", r.res, err)
+		}
 	}
 	err = unix.Exec(program, argv, env)
 	fmt.Fprintf(os.Stderr, "vtexec: %s: %v\n", program, err)

@@ -5,6 +5,7 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,7 +195,7 @@ func newRoot(keep []string) error {
 	if err := unix.Chdir("/"); err != nil {
 		return err
 	}
-	if err := unix.Mount("tmpfs", nr, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
+	if err := unix.Mount("tmpfs", nr, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size="+newRootSize); err != nil {
 		return fmt.Errorf("new root: tmpfs: %w", err)
 	}
 	bind := func(p string, rdonly bool) error {
@@ -241,6 +242,13 @@ func newRoot(keep []string) error {
 	for _, p := range systemReadFiles {
 		if p == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
+		}
+		// A small file is copied into the new root, read-only with it:
+		// two mounts a file cost more than the copy.
+		if copied, err := copyInto(old+p, nr+p); err != nil {
+			return fmt.Errorf("new root: copy %s: %w", p, err)
+		} else if copied {
+			continue
 		}
 		if err := bind(p, true); err != nil {
 			return err
@@ -296,7 +304,7 @@ func newRoot(keep []string) error {
 		return err
 	}
 	// Nothing more may be made at the top.
-	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
+	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size="+newRootSize); err != nil {
 		return fmt.Errorf("new root read-only: %w", err)
 	}
 	return nil
@@ -353,4 +361,39 @@ func enterMountNamespace(fd int) error {
 		return fmt.Errorf("confine: enter the mount namespace: %w", err)
 	}
 	return nil
+}
+
+// newRootSize bounds the new root's tmpfs: mount points and the copied
+// system files.
+const newRootSize = "4m"
+
+// maxCopiedFile is the largest system file copied into the new root
+// rather than bound.
+const maxCopiedFile = 512 << 10
+
+// copyInto copies the regular file src (a link followed) to dst, with
+// its permission bits, when it is small; it reports false, copying
+// nothing, for a directory, a large file or a missing one.
+func copyInto(src, dst string) (bool, error) {
+	f, err := os.Open(src)
+	if err != nil {
+		return false, nil // absent here: bind reports nothing either
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCopiedFile {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return false, err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if err != nil {
+		return false, err
+	}
+	if _, err := io.Copy(out, io.LimitReader(f, maxCopiedFile)); err != nil {
+		out.Close()
+		return false, err
+	}
+	return true, out.Close()
 }

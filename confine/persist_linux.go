@@ -32,7 +32,7 @@ const (
 	nsfsMagic   = 0x6e736673
 	// mountLayout names how setUpMounts builds a namespace; change it
 	// with setUpMounts, so that one an older vtexec kept is not entered.
-	mountLayout = "5" // 2: /proc mounted hidepid=ptraceable; 3: git directories protected whole (protectGitDir); 4: a root of its own (newRoot); 5: links in protected places followed
+	mountLayout = "6" // 2: /proc mounted hidepid=ptraceable; 3: git directories protected whole (protectGitDir); 4: a root of its own (newRoot); 5: links in protected places followed; 6: small /etc files copied
 )
 
 // mountBuilds counts mount namespaces built, for tests.

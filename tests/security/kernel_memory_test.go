@@ -29,17 +29,26 @@ func TestKernelMemoryIsBounded(t *testing.T) {
 		Warnings []struct {
 			Code, Reason string
 		} `json:"warnings"`
+		Stderr      string `json:"stderr"`
 		Confinement struct {
 			MemoryCgroup bool     `json:"memory_cgroup"`
+			MemoryRlimit bool     `json:"memory_rlimit"`
 			Missing      []string `json:"missing"`
 		} `json:"confinement"`
 	}
 	require.NoError(t, jsonUnmarshal(out, &res), "%s", out)
 	if os.Getuid() != 0 {
-		// The bound is a memory cgroup, which needs root: without, the
-		// report says it is missing, not applied.
+		// A memory cgroup needs root: without, each process is bounded
+		// alone (RLIMIT_DATA), which the report says; the allocation
+		// fails and the program reports it itself.
 		assert.False(t, res.Confinement.MemoryCgroup)
-		assert.Contains(t, strings.Join(res.Confinement.Missing, "\n"), "memory:")
+		assert.True(t, res.Confinement.MemoryRlimit, "%s", out)
+		assert.Contains(t, strings.Join(res.Confinement.Missing, "\n"), "memory: each process is bounded alone")
+		assert.NotContains(t, res.Stdout, "grew to 1 GiB", "the command was not stopped")
+		assert.Contains(t, res.Stderr, "Out of memory")
+		assert.NotEqual(t, 0, res.ExitCode)
+		out, _ = s.vtexecRun(t, "off", "perl grow.pl").Output()
+		assert.Contains(t, string(out), "grew to 1 GiB")
 		return
 	}
 	assert.True(t, res.Confinement.MemoryCgroup, "%s", out)
