@@ -389,7 +389,21 @@ func (b *box) close() {
 	} else if b.Box != nil {
 		b.Box.Close()
 	}
-	b.cleanup()
+	removeLater(b.cleanup)
+}
+
+// removals are the run directories being removed once their run has
+// ended (its processes are gone with its PID namespace): off the
+// answer's path, since removing a directory costs a journal write on
+// many file systems. Close waits for them.
+var removals sync.WaitGroup
+
+func removeLater(remove func()) {
+	removals.Add(1)
+	go func() {
+		defer removals.Done()
+		remove()
+	}()
 }
 
 // makeDirs creates the run's HOME and TMPDIR, new and empty, removed when

@@ -258,6 +258,7 @@ var defaultEngine = NewEngine(Config{})
 // Close releases what the Engine keeps between requests: its boxes'
 // rulesets, namespaces and cgroups. Requests still running finish first.
 func (e *Engine) Close() error {
+	removals.Wait()
 	e.boxes.closeAll()
 	return nil
 }

@@ -10,8 +10,8 @@ const auditArch = unix.AUDIT_ARCH_X86_64
 // check does not tell from x86_64's.
 func abiGuard() []unix.SockFilter {
 	return []unix.SockFilter{
-		{Code: unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, K: 0x40000000, Jt: 0, Jf: 1},
-		{Code: unix.BPF_RET | unix.BPF_K, K: uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))},
+		{Code: bpfJge, K: 0x40000000, Jt: 0, Jf: 1},
+		{Code: bpfRet, K: uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))},
 	}
 }
 

@@ -3,7 +3,9 @@
 package confine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -37,41 +39,86 @@ var deniedSyscalls = append([]int{
 const cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
 
-// seccompFilter is the filter program.
-func seccompFilter() []unix.SockFilter {
-	const (
-		ldw  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-		ret  = unix.BPF_RET | unix.BPF_K
-		// Offsets in struct seccomp_data.
-		offNr, offArch, offArg0 = 0, 4, 16
-	)
+// BPF opcodes and the offsets in struct seccomp_data the filter uses.
+const (
+	bpfLdw  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	bpfJeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	bpfJge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	bpfJset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	bpfRet  = unix.BPF_RET | unix.BPF_K
+
+	seccompOffNr, seccompOffArch, seccompOffArg0 = 0, 4, 16
+)
+
+// seccompRule is what the filter does for one syscall number.
+type seccompRule struct {
+	nr     uint32
+	action uint32 // a return value, or ruleCloneFlags
+}
+
+// ruleCloneFlags: clone, refused when its flags make a namespace.
+const ruleCloneFlags = ^uint32(0)
+
+// seccompRules are the filter's rules, sorted by number.
+func seccompRules() []seccompRule {
 	eperm := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
-	enosys := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
-	stmt := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jump := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+	rules := []seccompRule{
+		{unix.SYS_CLONE3, uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))},
+		{unix.SYS_CLONE, ruleCloneFlags},
 	}
+	for _, nr := range deniedSyscalls {
+		rules = append(rules, seccompRule{uint32(nr), eperm})
+	}
+	slices.SortFunc(rules, func(a, b seccompRule) int { return cmp.Compare(a.nr, b.nr) })
+	return slices.CompactFunc(rules, func(a, b seccompRule) bool { return a.nr == b.nr })
+}
+
+// seccompFilter is the filter program. The numbers are looked up in a
+// binary tree of comparisons rather than one after another: the kernel
+// runs the filter for every syscall number when it is installed (to
+// cache which ones are always allowed), so its length is paid on every
+// program start.
+func seccompFilter() []unix.SockFilter {
 	prog := []unix.SockFilter{
-		stmt(ldw, offArch),
-		jump(jeq, auditArch, 1, 0),
-		stmt(ret, unix.SECCOMP_RET_KILL_PROCESS), // another ABI's numbers
-		stmt(ldw, offNr),
+		{Code: bpfLdw, K: seccompOffArch},
+		{Code: bpfJeq, K: auditArch, Jt: 1},
+		{Code: bpfRet, K: unix.SECCOMP_RET_KILL_PROCESS}, // another ABI's numbers
+		{Code: bpfLdw, K: seccompOffNr},
 	}
 	prog = append(prog, abiGuard()...)
-	for _, nr := range deniedSyscalls {
-		prog = append(prog, jump(jeq, uint32(nr), 0, 1), stmt(ret, eperm))
+	return append(prog, seccompTree(seccompRules())...)
+}
+
+// seccompTree is the filter for the sorted rules, the number in the
+// accumulator: each block ends in a return, so blocks need no exits.
+func seccompTree(rules []seccompRule) []unix.SockFilter {
+	if len(rules) <= 3 {
+		var out []unix.SockFilter
+		for _, r := range rules {
+			action := seccompAction(r.action)
+			out = append(out, unix.SockFilter{Code: bpfJeq, K: r.nr, Jf: uint8(len(action))})
+			out = append(out, action...)
+		}
+		return append(out, unix.SockFilter{Code: bpfRet, K: unix.SECCOMP_RET_ALLOW})
 	}
-	prog = append(prog,
-		jump(jeq, unix.SYS_CLONE3, 0, 1), stmt(ret, enosys),
-		jump(jeq, unix.SYS_CLONE, 0, 3),
-		stmt(ldw, offArg0+cloneFlagsLow), // clone's flags, low 32 bits
-		jump(jset, cloneNamespaces, 0, 1), stmt(ret, eperm),
-		stmt(ret, unix.SECCOMP_RET_ALLOW),
-	)
-	return prog
+	mid := len(rules) / 2
+	below := seccompTree(rules[:mid])
+	out := []unix.SockFilter{{Code: bpfJge, K: rules[mid].nr, Jt: uint8(len(below))}}
+	out = append(out, below...)
+	return append(out, seccompTree(rules[mid:])...)
+}
+
+// seccompAction is the code a matched rule runs.
+func seccompAction(action uint32) []unix.SockFilter {
+	if action != ruleCloneFlags {
+		return []unix.SockFilter{{Code: bpfRet, K: action}}
+	}
+	return []unix.SockFilter{
+		{Code: bpfLdw, K: seccompOffArg0 + cloneFlagsLow}, // clone's flags, low 32 bits
+		{Code: bpfJset, K: cloneNamespaces, Jf: 1},
+		{Code: bpfRet, K: uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))},
+		{Code: bpfRet, K: unix.SECCOMP_RET_ALLOW},
+	}
 }
 
 // cloneFlagsLow is the offset of the low 32 bits of a 64-bit argument

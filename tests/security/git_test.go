@@ -77,15 +77,16 @@ var gitCases = []tableCase{
 	{"git branch -D feature", gitWrites},
 	{"git init", gitWrites},
 	{"git apply fix.patch", gitWrites},
-	{"git config user.name me", gitWrites},
+	{"git config user.name me", deny("git_config_write")},
 	{"git status && git commit -am wip", gitWrites},
 
 	{"git fetch origin", gitNetwork},
 	{"git pull --rebase", gitNetwork},
-	{"git push -u origin HEAD", gitNetwork},
+	{"git push -u origin HEAD", deny("git_config_write")},
+	{"git push origin HEAD", gitNetwork},
 	{"git clone https://example.com/x.git", gitNetwork},
 	{"git ls-remote origin", gitNetwork},
-	{"git submodule update --init", gitNetwork},
+	{"git submodule update --init", deny("git_config_write")},
 	{"git remote update", gitNetwork},
 
 	{"git st", deny("unknown_subcommand")},
@@ -350,7 +351,7 @@ func TestGitHostileKeysOneByOne(t *testing.T) {
 		k := gitHostileKeys(l)[i]
 		l.appendConfig(fmt.Sprintf("[%s]\n\t%s = %s\n[remote \"origin\"]\n\turl = ssh://127.0.0.1:1/x\n", k.section, k.key, k.value))
 		l.write("evil.cfg", "[core]\n\tbare = false\n")
-		refused := []string{"git fetch origin", "git push origin main", "git ls-remote origin", "git submodule update"}
+		refused := []string{"git fetch origin", "git push origin main", "git ls-remote origin", "git remote update"}
 		if !k.network {
 			refused = append(refused, "git status", "git log -p", "git diff", "git show")
 		} else {
