@@ -57,7 +57,7 @@ type box struct {
 // openBox prepares the box a request's programs run in: read-write on the
 // workspace, the read-write roots and a private HOME and TMPDIR;
 // read-only on the read-only roots; nothing of the user's home.
-func (st *state) openBox() (*box, error) {
+func (st *state) openBox(early *earlyRunDirs) (*box, error) {
 	mode, err := confine.ParseMode(pick(st.req.Confinement, st.pol.Confinement))
 	if err != nil {
 		return nil, &RequestError{Code: "bad_request", Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
@@ -67,10 +67,16 @@ func (st *state) openBox() (*box, error) {
 	// confinement, and new for every run: the check inspects git with no
 	// user configuration, and the command must see the same, not what an
 	// earlier run wrote there.
-	if err := b.makeDirs(st.ws.Root()); err != nil {
+	dirs, ok, err := early.take(st.ws.Root())
+	if !ok {
+		early.discard()
+		dirs, err = makeRunDirs(st.ws.Root())
+	}
+	if err != nil {
 		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
 	}
+	b.home, b.tmp, b.runs, b.cache, b.cleanup = dirs.home, dirs.tmp, dirs.runs, dirs.cache, dirs.remove
 	b.extraEnv = cacheEnv(b.cache)
 	grantNetwork(st.decided.Plan, st.decided.Network)
 	if hasGit(st.decided.Plan) {
@@ -406,40 +412,98 @@ func removeLater(remove func()) {
 	}()
 }
 
-// makeDirs creates the run's HOME and TMPDIR, new and empty, removed when
-// the run ends, under the workspace's directory of runs; and the
+// runDirs are a run's private HOME and TMPDIR, new and empty, removed
+// when the run ends, under the workspace's directory of runs; and the
 // workspace's cache directory, kept between runs (within maxCache).
-func (b *box) makeDirs(root string) error {
+type runDirs struct {
+	root                   string // the workspace they are for
+	runs, cache, home, tmp string
+	remove                 func()
+}
+
+// makeRunDirs makes the run directories of the workspace at root.
+func makeRunDirs(root string) (*runDirs, error) {
 	base, err := privateBase()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(base, "workspace-"+hex.EncodeToString(sum[:12]))
-	b.runs, b.cache = filepath.Join(dir, "runs"), filepath.Join(dir, "cache")
-	for _, d := range []string{dir, b.runs, b.cache} {
-		if err := ownDir(d); err != nil {
-			return err
+	name := "workspace-" + hex.EncodeToString(sum[:12])
+	dir := filepath.Join(base, name)
+	d := &runDirs{root: root, runs: filepath.Join(dir, "runs"), cache: filepath.Join(dir, "cache")}
+	runsDir := dir
+	if mem := memoryBase(); mem != "" {
+		runsDir = filepath.Join(mem, name)
+		d.runs = filepath.Join(runsDir, "runs")
+	}
+	for _, p := range []string{dir, runsDir, d.runs, d.cache} {
+		if err := ownDir(p); err != nil {
+			return nil, err
 		}
 	}
-	tidy(dir, b.runs, b.cache)
-	run, err := os.MkdirTemp(b.runs, "run-")
+	tidy(dir, d.runs, d.cache)
+	run, err := os.MkdirTemp(d.runs, "run-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// HOME is the run's directory, TMPDIR a directory in it.
-	b.home, b.tmp = run, filepath.Join(run, "tmp")
-	if err := os.Mkdir(b.tmp, 0o700); err != nil {
+	d.home, d.tmp = run, filepath.Join(run, "tmp")
+	if err := os.Mkdir(d.tmp, 0o700); err != nil {
 		removeTree(run)
-		return err
+		return nil, err
 	}
-	b.cleanup = func() {
+	d.remove = func() {
 		// Most runs leave both empty: two removals, else the whole tree.
-		if os.Remove(b.tmp) != nil || os.Remove(run) != nil {
+		if os.Remove(d.tmp) != nil || os.Remove(run) != nil {
 			removeTree(run)
 		}
 	}
-	return nil
+	return d, nil
+}
+
+// earlyRunDirs makes the run directories of the workspace at root while
+// the request is checked (a directory costs a journal write on many file
+// systems); the box takes them if the run goes ahead in that workspace,
+// and they are removed otherwise.
+type earlyRunDirs struct {
+	root  string
+	done  chan struct{}
+	dirs  *runDirs
+	err   error
+	taken bool
+}
+
+func startRunDirs(root string) *earlyRunDirs {
+	e := &earlyRunDirs{root: root, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		e.dirs, e.err = makeRunDirs(root)
+	}()
+	return e
+}
+
+// take returns the directories if they are for root.
+func (e *earlyRunDirs) take(root string) (*runDirs, bool, error) {
+	if e == nil || e.root != root {
+		return nil, false, nil
+	}
+	<-e.done
+	e.taken = true
+	return e.dirs, true, e.err
+}
+
+// discard removes the directories unless a box took them.
+func (e *earlyRunDirs) discard() {
+	if e == nil || e.taken {
+		return
+	}
+	e.taken = true
+	removeLater(func() {
+		<-e.done
+		if e.dirs != nil {
+			e.dirs.remove()
+		}
+	})
 }
 
 // cacheEnv points the caches programs keep (Go's build cache, npm's and
@@ -522,6 +586,22 @@ func removeTree(dir string) {
 }
 
 // privateBase is $TMPDIR/vtexec-UID, a directory only this user owns.
+// memoryBase is where runs' HOME and TMPDIR are made when the machine
+// has a file system in memory vtexec may use (see memoryFS), which makes
+// and removes a directory without a journal write; "" otherwise, when
+// they go under privateBase.
+var memoryBase = sync.OnceValue(func() string {
+	dir, ok := memoryFS()
+	if !ok {
+		return ""
+	}
+	base := filepath.Join(dir, "vtexec-"+strconv.Itoa(os.Geteuid()))
+	if ownDir(base) != nil {
+		return ""
+	}
+	return base
+})
+
 func privateBase() (string, error) {
 	base := filepath.Join(os.TempDir(), "vtexec-"+strconv.Itoa(os.Geteuid()))
 	return base, ownDir(base)

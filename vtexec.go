@@ -297,13 +297,20 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.
 func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
-	if req.Confinement != string(confine.ModeOff) && req.Workspace != "" {
+	var early *earlyRunDirs
+	if req.Workspace != "" {
 		if root, err := filepath.EvalSymlinks(req.Workspace); err == nil {
 			if root, err = filepath.Abs(root); err == nil {
-				confine.Warm(root) // the network namespace, while the command is checked
+				// While the command is checked: the run's directories, and
+				// the network namespace.
+				early = startRunDirs(root)
+				if req.Confinement != string(confine.ModeOff) {
+					confine.Warm(root)
+				}
 			}
 		}
 	}
+	defer early.discard() // unless the box took them
 	st, err := e.prepare(req)
 	if err != nil {
 		return Result{}, err
@@ -324,7 +331,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if !d.Allowed() {
 		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 	}
-	bx, err := st.openBox()
+	bx, err := st.openBox(early)
 	if err != nil {
 		return Result{}, err
 	}

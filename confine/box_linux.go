@@ -459,13 +459,9 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		if rules != nil {
 			// The ruleset was made outside, where /proc is vtexec's; the
 			// box's own procfs (hidepid=ptraceable) is another mount, which
-			// no rule covered, and so is the box's /etc, where the system
-			// files are copies (see newRoot). (Rules for the same place
-			// merge.)
-			for _, p := range []string{"/proc", "/etc"} {
-				if err := rules.allow(p, fsRead); err != nil {
-					return err
-				}
+			// no rule covered. (Rules for the same place merge.)
+			if err := rules.allow("/proc", fsRead); err != nil {
+				return err
 			}
 		}
 		if network && b.netns >= 0 {

@@ -5,7 +5,6 @@ package confine
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -243,13 +242,6 @@ func newRoot(keep []string) error {
 		if p == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
 		}
-		// A small file is copied into the new root, read-only with it:
-		// two mounts a file cost more than the copy.
-		if copied, err := copyInto(old+p, nr+p); err != nil {
-			return fmt.Errorf("new root: copy %s: %w", p, err)
-		} else if copied {
-			continue
-		}
 		if err := bind(p, true); err != nil {
 			return err
 		}
@@ -270,13 +262,15 @@ func newRoot(keep []string) error {
 			return err
 		}
 	}
-	if err := unix.Mount("", nr+"/dev", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
-		return fmt.Errorf("new root: /dev read-only: %w", err)
-	}
 	for _, p := range keep {
 		if err := bind(p, false); err != nil {
 			return err
 		}
+	}
+	// After the binds: one may lie under /dev (runs' directories in
+	// /dev/shm).
+	if err := unix.Mount("", nr+"/dev", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return fmt.Errorf("new root: /dev read-only: %w", err)
 	}
 	for _, d := range []string{"/tmp", "/proc"} {
 		if err := os.MkdirAll(nr+d, 0o755); err != nil {
@@ -363,37 +357,5 @@ func enterMountNamespace(fd int) error {
 	return nil
 }
 
-// newRootSize bounds the new root's tmpfs: mount points and the copied
-// system files.
-const newRootSize = "4m"
-
-// maxCopiedFile is the largest system file copied into the new root
-// rather than bound.
-const maxCopiedFile = 512 << 10
-
-// copyInto copies the regular file src (a link followed) to dst, with
-// its permission bits, when it is small; it reports false, copying
-// nothing, for a directory, a large file or a missing one.
-func copyInto(src, dst string) (bool, error) {
-	f, err := os.Open(src)
-	if err != nil {
-		return false, nil // absent here: bind reports nothing either
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCopiedFile {
-		return false, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return false, err
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
-	if err != nil {
-		return false, err
-	}
-	if _, err := io.Copy(out, io.LimitReader(f, maxCopiedFile)); err != nil {
-		out.Close()
-		return false, err
-	}
-	return true, out.Close()
-}
+// newRootSize bounds the new root's tmpfs, which holds mount points.
+const newRootSize = "1m"

@@ -32,7 +32,7 @@ const (
 	nsfsMagic   = 0x6e736673
 	// mountLayout names how setUpMounts builds a namespace; change it
 	// with setUpMounts, so that one an older vtexec kept is not entered.
-	mountLayout = "6" // 2: /proc mounted hidepid=ptraceable; 3: git directories protected whole (protectGitDir); 4: a root of its own (newRoot); 5: links in protected places followed; 6: small /etc files copied
+	mountLayout = "7" // 2: /proc mounted hidepid=ptraceable; 3: git directories protected whole (protectGitDir); 4: a root of its own (newRoot); 5: links in protected places followed; 6: (unused); 7: binds under /dev (runs in /dev/shm)
 )
 
 // mountBuilds counts mount namespaces built, for tests.
