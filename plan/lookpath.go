@@ -2,6 +2,7 @@ package plan
 
 import (
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
@@ -63,7 +64,7 @@ func lookKept(name, path string) (string, bool) {
 	if !found.Again(key) {
 		return lookPath(name, path)
 	}
-	w := watchSearchPath(path) // before the look: a change during it shows later
+	w := searchPathWatch(path) // before the look: a change during it shows later
 	p, ok := lookPath(name, path)
 	if ok {
 		found.Put(key, p, w)
@@ -71,6 +72,40 @@ func lookKept(name, path string) (string, bool) {
 		w.Close()
 	}
 	return p, ok
+}
+
+// pathWatches are the watches of search paths, one for each, shared by
+// the names found on it.
+var pathWatches struct {
+	sync.Mutex
+	m map[string]*dirwatch.Watch
+}
+
+// searchPathWatch returns a share of the watch of path's directories,
+// made anew once it has seen a change.
+func searchPathWatch(path string) *dirwatch.Watch {
+	pathWatches.Lock()
+	defer pathWatches.Unlock()
+	if w, ok := pathWatches.m[path]; ok {
+		if !w.Changed() {
+			return w.Share()
+		}
+		w.Close()
+		delete(pathWatches.m, path)
+	}
+	w := watchSearchPath(path)
+	if w == nil {
+		return nil
+	}
+	if pathWatches.m == nil || len(pathWatches.m) >= 16 {
+		for p, old := range pathWatches.m {
+			old.Close()
+			delete(pathWatches.m, p)
+		}
+		pathWatches.m = map[string]*dirwatch.Watch{}
+	}
+	pathWatches.m[path] = w
+	return w.Share()
 }
 
 // watchSearchPath watches the directories of path (links followed) and

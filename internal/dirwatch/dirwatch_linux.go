@@ -26,6 +26,7 @@ type Watch struct {
 	dirty  bool
 	closed bool
 	wds    []int32
+	shared int // owners besides the first (see Share)
 }
 
 // maxWatches bounds the directories watched at once by the process.
@@ -148,6 +149,20 @@ func markAll() {
 	}
 }
 
+// Share returns w for one more owner, who closes it as any owner does:
+// it ends when each owner has closed it. Kept values that depend on the
+// same directories can share one watch instead of each adding them (a
+// watch added costs the kernel a walk of the directory's entries).
+func (w *Watch) Share() *Watch {
+	if w == nil {
+		return nil
+	}
+	hub.Lock()
+	defer hub.Unlock()
+	w.shared++
+	return w
+}
+
 // Close ends the watch; it reports changed from then on. A nil watch
 // may be closed.
 func (w *Watch) Close() {
@@ -157,6 +172,10 @@ func (w *Watch) Close() {
 	hub.Lock()
 	defer hub.Unlock()
 	if w.closed {
+		return
+	}
+	if w.shared > 0 {
+		w.shared--
 		return
 	}
 	w.closed = true

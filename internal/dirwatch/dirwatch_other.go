@@ -13,3 +13,4 @@ func (w *Watch) Add(string) bool       { return false }
 func (w *Watch) AddFollow(string) bool { return false }
 func (w *Watch) Changed() bool         { return true }
 func (w *Watch) Close()                {}
+func (w *Watch) Share() *Watch         { return nil }

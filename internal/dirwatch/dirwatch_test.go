@@ -79,3 +79,23 @@ func TestWatchesShareOneInstance(t *testing.T) {
 	assert.True(t, ws[0].Changed(), "the one left still watches")
 	ws[0].Close()
 }
+
+// A shared watch ends when every owner has closed it: the first owner's
+// Close leaves the others watching.
+func TestSharedWatchEndsWithItsLastOwner(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		assert.Nil(t, New().Share())
+		return
+	}
+	dir := t.TempDir()
+	w := New()
+	require.NotNil(t, w)
+	require.True(t, w.Add(dir))
+	second := w.Share()
+	w.Close()
+	assert.False(t, second.Changed(), "still watched for the second owner")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x"), nil, 0o644))
+	assert.True(t, second.Changed(), "and it sees a change")
+	second.Close()
+	assert.True(t, second.Changed(), "closed by its last owner")
+}
