@@ -398,6 +398,23 @@ func (b *box) close() {
 	removeLater(b.cleanup)
 }
 
+// CodeDiskFull warns that a file system the command writes was full after
+// it ran.
+const CodeDiskFull = "disk_full"
+
+// writablePlace is a place a run writes, and how to name it.
+type writablePlace struct{ path, what string }
+
+// writable are the places the run writes: the workspace, and its
+// private TMPDIR (where HOME is).
+func (b *box) writable(root string) []writablePlace {
+	out := []writablePlace{{root, "the workspace"}}
+	if b.tmp != "" {
+		out = append(out, writablePlace{b.tmp, "the command's TMPDIR and HOME"})
+	}
+	return out
+}
+
 // removals are the run directories being removed once their run has
 // ended (its processes are gone with its PID namespace): off the
 // answer's path, since removing a directory costs a journal write on

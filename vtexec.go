@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/internal/fsutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -378,6 +379,12 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 			limit = fmt.Sprintf(" (%d MiB for the workspace's commands together)", report.Limits.Memory>>20)
 		}
 		st.warn(CodeOutOfMemory, fmt.Sprintf("the kernel killed %d process(es) of the command for exceeding the memory bound%s; its output and exit code are those of a killed program", after-oomBefore, limit))
+	}
+	for _, where := range bx.writable(st.ws.Root()) {
+		if fsutil.Full(where.path) {
+			st.warn(CodeDiskFull, fmt.Sprintf("the file system holding %s has no space left: a write of the command may have failed for that, and its output or exit code may say so only in the program's own words", where.what))
+			break
+		}
 	}
 	if res.Lost > 0 {
 		st.warn("output_incomplete", fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))
