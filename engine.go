@@ -76,9 +76,26 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	if err := st.openAudit(); err != nil {
 		return nil, err
 	}
+	st.ws.SetBudget(checkBudget(req))
 	verdict := e.checker.Check(st.src, st.ws)
 	st.decided = st.pol.Apply(verdict, st.sessionRules())
 	return st, nil
+}
+
+// The check of one request reads at most checkEntries directory entries
+// (its walks and globs together) and takes at most checkTime, or half
+// the request's timeout when that is shorter.
+const (
+	checkEntries = 1_000_000
+	checkTime    = 10 * time.Second
+)
+
+func checkBudget(req Request) *workspace.Budget {
+	limit := checkTime
+	if req.Timeout > 0 && req.Timeout/2 < limit {
+		limit = req.Timeout / 2
+	}
+	return workspace.NewBudget(checkEntries, limit)
 }
 
 // LoadPolicy loads the layers in files; project files count only as far
@@ -555,6 +572,7 @@ func (st *state) recheck(asked bool) func(int, []plan.Cmd) error {
 		if step == 0 && !asked {
 			return nil
 		}
+		st.ws.SetBudget(checkBudget(st.req)) // each step's check has its own
 		for _, cmd := range cmds {
 			if v := c.Recheck(cmd, st.ws); v != nil {
 				return &Stop{Argv: cmd.Argv, Code: v.Code, Reason: v.Reason, Hint: v.Hint}

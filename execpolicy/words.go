@@ -2,6 +2,7 @@ package execpolicy
 
 import (
 	"errors"
+	"github.com/vtexec/vtexec/validators"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,6 +53,9 @@ func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
 				return nil, &globError{err}
 			}
 			entries, err := os.ReadDir(real)
+			if spent := ws.Spend(len(entries) + 1); spent != nil {
+				return nil, spent
+			}
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				// Not there (yet: mkdir d && cd d && ls *.go): the
 				// pattern matches nothing and stays as typed, as in bash.
@@ -140,6 +144,9 @@ func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]
 	var out []string
 	total := 0
 	for field, err := range expand.FieldsSeq(c.expandConfig(ws), words...) {
+		if spent := ws.Spent(); spent != nil {
+			return nil, expandVerdict(spent)
+		}
 		if err != nil {
 			return nil, expandVerdict(err)
 		}
@@ -148,6 +155,9 @@ func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]
 		if len(out) > MaxArgs || total > MaxArgBytes {
 			return nil, deny(CodeExpansion, "name fewer files, or use a directory operand", "arguments expand past %d words or %d bytes", MaxArgs, MaxArgBytes)
 		}
+	}
+	if spent := ws.Spent(); spent != nil {
+		return nil, expandVerdict(spent)
 	}
 	if len(out) == 0 {
 		return nil, deny(CodeExpansion, "name a program to run", "the command expands to nothing")
@@ -179,6 +189,10 @@ func pwdVerdict(words []*syntax.Word, cwd string) *Verdict {
 
 func expandVerdict(err error) *Verdict {
 	var g *globError
+	var spent *workspace.BudgetError
+	if errors.As(err, &spent) {
+		return deny(validators.CodeCheckLimit, "match fewer files: a narrower pattern, or the directory itself", "%v: vtexec lists the directories a glob reads, and bounds that work for each request", spent)
+	}
 	if errors.As(err, &g) {
 		v := pathVerdict("glob", "", g.err)
 		v.Hint = "globs may only match inside the workspace; " + v.Hint

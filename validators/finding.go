@@ -62,3 +62,17 @@ func quoteList(items []string) string {
 // then treated as a program not on the allowlist, so a person decides,
 // with the developer-tool rules applied.
 var ErrUnlisted = errors.New("not a form the allowlist covers")
+
+// CodeCheckLimit refuses a command whose check spent the request's
+// budget of directory entries or time (see workspace.Budget).
+const CodeCheckLimit = "check_limit"
+
+// budgetFinding refuses for a spent budget; other errors pass.
+func budgetFinding(err error) error {
+	var be *workspace.BudgetError
+	if !errors.As(err, &be) {
+		return err
+	}
+	return refuse(CodeCheckLimit, "name smaller directories, or fewer of them, in one request",
+		"%v: vtexec checks every entry below a directory a command writes or follows links in, and bounds that work for each request", be)
+}

@@ -547,7 +547,9 @@ func walkGitDir(root string, watch *dirwatch.Watch) *gitWalk {
 		w.dirs = append(w.dirs, fileDep{path: d, id: lstatID(d)})
 	}
 	read(root)
-	err := walkTree(root, gitDirLimit, func(p string, e os.DirEntry) (bool, error) {
+	// Not counted against a request's budget: the walk is kept between
+	// requests, and bounded by gitDirLimit.
+	err := walkTree(nil, root, gitDirLimit, func(p string, e os.DirEntry) (bool, error) {
 		switch {
 		case e.Type()&os.ModeSymlink != 0:
 			w.items = append(w.items, gitWalkItem{path: p})

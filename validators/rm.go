@@ -112,7 +112,10 @@ func describeRemoval(c *Call, op, loc string, recursive, emptyDirs, oneFS bool) 
 				return "", mounted(loc, "leave mounted file systems alone; a person can remove their files")
 			}
 		}
-		t := scanRemoval(loc, rmTreeLimit)
+		t := scanRemoval(c.WS, loc, rmTreeLimit)
+		if t.spent != nil {
+			return "", t.spent
+		}
 		if t.mount != "" && !oneFS {
 			return "", mounted(t.mount, "add --one-file-system to leave it alone, or remove the entries around it by name")
 		}
@@ -143,6 +146,7 @@ type removalTree struct {
 	git         string // the first entry named .git, if any
 	mount       string // the first directory on another file system, if any
 	truncated   bool   // more than the limit of entries
+	spent       error  // the check's budget ran out (a check_limit finding)
 }
 
 // scanRemoval counts the entries below dir without following symbolic links,
@@ -150,7 +154,7 @@ type removalTree struct {
 // It does not go into a directory on another file system (a mount point),
 // but notes the first one. Directories it cannot read are skipped: rm
 // cannot empty them either.
-func scanRemoval(dir string, limit int) removalTree {
+func scanRemoval(ws *workspace.Workspace, dir string, limit int) removalTree {
 	var t removalTree
 	dev, _ := deviceOf(dir)
 	stack := []string{dir}
@@ -158,6 +162,12 @@ func scanRemoval(dir string, limit int) removalTree {
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		entries, _ := os.ReadDir(d)
+		if ws != nil {
+			if err := ws.Spend(len(entries) + 1); err != nil {
+				t.spent = budgetFinding(err)
+				return t
+			}
+		}
 		for _, e := range entries {
 			p := filepath.Join(d, e.Name())
 			if strings.EqualFold(e.Name(), ".git") {

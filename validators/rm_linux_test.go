@@ -24,7 +24,7 @@ func TestRmScanStopsAtMounts(t *testing.T) {
 	require.NoError(t, syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=16k"))
 	t.Cleanup(func() { syscall.Unmount(mnt, 0) })
 	require.NoError(t, os.WriteFile(filepath.Join(mnt, "inside"), nil, 0o644))
-	scan := scanRemoval(tree, rmTreeLimit)
+	scan := scanRemoval(nil, tree, rmTreeLimit)
 	assert.Equal(t, mnt, scan.mount)
 	assert.Zero(t, scan.files, "nothing below the mount is counted")
 }

@@ -195,6 +195,6 @@ func TestRmTreeLimit(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a/b/f"), nil, 0o644))
-	assert.Equal(t, removalTree{files: 1, dirs: 3}, scanRemoval(dir, 10))
-	assert.True(t, scanRemoval(dir, 2).truncated)
+	assert.Equal(t, removalTree{files: 1, dirs: 3}, scanRemoval(nil, dir, 10))
+	assert.True(t, scanRemoval(nil, dir, 2).truncated)
 }

@@ -21,7 +21,7 @@ func checkTreeWrites(c *Call, op, real string, landing func(rel string) string) 
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return nil
 	}
-	err := walkTree(real, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
+	err := walkTree(c.WS, real, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
 		if strings.EqualFold(e.Name(), ".git") || strings.EqualFold(e.Name(), ".vtexec") {
 			rel, err := filepath.Rel(real, p)
 			if err != nil {
@@ -47,13 +47,20 @@ var errTreeTooLarge = errors.New("too many entries to walk")
 // links; visit says whether to go into a directory entry. It stops at the
 // first error visit returns, or with errTreeTooLarge after limit entries.
 // Directories it cannot read are skipped.
-func walkTree(dir string, limit int, visit func(path string, e fs.DirEntry) (descend bool, err error)) error {
+// The entries read count against ws's budget for the request (nil: none),
+// which ends the walk with a check_limit finding once spent.
+func walkTree(ws *workspace.Workspace, dir string, limit int, visit func(path string, e fs.DirEntry) (descend bool, err error)) error {
 	seen := 0
 	stack := []string{dir}
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		entries, _ := os.ReadDir(d)
+		if ws != nil {
+			if err := ws.Spend(len(entries) + 1); err != nil {
+				return budgetFinding(err)
+			}
+		}
 		for _, e := range entries {
 			if seen++; seen > limit {
 				return errTreeTooLarge
@@ -203,7 +210,9 @@ func oneSourceIfLinks(c *Call, ops []string, copiesLink, recursive bool) error {
 		if err != nil {
 			continue
 		}
-		if holdsLink(entry, recursive) {
+		if holds, err := holdsLink(c.WS, entry, recursive); err != nil {
+			return err
+		} else if holds {
 			return refuse(CodeBadUsage, "copy or move it on its own: "+c.Program()+" "+src+" DEST && ...",
 				"%s: %q is or holds a symbolic link, and other sources are given: a link the command puts in place could redirect the next source", c.Program(), src)
 		}
@@ -214,25 +223,29 @@ func oneSourceIfLinks(c *Call, ops []string, copiesLink, recursive bool) error {
 // holdsLink reports whether p is a symbolic link or, when recursive, a
 // directory with one below it (looking at rmTreeLimit entries at most,
 // and saying yes beyond that).
-func holdsLink(p string, recursive bool) bool {
+func holdsLink(ws *workspace.Workspace, p string, recursive bool) (bool, error) {
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
-		return true
+		return true, nil
 	}
 	if !fi.IsDir() || !recursive {
-		return false
+		return false, nil
 	}
 	found := errors.New("found")
-	err = walkTree(p, rmTreeLimit, func(_ string, e fs.DirEntry) (bool, error) {
+	err = walkTree(ws, p, rmTreeLimit, func(_ string, e fs.DirEntry) (bool, error) {
 		if e.Type()&os.ModeSymlink != 0 {
 			return false, found
 		}
 		return true, nil
 	})
-	return err != nil // a link, or too many entries to be sure
+	var f *Finding
+	if errors.As(err, &f) {
+		return false, f // the check's budget is spent
+	}
+	return err != nil, nil // a link, or too many entries to be sure
 }
 
 // checkFollowedTrees is for reads that follow symbolic links while they
@@ -265,7 +278,7 @@ func checkFollowedTrees(c *Call, what, alternative string, ops []string) error {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
 		}
-		err := walkTree(dir, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
+		err := walkTree(c.WS, dir, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
 			if entries++; entries > rmTreeLimit {
 				return false, errTreeTooLarge
 			}

@@ -40,6 +40,9 @@ type Workspace struct {
 	// leads to, found on the first write checked (see linkedTargets);
 	// shared by clones.
 	linked *linkedSet
+	// budget bounds the walks and globs of one request's check; shared
+	// by clones.
+	budget *Budget
 }
 
 type linkedSet struct {
