@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/internal/jsonline"
 )
 
 // Harness names an agent CLI.
@@ -49,6 +50,9 @@ type wire struct {
 // one Claude Code. An event of another kind, or for another harness than
 // h, is an error.
 func ParseEvent(h Harness, data []byte) (Event, error) {
+	if err := jsonline.Exact(data); err != nil {
+		return Event{}, err
+	}
 	var w wire
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&w); err != nil {

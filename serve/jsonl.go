@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/internal/jsonline"
 	"io"
 	"sync"
 	"unicode/utf8"
@@ -164,7 +165,7 @@ func (s *Server) ServeJSONL(ctx context.Context, r io.Reader, w io.Writer) error
 		case l.tooLong:
 			write(badLine(nil, fmt.Sprintf("a request line is longer than %d bytes; it was skipped", maxJSONLLine)))
 			continue
-		case !utf8.Valid(l.data) || loneSurrogate(l.data):
+		case !utf8.Valid(l.data) || jsonline.LoneSurrogate(l.data):
 			write(badLine(nil, "the line is not valid UTF-8 (or escapes a lone surrogate): vtexec runs exactly the bytes it is sent, so it refuses what decoding would replace with U+FFFD"))
 			continue
 		case depth(l.data) > maxDepth:

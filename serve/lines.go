@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/internal/jsonline"
 	"io"
 	"strings"
 	"sync"
@@ -186,7 +187,7 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 		return "bad_request: the line is not valid UTF-8; vtexec runs exactly the bytes it is sent, so it refuses what it would have to replace", rpcParseError, nil
 	case !json.Valid(trimmed):
 		return "parse error: the line is not JSON; send one JSON-RPC 2.0 message a line", rpcParseError, nil
-	case loneSurrogate(trimmed):
+	case jsonline.LoneSurrogate(trimmed):
 		return "bad_request: the line has an escaped lone surrogate (\\ud800-\\udfff), which decoding would replace with U+FFFD", rpcParseError, nil
 	case depth(trimmed) > maxDepth:
 		return fmt.Sprintf("invalid request: the message nests deeper than %d levels", maxDepth), rpcInvalidRequest, nil
@@ -280,63 +281,4 @@ func depth(data []byte) int {
 		}
 	}
 	return most
-}
-
-// loneSurrogate reports whether valid JSON data escapes a UTF-16
-// surrogate that is not half of a pair (\ud83d\ude00 is one character;
-// \ud800 alone is none).
-func loneSurrogate(data []byte) bool {
-	inString := false
-	pendingHigh := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if !inString {
-			if c == '"' {
-				inString = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			if pendingHigh {
-				return true
-			}
-			inString = false
-		case '\\':
-			if i+1 >= len(data) {
-				return false
-			}
-			if data[i+1] != 'u' || i+5 >= len(data) {
-				if pendingHigh {
-					return true
-				}
-				i++
-				continue
-			}
-			var r rune
-			fmt.Sscanf(string(data[i+2:i+6]), "%04x", &r)
-			i += 5
-			switch {
-			case r >= 0xd800 && r <= 0xdbff:
-				if pendingHigh {
-					return true
-				}
-				pendingHigh = true
-			case r >= 0xdc00 && r <= 0xdfff:
-				if !pendingHigh {
-					return true
-				}
-				pendingHigh = false
-			default:
-				if pendingHigh {
-					return true
-				}
-			}
-		default:
-			if pendingHigh {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -133,6 +134,69 @@ func FuzzGuardLines(f *testing.F) {
 			var v map[string]any
 			require.NoError(t, json.Unmarshal([]byte(line), &v))
 			require.Equal(t, "2.0", v["jsonrpc"])
+		}
+	})
+}
+
+// FuzzServeLines: over one connection, every line gets an answer when it
+// is not a well-formed message (an error naming the problem), and the
+// connection stays up: a ping sent after it is answered.
+func FuzzServeLines(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"jsonrpc":"2.0","id":1,"method":"x"}`, "\xff", `"\ud800"`, `[[[[`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, `{"jsonrpc":"2.0","method":"notifications/x"}`, `{"jsonrpc":"2.0","id":3,"result":{}}`} {
+		f.Add(s)
+	}
+	f.Setenv("XDG_STATE_HOME", f.TempDir())
+	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
+	f.Setenv("CI", "true")
+	s, err := New(Options{Workspace: f.TempDir(), AuditLog: "off"})
+	require.NoError(f, err)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r, w := GuardLines(inR, outW, 0)
+	go s.Run(context.Background(), &mcp.IOTransport{Reader: r, Writer: w})
+	answers := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			answers <- sc.Text()
+		}
+		close(answers)
+	}()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"0"}}}`+"\n")
+	<-answers
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	probe := 0
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n\r") || strings.Contains(line, "tools/call") {
+			return // one line; no command run
+		}
+		probe++
+		id := fmt.Sprintf(`"probe-%d"`, probe)
+		why, _, _ := checkMessage([]byte(line), false)
+		_, err := io.WriteString(inW, line+"\n"+`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`+"\n")
+		require.NoError(t, err)
+		errored := false
+		for {
+			select {
+			case a, ok := <-answers:
+				require.True(t, ok, "the server stopped answering after %q", line)
+				var m rpcLine
+				require.NoError(t, json.Unmarshal([]byte(a), &m), a)
+				if string(m.ID) == id {
+					require.Nil(t, m.Error, a)
+					if why != "" && strings.TrimSpace(line) != "" {
+						require.True(t, errored, "no error answer for %q (%s)", line, why)
+					}
+					return
+				}
+				if m.Error != nil {
+					errored = true
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no answer to the ping after %q", line)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/internal/jsonline"
 	"io"
 
 	"github.com/vtexec/vtexec"
@@ -165,6 +166,9 @@ type streamLine struct {
 }
 
 func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decision {
+	if err := jsonline.Exact(line); err != nil {
+		return badRequestDecision("", err.Error())
+	}
 	var sr streamRequest
 	if err := json.Unmarshal(line, &sr); err != nil {
 		return badRequestDecision("", "not a JSON object: "+err.Error())
