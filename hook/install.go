@@ -250,7 +250,9 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer, getenv f
 		fmt.Fprintf(stderr, "vtexec hook: %v\n", err)
 		return 2
 	}
-	data, err := os.ReadFile(path)
+	// A settings file is small; a named pipe or a huge file there is not
+	// one, and a plain read would wait on it or fill the memory.
+	data, _, err := fsutil.ReadRegular(path, 16<<20, true)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "vtexec hook: %v\n", err)
 		return 1

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vtexec/vtexec/internal/fsutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,7 +209,7 @@ func gitLinkedWorktree(repo *gitRepo) bool {
 	if repo.topLevel == "" || filepath.Dir(repo.gitDir) != filepath.Join(repo.commonDir, "worktrees") {
 		return false
 	}
-	back, err := os.ReadFile(filepath.Join(repo.gitDir, "gitdir"))
+	back, _, err := fsutil.ReadRegular(filepath.Join(repo.gitDir, "gitdir"), gitSmallFile, false)
 	if err != nil {
 		return false
 	}
@@ -600,7 +601,12 @@ func (in *gitInspection) hardLinkedEntries(dir string) error {
 // worktrees/NAME): its commondir file and its alternates must stay
 // inside the workspace.
 func (in *gitInspection) nestedGitDir(dir string) error {
-	if body, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+	body, err := readGitFile(filepath.Join(dir, "commondir"))
+	if err != nil {
+		return refuse(CodeGitConfig, "remove it (a person can), or run git outside vtexec",
+			"git: %s/commondir %v", in.ws.Rel(dir), err)
+	}
+	if body != nil {
 		common := strings.TrimSpace(string(body))
 		if _, err := resolveBoth(in.ws, dir, common, workspace.Read); err != nil {
 			return &Finding{Code: string(workspace.Outside),
@@ -621,8 +627,12 @@ func gitDirLike(d string) bool {
 // alternates checks objects/info/alternates below objects, and theirs in
 // turn (git follows five levels).
 func (in *gitInspection) alternates(objects string, depth int) error {
-	body, err := os.ReadFile(filepath.Join(objects, "info", "alternates"))
+	body, err := readGitFile(filepath.Join(objects, "info", "alternates"))
 	if err != nil {
+		return refuse(CodeGitConfig, "remove it (a person can), or run git outside vtexec",
+			"git: %s %v", in.ws.Rel(filepath.Join(objects, "info", "alternates")), err)
+	}
+	if body == nil {
 		return nil
 	}
 	if depth >= 5 {
@@ -772,4 +782,26 @@ func gitHelperStream(dir string, repoArgs []string, fn func(string), args ...str
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// gitSmallFile bounds the files of a git directory vtexec reads itself
+// (commondir, gitdir, alternates): a path or a list of paths.
+const gitSmallFile = 64 << 10
+
+// readGitFile reads such a file: nil when it is missing; an error when
+// it is not a regular file (a named pipe would block every read) or is
+// larger than gitSmallFile.
+func readGitFile(path string) ([]byte, error) {
+	body, _, err := fsutil.ReadRegular(path, gitSmallFile, false)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		var fe *fsutil.FileError
+		if errors.As(err, &fe) {
+			return nil, errors.New(fe.Reason)
+		}
+		return nil, errors.New("cannot be read: " + err.Error())
+	}
+	return body, nil
 }
