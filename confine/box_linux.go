@@ -41,7 +41,10 @@ type Box struct {
 	netns  int  // the shared network namespace, or -1
 	root   bool // namespaces and capabilities as root
 	userns bool // unprivileged: a user namespace per process instead
-	report Report
+	// callerRoot: in a helper, the caller was uid 0 in its own namespace
+	// (a rootless container's root), who owns the system's files there.
+	callerRoot bool
+	report     Report
 
 	// mounts are the box's mount namespaces, made on first use: [0] for
 	// every program but git, [1] for git.
@@ -536,7 +539,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
 		spec := b.spec
 		spec.Network = network
-		if err := asHelper(c, helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady}); err != nil {
+		if err := asHelper(c, helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0}); err != nil {
 			return err
 		}
 		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env

@@ -36,6 +36,8 @@ type helperSpec struct {
 	// the program was granted the network, which vtexec connects from
 	// outside once the helper has started.
 	NetReady int `json:"net_ready,omitempty"`
+	// CallerRoot: the caller is uid 0 in its own namespace.
+	CallerRoot bool `json:"caller_root,omitempty"`
 }
 
 func init() {
@@ -84,7 +86,7 @@ func helperMain(program string, argv []string) int {
 	if err != nil {
 		return fail("working directory: %v", err)
 	}
-	b := &Box{spec: hs.Spec}
+	b := &Box{spec: hs.Spec, callerRoot: hs.CallerRoot}
 	if err := b.setUpMounts(hs.Git); err != nil {
 		return fail("%v", err)
 	}

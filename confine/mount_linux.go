@@ -54,7 +54,7 @@ func (b *Box) setUpMounts(writableGitDirs bool) error {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
 	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
-	if err := newRoot(keep); err != nil {
+	if err := newRoot(keep, b.root || b.callerRoot); err != nil {
 		return err
 	}
 	for _, p := range b.spec.Protected {
@@ -178,7 +178,7 @@ func protectGitDir(g string) error {
 // bubblewrap does, it first pivots onto a tmpfs mounted on /tmp, so that
 // every source stays reachable under /oldroot, builds the new root
 // there, and pivots again.
-func newRoot(keep []string) error {
+func newRoot(keep []string, rootOwned bool) error {
 	const base, old, nr = "/tmp", "/oldroot", "/newroot"
 	if err := unix.Mount("tmpfs", base, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=64k"); err != nil {
 		return fmt.Errorf("new root: tmpfs: %w", err)
@@ -242,7 +242,10 @@ func newRoot(keep []string) error {
 		if p == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
 		}
-		if err := bind(p, true); err != nil {
+		// A read-only bind of a file costs a second mount: for a caller
+		// who is not root, the files are root's, which it cannot write
+		// (and Landlock lets the box only read them).
+		if err := bind(p, rootOwned); err != nil {
 			return err
 		}
 	}

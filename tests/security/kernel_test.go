@@ -159,7 +159,7 @@ func (s *attackSetup) vtexecRun(t *testing.T, confinement, line string) *exec.Cm
 	}
 	cmd := exec.Command(builtVtexec(t), append(args, "--", line)...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + s.home, "XDG_CONFIG_HOME=" + s.config,
-		"XDG_STATE_HOME=" + s.state, "VTEXEC_TEST_SECRET=s3cr3t-env", "CI=true"}
+		"XDG_STATE_HOME=" + s.state, "VTEXEC_TEST_SECRET=s3cr3t-env", "CI=true", "TMPDIR=" + os.TempDir()}
 	return cmd
 }
 
