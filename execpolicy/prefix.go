@@ -17,7 +17,7 @@ var outputEnv = map[string]func(string) bool{
 	"TZ":       isTimeZone,
 	"NO_COLOR": func(v string) bool { return len(v) <= 8 && isAlnum(v) },
 	"COLUMNS":  isSmallNumber, "LINES": isSmallNumber,
-	// vtexec forces these (runner.Env); a prefix may only repeat them.
+	// vtexec forces these (progenv.Env); a prefix may only repeat them.
 	"TERM": equals("dumb"), "PAGER": equals("cat"), "GIT_PAGER": equals("cat"), "MANPAGER": equals("cat"),
 	"CI":       oneOf("1", "0", "true", "false"),
 	"CLICOLOR": oneOf("0", "1"), "CLICOLOR_FORCE": oneOf("0", "1"), "FORCE_COLOR": oneOf("0", "1", "2", "3"),

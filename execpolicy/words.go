@@ -2,13 +2,14 @@ package execpolicy
 
 import (
 	"errors"
-	"github.com/vtexec/vtexec/validators"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/vtexec/vtexec/validators"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"

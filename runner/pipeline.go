@@ -16,6 +16,7 @@ import (
 
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/progenv"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -171,7 +172,7 @@ func (pl *pipeline) start(i int) {
 		pl.status[i] = pl.builtin(c, fds[1], fds[2])
 		return
 	}
-	cmd := pl.r.opts.Launcher.Command(c, withSettings(pl.r.env, c.Env))
+	cmd := pl.r.opts.Launcher.Command(c, progenv.WithSettings(pl.r.env, c.Env))
 	if cmd == nil {
 		pl.report(fmt.Errorf("%s: the launcher could not prepare the command", c.Program))
 		pl.status[i] = 126

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/progenv"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -134,7 +135,7 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 	r := &run{
 		ws:     ws,
 		opts:   opts,
-		env:    withExtra(Env(opts.Environ), opts.ExtraEnv),
+		env:    progenv.WithExtra(progenv.Env(opts.Environ), opts.ExtraEnv),
 		stdout: NewCapture(opts.MaxOutput),
 		stderr: NewCapture(opts.MaxOutput),
 		fds:    noGroup,

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"github.com/vtexec/vtexec/confine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vtexec/vtexec/confine"
+	"github.com/vtexec/vtexec/progenv"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -225,7 +227,7 @@ func TestLauncherIsUsed(t *testing.T) {
 	// The last command of a pipeline starts first: it leads it.
 	assert.Equal(t, []string{"cat"}, l.cmds[0].Argv)
 	assert.Equal(t, []string{"echo", "a"}, l.cmds[1].Argv)
-	assert.Equal(t, Env([]string{"HOME=/h"}), l.envs[1])
+	assert.Equal(t, progenv.Env([]string{"HOME=/h"}), l.envs[1])
 }
 
 func TestDirectCommand(t *testing.T) {
@@ -261,7 +263,7 @@ func TestEnvIsScrubbed(t *testing.T) {
 	assert.Contains(t, lines, "HOME=/home/agent")
 	assert.Contains(t, lines, "LC_ALL=C.UTF-8")
 	assert.Contains(t, lines, "TERM=dumb")
-	assert.Equal(t, Env(environ), lines)
+	assert.Equal(t, progenv.Env(environ), lines)
 }
 
 func TestTimeoutKillsGrandchildren(t *testing.T) {

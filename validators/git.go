@@ -22,7 +22,7 @@ import (
 //
 // The configuration of the repository is the other channel: it can name
 // programs git runs on a plain "git status". The runner's environment (see
-// runner.Env) overrides the keys with fixed names; before any subcommand
+// progenv.Env) overrides the keys with fixed names; before any subcommand
 // runs, inspect (git_repo.go) asks git itself for the configuration and
 // refuses a repository that defines one of the keys whose names it chooses
 // itself (diff.<driver>.textconv, filter.<driver>.clean, ...), or whose

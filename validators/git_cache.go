@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
-	"github.com/vtexec/vtexec/runner"
+	"github.com/vtexec/vtexec/progenv"
 )
 
 // Caching git's answers. The inspection (git_repo.go) asks three git
@@ -229,7 +229,7 @@ func gitEnvironment() ([]string, string) {
 	defer gitEnv.Unlock()
 	if gitEnv.env == nil || !slices.Equal(source, gitEnv.source) {
 		gitEnv.source = source
-		gitEnv.env = append(withHome(runner.Env(source), inspectionHome()), "LC_ALL=C", "LANGUAGE=C")
+		gitEnv.env = append(withHome(progenv.Env(source), inspectionHome()), "LC_ALL=C", "LANGUAGE=C")
 		gitEnv.key = strings.Join(gitEnv.env, "\x00")
 	}
 	return gitEnv.env, gitEnv.key

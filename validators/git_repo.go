@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vtexec/vtexec/internal/fsutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/plan"

@@ -1,11 +1,12 @@
 package validators
 
 import (
-	"github.com/vtexec/vtexec/workspace"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // ArgKind is what a flag's value is.

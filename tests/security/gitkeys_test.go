@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vtexec/vtexec"
-	"github.com/vtexec/vtexec/runner"
+	"github.com/vtexec/vtexec/progenv"
 	"github.com/vtexec/vtexec/validators"
 )
 
@@ -27,7 +27,7 @@ func TestEveryGitKeyIsClassified(t *testing.T) {
 	keys := regexp.MustCompile(`(?m)^[A-Za-z0-9][^\s]*\.[^\s]+$`).FindAllString(string(out), -1)
 	require.Greater(t, len(keys), 500, "git help --config listed the keys")
 
-	env := strings.Join(runner.Env(nil), "\n") + "\n"
+	env := strings.Join(progenv.Env(nil), "\n") + "\n"
 	ws := fixture(t)
 	engine := standinEngine(t)
 	refused := map[string]bool{}

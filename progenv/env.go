@@ -1,4 +1,9 @@
-package runner
+// Package progenv is the environment a checked program runs with: the
+// variables kept from the caller's, those forced (no pager, no prompt, git
+// neutered), and a command's own settings. The runner starts programs
+// with it; the git inspection runs git with it, so that what the check
+// sees is what the run will see.
+package progenv
 
 import (
 	"sort"
@@ -119,9 +124,9 @@ func Env(source []string) []string {
 	return out
 }
 
-// withExtra adds extra KEY=VALUE pairs to env, unless env sets the key
+// WithExtra adds extra KEY=VALUE pairs to env, unless env sets the key
 // already or the pair is malformed; the result stays sorted.
-func withExtra(env, extra []string) []string {
+func WithExtra(env, extra []string) []string {
 	if len(extra) == 0 {
 		return env
 	}
@@ -147,11 +152,11 @@ func keepEnv(key string) bool {
 	return keptEnv[key] || (strings.HasPrefix(key, "LC_") && len(key) > len("LC_"))
 }
 
-// withSettings returns env with a command's own KEY=VALUE settings (a
+// WithSettings returns env with a command's own KEY=VALUE settings (a
 // checked prefix such as LC_ALL=C) in place of what env has for those
 // keys; a setting of a forced variable applies only with its forced
 // value. env itself is not changed.
-func withSettings(env, settings []string) []string {
+func WithSettings(env, settings []string) []string {
 	if len(settings) == 0 {
 		return env
 	}
