@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/vtexec/vtexec/confine"
@@ -454,7 +453,7 @@ func makeRunDirs(root string) (*runDirs, error) {
 		d.runs = filepath.Join(runsDir, "runs")
 	}
 	for _, p := range []string{dir, runsDir, d.runs, d.cache} {
-		if err := ownDir(p); err != nil {
+		if err := fsutil.OwnDir(p); err != nil {
 			return nil, err
 		}
 	}
@@ -568,7 +567,7 @@ func tidy(dir, runs, cache string) {
 	})
 	if size > maxCache {
 		removeTree(cache)
-		ownDir(cache)
+		fsutil.OwnDir(cache)
 	}
 }
 
@@ -613,7 +612,7 @@ var memoryBase = sync.OnceValue(func() string {
 		return ""
 	}
 	base := filepath.Join(dir, "vtexec-"+strconv.Itoa(os.Geteuid()))
-	if ownDir(base) != nil {
+	if fsutil.OwnDir(base) != nil {
 		return ""
 	}
 	return base
@@ -621,24 +620,7 @@ var memoryBase = sync.OnceValue(func() string {
 
 func privateBase() (string, error) {
 	base := filepath.Join(os.TempDir(), "vtexec-"+strconv.Itoa(os.Geteuid()))
-	return base, ownDir(base)
-}
-
-// ownDir makes dir (mode 0700) or accepts it only as a real directory
-// of this user's that no one else can write.
-func ownDir(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != os.Geteuid() || fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%s is not a private directory of this user", dir)
-	}
-	return nil
+	return base, fsutil.OwnDir(base)
 }
 
 // toolPresets give an approved toolchain what it needs without a lasting

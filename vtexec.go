@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vtexec/vtexec/internal/fsutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
 
 	"mvdan.cc/sh/v3/syntax"
 

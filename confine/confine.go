@@ -185,14 +185,3 @@ func StartDirect(cmd *exec.Cmd, leader Process) (Process, error) {
 	}
 	return cmdProcess{cmd}, nil
 }
-
-func setpgid(cmd *exec.Cmd, leader Process) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
-	cmd.SysProcAttr.Pgid = 0
-	if leader != nil {
-		cmd.SysProcAttr.Pgid = leader.Pid()
-	}
-}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -164,19 +163,12 @@ const (
 // brought up to date.
 func keepOutOfGit(dir string) error {
 	path := filepath.Join(dir, ".gitignore")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	err := fsutil.CreateNew(path, []byte(gitignore), 0o644)
 	if errors.Is(err, os.ErrExist) {
 		if old, _, err := fsutil.ReadRegular(path, 4096, false); err == nil && string(old) == oldGitignore {
 			return fsutil.WriteAtomic(path, []byte(gitignore), 0o644)
 		}
 		return nil
-	}
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(gitignore)
-	if cerr := f.Close(); err == nil {
-		err = cerr
 	}
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/vtexec/vtexec/plan"
 )
@@ -210,8 +209,7 @@ func realName(prog string) (string, bool) {
 	if prog == "" {
 		return "", false
 	}
-	var st syscall.Stat_t
-	if syscall.Lstat(prog, &st) == nil && st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
+	if notLink(prog) {
 		return filepath.Base(prog), true
 	}
 	real, err := filepath.EvalSymlinks(prog)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/vtexec/vtexec/internal/jsonline"
 )
 

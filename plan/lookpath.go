@@ -3,7 +3,6 @@ package plan
 import (
 	"path/filepath"
 	"sync"
-	"syscall"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
 )
@@ -33,20 +32,6 @@ func lookPath(name, path string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// executableFile reports whether p (links followed) is a regular file
-// with an execute bit: os.Stat without its allocations, since every
-// command looks its programs up.
-func executableFile(p string) bool {
-	var st syscall.Stat_t
-	for {
-		err := syscall.Stat(p, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		return err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0
-	}
 }
 
 // found keeps where programs were found, by search path and name.

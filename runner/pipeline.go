@@ -250,7 +250,7 @@ func (pl *pipeline) wait(ctx context.Context) bool {
 // started, in case it left the group.
 func (pl *pipeline) signal(sig syscall.Signal) {
 	if pl.pgid != 0 {
-		_ = syscall.Kill(-pl.pgid, sig)
+		_ = signalGroup(pl.pgid, sig)
 	}
 	for _, proc := range pl.procs {
 		if proc != nil {
@@ -263,7 +263,7 @@ func (pl *pipeline) signal(sig syscall.Signal) {
 // a command's background children, once the commands themselves are done.
 func (pl *pipeline) killGroup() {
 	if pl.pgid != 0 {
-		_ = syscall.Kill(-pl.pgid, syscall.SIGKILL)
+		_ = signalGroup(pl.pgid, syscall.SIGKILL)
 	}
 }
 

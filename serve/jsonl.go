@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vtexec/vtexec/internal/jsonline"
 	"io"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/vtexec/vtexec/internal/jsonline"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vtexec/vtexec/internal/jsonline"
 	"io"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/vtexec/vtexec/internal/jsonline"
 )
 
 // A face that reads one JSON message a line must not die of a line: the

@@ -70,21 +70,6 @@ type fileID struct {
 	mtime, ctime   int64
 }
 
-func lstatID(p string) fileID {
-	var st syscall.Stat_t
-	if err := syscall.Lstat(p, &st); err != nil {
-		var errno syscall.Errno
-		if !errors.As(err, &errno) {
-			errno = syscall.EINVAL
-		}
-		return fileID{errno: errno}
-	}
-	return fileID{
-		dev: uint64(st.Dev), ino: uint64(st.Ino), mode: uint32(st.Mode), uid: st.Uid, gid: st.Gid,
-		size: int64(st.Size), mtime: statMtime(&st), ctime: statCtime(&st),
-	}
-}
-
 // usable reports whether the identity can stand for the file: it exists,
 // or is plainly missing.
 func (id fileID) usable() bool {

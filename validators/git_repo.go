@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/vtexec/vtexec/internal/fsutil"
@@ -590,9 +589,9 @@ func (in *gitInspection) hardLinkedEntries(dir string) error {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		if n := linkCount(fi); n > 1 {
 			return refuse(CodeGitConfig, "give the file a single name again (a person can: cp it aside and mv it back), or run git outside vtexec",
-				"git: %s in the git directory has %d names (hard links); a write under another name would change what git reads", in.ws.Rel(p), st.Nlink)
+				"git: %s in the git directory has %d names (hard links); a write under another name would change what git reads", in.ws.Rel(p), n)
 		}
 	}
 	return nil
@@ -701,17 +700,8 @@ func gitWritable(ws *workspace.Workspace, p string) bool {
 
 // gitProgram is the git vtexec runs: the first on the trusted PATH.
 func gitProgram() (string, error) {
-	for _, dir := range filepath.SplitList(plan.TrustedPath) {
-		p := filepath.Join(dir, "git")
-		// As os.Stat, without its allocations: every git check asks.
-		var st syscall.Stat_t
-		err := syscall.Stat(p, &st)
-		for err == syscall.EINTR {
-			err = syscall.Stat(p, &st)
-		}
-		if err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Mode&0o111 != 0 {
-			return p, nil
-		}
+	if p, ok := plan.LookPath("git", plan.TrustedPath); ok {
+		return p, nil
 	}
 	return "", errors.New("no git on the trusted PATH")
 }

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
+	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -197,15 +197,11 @@ func scanRemoval(ws *workspace.Workspace, dir string, limit int) removalTree {
 
 // deviceOf returns the device (file system) that p itself is on.
 func deviceOf(p string) (uint64, bool) {
-	fi, err := os.Lstat(p)
-	if err != nil {
+	id, err := fsutil.Stat(p, false)
+	if err != nil || !id.Exists {
 		return 0, false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return uint64(st.Dev), true
+	return id.Dev, true
 }
 
 // checkEntry checks that the directory entry op names may be taken away

@@ -7,8 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vtexec/vtexec/internal/jsonline"
 	"io"
+
+	"github.com/vtexec/vtexec/internal/jsonline"
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/internal/display"

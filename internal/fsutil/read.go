@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 	"time"
 )
 
@@ -41,10 +40,7 @@ func (id Identity) Recent(now time.Time, d time.Duration) bool {
 
 func identityOf(fi os.FileInfo) Identity {
 	id := Identity{Exists: true, Mode: fi.Mode(), Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.Dev, id.Ino = uint64(st.Dev), uint64(st.Ino)
-		id.Ctime = ctime(st)
-	}
+	id.Dev, id.Ino, id.Ctime = sysIdentity(fi)
 	return id
 }
 
@@ -77,7 +73,7 @@ func Stat(path string, follow bool) (Identity, error) {
 // regular file too. A missing file is an error wrapping os.ErrNotExist;
 // the refusals are *FileError.
 func ReadRegular(path string, max int64, follow bool) ([]byte, Identity, error) {
-	f, id, err := OpenRegular(path, syscall.O_RDONLY, 0, follow)
+	f, id, err := OpenRegular(path, os.O_RDONLY, 0, follow)
 	if err != nil {
 		return nil, Identity{}, err
 	}
@@ -93,51 +89,6 @@ func ReadRegular(path string, max int64, follow bool) ([]byte, Identity, error) 
 		return nil, Identity{}, &FileError{path, fmt.Sprintf("grew past the %d bytes vtexec reads", max)}
 	}
 	return data, id, nil
-}
-
-// OpenRegular opens path with flag (O_CREAT with perm allowed) the way
-// ReadRegular does: without blocking, without following a final link
-// unless follow is set, and only if it is a regular file. The returned
-// file is in blocking mode again.
-func OpenRegular(path string, flag int, perm os.FileMode, follow bool) (*os.File, Identity, error) {
-	flag |= syscall.O_NONBLOCK | syscall.O_CLOEXEC
-	if !follow {
-		flag |= syscall.O_NOFOLLOW
-	}
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, flag, uint32(perm.Perm()))
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	switch {
-	case err == syscall.ELOOP && !follow:
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return nil, Identity{}, &FileError{path, "is a symbolic link, which vtexec does not follow here"}
-		}
-	case err == syscall.ENXIO:
-		return nil, Identity{}, &FileError{path, "is not a regular file (a FIFO or socket)"}
-	}
-	if err != nil {
-		return nil, Identity{}, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, Identity{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, Identity{}, &FileError{path, fmt.Sprintf("is not a regular file (%s)", kind(fi.Mode()))}
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		f.Close()
-		return nil, Identity{}, err
-	}
-	return f, identityOf(fi), nil
 }
 
 func kind(m os.FileMode) string {

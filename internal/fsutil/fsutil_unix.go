@@ -1,0 +1,73 @@
+//go:build !windows
+
+package fsutil
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+const oNoFollow = syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+
+func lockFile(f *os.File) error   { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }
+func unlockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// sysIdentity is the device, inode and change time a stat gives.
+func sysIdentity(fi os.FileInfo) (dev, ino uint64, ctimeNs int64) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), uint64(st.Ino), ctime(st)
+	}
+	return 0, 0, 0
+}
+
+// OpenRegular opens path with flag (O_CREAT with perm allowed) the way
+// ReadRegular does: without blocking, without following a final link
+// unless follow is set, and only if it is a regular file. The returned
+// file is in blocking mode again.
+func OpenRegular(path string, flag int, perm os.FileMode, follow bool) (*os.File, Identity, error) {
+	flag |= syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	if !follow {
+		flag |= syscall.O_NOFOLLOW
+	}
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, flag, uint32(perm.Perm()))
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	switch {
+	case err == syscall.ELOOP && !follow:
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, Identity{}, &FileError{path, "is a symbolic link, which vtexec does not follow here"}
+		}
+	case err == syscall.ENXIO:
+		return nil, Identity{}, &FileError{path, "is not a regular file (a FIFO or socket)"}
+	}
+	if err != nil {
+		return nil, Identity{}, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, Identity{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, Identity{}, &FileError{path, fmt.Sprintf("is not a regular file (%s)", kind(fi.Mode()))}
+	}
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		f.Close()
+		return nil, Identity{}, err
+	}
+	return f, identityOf(fi), nil
+}
+
+// ownedByMe reports whether the file belongs to this process's user.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
+}
