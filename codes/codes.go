@@ -1,0 +1,132 @@
+// Package codes is the one list of the codes vtexec's answers carry: a
+// refusal's or a question's code, a warning beside a result, the reason
+// a run stopped, vtexec's own failure. Each has its meaning, where it
+// appears, and whether it is a security code — a refusal that signals
+// probing (a path outside, a protected name, a forbidden program or
+// flag) rather than a form vtexec does not run. SECURITY.md's table is
+// generated from it (see Markdown), and a test holds the source to it.
+package codes
+
+import "strings"
+
+// Code is a stable, machine-readable name of an outcome.
+type Code string
+
+// Kind is where a code appears.
+type Kind string
+
+const (
+	Refusal Kind = "refusal" // decision deny, or a request refused
+	Ask     Kind = "ask"     // decision ask: a person must approve
+	Warning Kind = "warning" // in warnings, beside a result
+	Stop    Kind = "stop"    // in stopped: a later step did not run
+	Error   Kind = "error"   // {"error": …} with --json: vtexec's own failure
+)
+
+// Entry describes codes that share a meaning.
+type Entry struct {
+	Codes    []Code
+	Kind     Kind
+	Security bool
+	Meaning  string // Markdown
+}
+
+// All lists every code, in the order SECURITY.md's table shows them.
+func All() []Entry { return entries }
+
+// Lookup returns the entry of code.
+func Lookup(code string) (Entry, bool) {
+	for _, e := range entries {
+		for _, c := range e.Codes {
+			if string(c) == code {
+				return e, true
+			}
+		}
+	}
+	return Entry{}, false
+}
+
+// IsSecurity reports whether code signals probing.
+func IsSecurity(code string) bool {
+	e, ok := Lookup(code)
+	return ok && e.Security
+}
+
+// Markdown renders the table of SECURITY.md's "Codes" section.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| code | meaning |\n| --- | --- |\n")
+	for _, e := range entries {
+		names := make([]string, len(e.Codes))
+		for i, c := range e.Codes {
+			names[i] = "`" + string(c) + "`"
+		}
+		meaning := e.Meaning
+		if e.Security {
+			meaning += " (a security code)"
+		}
+		b.WriteString("| " + strings.Join(names, ", ") + " | " + meaning + " |\n")
+	}
+	return b.String()
+}
+
+var entries = []Entry{
+	{Codes: []Code{"parse_error"}, Kind: Refusal, Security: false, Meaning: "the string does not parse as bash, or is empty"},
+	{Codes: []Code{"too_long"}, Kind: Refusal, Security: false, Meaning: "the command string is over 64 KiB, a pipeline has more than 32 commands, or a request more than 64"},
+	{Codes: []Code{"substitution"}, Kind: Refusal, Security: true, Meaning: "`$(…)`, backticks, `<(…)`, `>(…)`"},
+	{Codes: []Code{"expansion"}, Kind: Refusal, Security: false, Meaning: "`$VAR`, `${…}`, `$((…))`, `let`, `((…))`, extended globs, or braces expanding past the limits"},
+	{Codes: []Code{"subshell"}, Kind: Refusal, Security: false, Meaning: "`( … )` or `{ …; }` other than as a statement or one part of an `&&`/`||` list, or commands grouped in a way vtexec does not run"},
+	{Codes: []Code{"control_flow"}, Kind: Refusal, Security: false, Meaning: "`if` or `for` other than as a statement or one part of an `&&`/`||` list, a loop inside a loop, a `cd` inside an `if`, loops other than `for NAME in WORDS`, `case`, `select`, `[[ ]]` beyond one test, functions, `!` but before a pipeline, `time` with redirects"},
+	{Codes: []Code{"assignment"}, Kind: Refusal, Security: false, Meaning: "`NAME=value`, `export`, `declare`, `local`, `readonly`"},
+	{Codes: []Code{"background"}, Kind: Refusal, Security: false, Meaning: "`&`, `coproc`"},
+	{Codes: []Code{"redirect"}, Kind: Refusal, Security: false, Meaning: "a redirect outside the allowed set"},
+	{Codes: []Code{"not_allowed"}, Kind: Refusal, Security: false, Meaning: "a program not on the allowlist (decision `ask`), or one that is not the trusted program (a path into the workspace, a look-alike, missing)"},
+	{Codes: []Code{"forbidden_program"}, Kind: Refusal, Security: true, Meaning: "vtexec itself, under any name or path; shells (except a whole `bash -c SCRIPT`), privilege tools, programs that run a program given in their arguments (`ionice`, `setsid`, `watch`, …), shell builtins; a version in the name (`bash5.2`, `python3.11`) does not change what a program is"},
+	{Codes: []Code{"unknown_flag"}, Kind: Refusal, Security: false, Meaning: "a flag the validator does not know, or an abbreviated long option"},
+	{Codes: []Code{"forbidden_flag"}, Kind: Refusal, Security: true, Meaning: "a flag that runs code, writes files, reads file lists or follows symlinks"},
+	{Codes: []Code{"bad_usage"}, Kind: Refusal, Security: false, Meaning: "wrong arguments for a program (missing value, not a number, `cd` without one directory)"},
+	{Codes: []Code{"outside_workspace"}, Kind: Refusal, Security: true, Meaning: "a path that resolves outside the workspace"},
+	{Codes: []Code{"protected_path"}, Kind: Refusal, Security: true, Meaning: "a write to `.git` internals or `.vtexec/`"},
+	{Codes: []Code{"git_writes", "git_network"}, Kind: Ask, Security: false, Meaning: "(ask) a git subcommand that changes the repository or the working tree, or reaches another repository"},
+	{Codes: []Code{"git_unsafe_config"}, Kind: Refusal, Security: true, Meaning: "the repository's configuration names a program git would run, or `git config` would set such a key"},
+	{Codes: []Code{"git_config_write"}, Kind: Refusal, Security: false, Meaning: "a git command that writes git's configuration (`git config NAME VALUE`, `remote add/set-url/remove`, `branch -u/--track/-m/-c`, `checkout/switch --track`, `push/fetch/pull --set-upstream`) or `.git/worktrees` and `.git/modules` (`worktree add`, `submodule init/update/add`): every box keeps those read-only, so it is refused rather than asked; the person runs it outside vtexec. `git branch -d` and `checkout -b` from a remote branch still run: git warns that it could not update the branch's section"},
+	{Codes: []Code{"unknown_subcommand"}, Kind: Refusal, Security: false, Meaning: "a subcommand vtexec does not know (git, go, npm …): refused, never guessed"},
+	{Codes: []Code{"git_lfs"}, Kind: Ask, Security: false, Meaning: "(ask) the repository's configuration runs git-lfs, a filter program"},
+	{Codes: []Code{"destructive"}, Kind: Ask, Security: false, Meaning: "(ask) a removal a person must approve (`rm`, `find -delete`): the question lists what goes, once or for a session, never always"},
+	{Codes: []Code{"bad_path"}, Kind: Refusal, Security: true, Meaning: "an empty path, a NUL byte, over 4096 bytes, a symlink loop, `..` after a missing directory"},
+	{Codes: []Code{"check_limit"}, Kind: Refusal, Security: false, Meaning: "the check of the request would read more than 1,000,000 directory entries (the walks below directories a command writes or follows links in, and the globs, of every operand and command together), or took longer than its deadline: half the request's timeout, at most 10 s"},
+	{Codes: []Code{"bad_request"}, Kind: Refusal, Security: false, Meaning: "a request vtexec cannot act on (malformed JSON line, missing workspace, cwd outside)"},
+	{Codes: []Code{"usage", "internal_error"}, Kind: Error, Security: false, Meaning: "(in `{\"error\": …}` with `--json`) vtexec was called wrongly, or failed itself"},
+	{Codes: []Code{"needs_approval"}, Kind: Refusal, Security: false, Meaning: "the command needs a person's approval and none can be asked"},
+	{Codes: []Code{"needs_vtexec"}, Kind: Refusal, Security: false, Meaning: "(`vtexec hook --no-rewrite`) vtexec allows the command only when it runs it itself"},
+	{Codes: []Code{"unknown_tool"}, Kind: Refusal, Security: false, Meaning: "(`vtexec hook`) the harness sent a tool the hook does not know by name"},
+	{Codes: []Code{"unchecked_tool"}, Kind: Refusal, Security: false, Meaning: "(`vtexec hook`) the tool runs what vtexec cannot check (Claude Code's `EnterWorktree`)"},
+	{Codes: []Code{"no_workspace"}, Kind: Refusal, Security: false, Meaning: "(`vtexec hook`) nothing the person set names the workspace: no pinned `--workspace`, no project variable from the harness, no working directory from Codex"},
+	{Codes: []Code{"denied_by_user"}, Kind: Refusal, Security: false, Meaning: "a person answered deny (or gave no answer in time, or answered a question other than the one the command asks)"},
+	{Codes: []Code{"cancelled"}, Kind: Refusal, Security: false, Meaning: "(`serve --jsonl`) vtexec serve was stopped before the call ended; its command was killed"},
+	{Codes: []Code{"too_many_jobs"}, Kind: Refusal, Security: false, Meaning: "(`vtexec serve`) more background jobs than a connection may keep"},
+	{Codes: []Code{"no_such_job"}, Kind: Refusal, Security: false, Meaning: "(`vtexec serve`) the job named has ended and been collected, or never was"},
+	{Codes: []Code{"job_ended"}, Kind: Refusal, Security: false, Meaning: "(`vtexec serve`) the job ended before the input or the read"},
+	{Codes: []Code{"terminal_unavailable"}, Kind: Refusal, Security: false, Meaning: "(`vtexec serve`) a job that needs a terminal, where none can be opened"},
+	{Codes: []Code{"write_failed"}, Kind: Refusal, Security: false, Meaning: "(`vtexec serve`) input could not be written to a job"},
+	{Codes: []Code{"denied"}, Kind: Refusal, Security: false, Meaning: "(`vtexec serve`) input was not typed into a job: it would run something vtexec did not check"},
+	{Codes: []Code{"inline_code"}, Kind: Ask, Security: false, Meaning: "(ask) a developer tool runs inline code: once or session only"},
+	{Codes: []Code{"agent_config"}, Kind: Ask, Security: true, Meaning: "(ask) a write to agent or editor configuration (`.claude`, `.codex`, `.gemini`, `.cursor`, `.vscode`, `.idea`, `.mcp.json`, `.envrc`, `.gitattributes` at any depth, and what a policy's `protect` adds), which something runs code from later: once or for a session, never always"},
+	{Codes: []Code{"workspace_program"}, Kind: Ask, Security: false, Meaning: "(ask) a program the workspace holds (`./bin/tool`): no validator judges it (not even the one of the program it is named after), it can be approved once or for a session only, it must still be the same file when it starts, and it runs confined"},
+	{Codes: []Code{"unseen_arguments"}, Kind: Ask, Security: false, Meaning: "(ask) `xargs` adds arguments vtexec cannot see; `find -exec` runs a command on matches vtexec does not see (but a reader on `-type f` matches)"},
+	{Codes: []Code{"policy_deny", "policy_ask"}, Kind: Refusal, Security: false, Meaning: "a policy rule denied, or asks for, this part"},
+	{Codes: []Code{"bad_policy"}, Kind: Refusal, Security: false, Meaning: "a policy file or the trust store does not load (bad content, not a regular file, over 1 MiB, a link where none is followed); nothing runs until it is fixed"},
+	{Codes: []Code{"bad_state"}, Kind: Refusal, Security: false, Meaning: "a session file or the audit log is not usable (not a regular file, over 1 MiB, not a session, cannot be opened)"},
+	{Codes: []Code{"session_not_saved", "audit_failed"}, Kind: Warning, Security: false, Meaning: "(in `warnings`, beside a result) the command ran, but its session cwd or its audit line was not saved"},
+	{Codes: []Code{"run_incomplete"}, Kind: Warning, Security: false, Meaning: "(in `warnings`) a later step could not be started (no descriptors for its pipes); the steps before it ran, exit 126"},
+	{Codes: []Code{"output_incomplete"}, Kind: Warning, Security: false, Meaning: "(in `warnings`) a process outside the command kept writing after it ended; the bytes left unread are counted and `truncated` is set"},
+	{Codes: []Code{"out_of_memory"}, Kind: Warning, Security: false, Meaning: "(in `warnings`) the kernel killed a process of the command for exceeding the workspace's memory bound"},
+	{Codes: []Code{"disk_full"}, Kind: Warning, Security: false, Meaning: "(in `warnings`) after the run, a file system the command writes (the workspace, or its TMPDIR and HOME) had no space left: a write of the command may have failed for that"},
+	{Codes: []Code{"state_unwritable"}, Kind: Warning, Security: false, Meaning: "(in `warnings`) vtexec's state directory is full or read-only: the command ran without a session"},
+	{Codes: []Code{"approval_id_failed"}, Kind: Warning, Security: false, Meaning: "(in `warnings`) an approval id could not be made for the question (no key in the state directory)"},
+	{Codes: []Code{"disarmed"}, Kind: Warning, Security: false, Meaning: "(in `warnings`, with `disarmed` in the result) the command made something under a protected name, or a `.git` or `commondir` where none was; it was moved to vtexec's state directory"},
+	{Codes: []Code{"changed_since_check"}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a later step now needs an approval the check before the run did not find"},
+	{Codes: []Code{"cwd_not_reached"}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a later step was checked in the directory a `cd` before it leads to, but that `cd` did not run or failed (`false && cd src; ls`): the run stops there rather than run the step elsewhere"},
+	{Codes: []Code{"network_unavailable"}, Kind: Refusal, Security: false, Meaning: "a command a person granted the network could get it only in the host's network namespace: slirp4netns is not installed; nothing runs"},
+	{Codes: []Code{"confinement_unavailable"}, Kind: Refusal, Security: false, Meaning: "`confinement = \"required\"` and the kernel cannot confine (no Landlock, no PID namespace, no network cut), or a protected name is a symbolic link; nothing runs"},
+}
