@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,11 +18,12 @@ import (
 
 // TestMain lets the test binary act as the vtexec command, so a test can
 // run the real CLI in its own process and read its resource usage.
+// The transcript tests (TestScripts) run it as "vtexec" the same way.
 func TestMain(m *testing.M) {
 	if os.Getenv("VTEXEC_TEST_AS_CLI") == "1" {
 		main()
 	}
-	os.Exit(m.Run())
+	testscript.Main(m, map[string]func(){"vtexec": main})
 }
 
 func cliWorkspace(t testing.TB) string {
