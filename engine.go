@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/vtexec/vtexec/audit"
@@ -230,7 +229,7 @@ func (st *state) openSession() error {
 		return nil
 	}
 	store, err := sessionStore()
-	if unwritable(err) {
+	if fsutil.Unwritable(err) {
 		st.warnUnwritable(err)
 		return nil
 	}
@@ -243,7 +242,7 @@ func (st *state) openSession() error {
 	}
 	st.store = store
 	st.sess, err = store.LoadCached(&st.engine.sessions, st.req.Session, st.ws.Root())
-	if unwritable(err) {
+	if fsutil.Unwritable(err) {
 		// A new session whose file cannot be written: the command runs,
 		// without a session (no cd or session approval carries over).
 		st.store, st.sess = cwdtrack.Store{}, nil
@@ -414,33 +413,17 @@ func (st *state) recordAlways() error {
 	return nil
 }
 
-// ensureGitignore keeps policy.local.toml and lock files out of git. It
-// writes only a new file in a real directory, so a link planted at
-// .vtexec or .vtexec/.gitignore is never followed; an existing
-// .gitignore (or anything else there) is left alone.
+// ensureGitignore keeps policy.local.toml, lock and temporary files out
+// of git (execpolicy.KeepOutOfGit).
 func ensureGitignore(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	err := fsutil.CreateNew(filepath.Join(dir, ".gitignore"), []byte("policy.local.toml\n*.lock\n"), 0o644)
-	if errors.Is(err, os.ErrExist) {
-		return nil
-	}
-	return err
+	return execpolicy.KeepOutOfGit(dir)
 }
 
 // stateError is the bad_state error for a state file vtexec refuses to
 // read, or nil if err is not about one.
-// unwritable reports whether err is the state directory refusing a
-// write: full, read-only, over quota or not ours.
-func unwritable(err error) bool {
-	for _, e := range []error{syscall.ENOSPC, syscall.EROFS, syscall.EDQUOT, syscall.EACCES, syscall.EPERM} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
 
 // warnUnwritable says the session could not be kept, and where.
 func (st *state) warnUnwritable(err error) {

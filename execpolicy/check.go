@@ -11,6 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/validators"
 	"github.com/vtexec/vtexec/workspace"
@@ -702,7 +703,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		}
 		return "", deny(CodeNotAllowed, "use a program installed on the system PATH", "no program %q on the trusted PATH", name)
 	}
-	if argv0 != name && !samePath(argv0, prog) {
+	if argv0 != name && !fsutil.SameFile(argv0, prog) {
 		return "", deny(CodeNotAllowed, "run it by name: "+name, "%s is not the trusted %s (%s)", argv0, name, prog)
 	}
 	if ws.Contains(prog) {
@@ -734,12 +735,6 @@ func (c *Checker) trustedPath() string {
 		return c.TrustedPath
 	}
 	return plan.TrustedPath
-}
-
-func samePath(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func pathVerdict(program, arg string, err error) *Verdict {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -66,7 +67,7 @@ func appendTo(path string, ts *TrustStore, add func(old []byte) ([]byte, bool, e
 		}
 	}
 	if ts != nil {
-		if err := keepOutOfGit(filepath.Dir(path)); err != nil {
+		if err := KeepOutOfGit(filepath.Dir(path)); err != nil {
 			return false, false, err
 		}
 	}
@@ -152,20 +153,23 @@ func withBlock(old []byte, note string, block []byte) []byte {
 
 // gitignore keeps a person's local approvals, vtexec's lock files and
 // the temporary files of an interrupted write out of the project's
-// history; oldGitignore is what earlier versions wrote.
-const (
-	gitignore    = "# written by vtexec: local approvals, lock and temporary files stay out of git\npolicy.local.toml\n*.lock\n.*.tmp-*\n"
-	oldGitignore = "# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n"
-)
+// history; oldGitignores are what earlier versions wrote.
+const gitignore = "# written by vtexec: local approvals, lock and temporary files stay out of git\npolicy.local.toml\n*.lock\n.*.tmp-*\n"
 
-// keepOutOfGit writes dir/.gitignore (gitignore) unless it exists; a
+var oldGitignores = []string{
+	"# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n",
+	"policy.local.toml\n*.lock\n",
+}
+
+// KeepOutOfGit writes dir/.gitignore (gitignore) unless it exists; a
 // person's own file is left as it is, the one an earlier vtexec wrote is
-// brought up to date.
-func keepOutOfGit(dir string) error {
+// brought up to date. It writes only a new file in a real directory, so
+// a link planted at dir or dir/.gitignore is never followed.
+func KeepOutOfGit(dir string) error {
 	path := filepath.Join(dir, ".gitignore")
 	err := fsutil.CreateNew(path, []byte(gitignore), 0o644)
 	if errors.Is(err, os.ErrExist) {
-		if old, _, err := fsutil.ReadRegular(path, 4096, false); err == nil && string(old) == oldGitignore {
+		if old, _, err := fsutil.ReadRegular(path, 4096, false); err == nil && slices.Contains(oldGitignores, string(old)) {
 			return fsutil.WriteAtomic(path, []byte(gitignore), 0o644)
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/fsutil"
 )
 
 // quote single-quotes s for bash: inside single quotes no byte is
@@ -127,7 +128,7 @@ func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron,
 		if strings.Contains(c.Argv[0], "/") {
 			return "the program is named by a path (" + c.Argv[0] + ")"
 		}
-		if got := lookPath(c.Argv[0], env.get("PATH"), dir); !samePath(got, c.Program) {
+		if got := lookPath(c.Argv[0], env.get("PATH"), dir); !fsutil.SameFile(got, c.Program) {
 			return "bash would run " + c.Argv[0] + " from " + orNone(got) + ", not vtexec's " + c.Program
 		}
 	}
@@ -230,15 +231,6 @@ func lookPath(name, pathEnv, dir string) string {
 		}
 	}
 	return ""
-}
-
-func samePath(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }
 
 func orNone(s string) string {

@@ -130,3 +130,26 @@ func TestPolicyAllowCleansUpAfterAKilledWrite(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(ignore), ".*.tmp-*")
 }
+
+// The .gitignore of .vtexec is one text whichever writes it first — an
+// approval answered "always" or policy allow — and the one the engine
+// wrote before (without the temporary files) is brought up to date.
+func TestOneGitignoreForVtexecsDirectory(t *testing.T) {
+	ws := cliWorkspace(t)
+	dir := filepath.Join(ws, ".vtexec")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("policy.local.toml\n*.lock\n"), 0o644))
+	code, _, errOut := cli(t, "", "policy", "allow", "--workspace", ws, "--", "make", "test")
+	require.Equal(t, 0, code, errOut)
+	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	require.NoError(t, err)
+	assert.Contains(t, string(ignore), ".*.tmp-*")
+
+	// A person's own file stays as it is.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("mine\n"), 0o644))
+	code, _, errOut = cli(t, "", "policy", "allow", "--workspace", ws, "--", "make", "lint")
+	require.Equal(t, 0, code, errOut)
+	ignore, err = os.ReadFile(filepath.Join(dir, ".gitignore"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine\n", string(ignore))
+}

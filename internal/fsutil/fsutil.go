@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -125,4 +126,26 @@ func OwnDir(dir string) error {
 		return fmt.Errorf("%s is not a private directory of this user", dir)
 	}
 	return nil
+}
+
+// SameFile reports whether a and b (links followed) are one file: the
+// same device and inode, whatever the paths that lead to it.
+func SameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// Unwritable reports whether err is a file system refusing a write:
+// full, read-only, over quota or not ours.
+func Unwritable(err error) bool {
+	for _, e := range []error{syscall.ENOSPC, syscall.EROFS, syscall.EDQUOT, syscall.EACCES, syscall.EPERM} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
