@@ -178,7 +178,10 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 // a good line, the id of a request (nil for a notification or a
 // response).
 func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawMessage) {
-	trimmed := bytes.TrimSpace(line)
+	// JSON's own whitespace only: a line of other spaces (a vertical tab,
+	// U+0085) is no blank line to the SDK's decoder, which would end the
+	// connection on it.
+	trimmed := bytes.Trim(line, jsonSpace)
 	switch {
 	case tooLong:
 		return fmt.Sprintf("bad_request: the line is longer than %d bytes; send one message a line, smaller", MaxLine), rpcInvalidRequest, nil
@@ -283,3 +286,6 @@ func depth(data []byte) int {
 	}
 	return most
 }
+
+// jsonSpace is the whitespace JSON allows between tokens.
+const jsonSpace = " \t\r\n"

@@ -86,6 +86,8 @@ func TestABadLineDoesNotEndTheServer(t *testing.T) {
 	bad := map[string]int{
 		`{"jsonrpc":"2.0","id":2,"method":"tools/li`: rpcParseError,
 		`not json at all`: rpcParseError,
+		"\v":              rpcParseError, // no JSON whitespace: the SDK's decoder ended the connection
+		"\u0085\u00a0":    rpcParseError,
 		`{}`:              rpcInvalidRequest,
 		`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`:  rpcInvalidRequest,
 		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"x\u0000\"}": rpcParseError,
