@@ -203,3 +203,34 @@ func TestJSONLBadLinesDoNotEndTheStream(t *testing.T) {
 	}
 	assert.Equal(t, 4, errs)
 }
+
+// FuzzServeJSONL: whatever one line of serve --jsonl holds, it gets one
+// answer line and the stream goes on: a shell_check after it is answered.
+func FuzzServeJSONL(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"id":1}`, "\xff", `{"id":"\ud800"}`, "\v", `{"answer":{}}`, `{"id":2,"tool":"nope"}`, ``} {
+		f.Add(s)
+	}
+	f.Setenv("XDG_STATE_HOME", f.TempDir())
+	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
+	f.Setenv("CI", "true")
+	s, err := New(Options{Workspace: f.TempDir(), AuditLog: "off"})
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n") || strings.Contains(line, `"shell"`) || strings.Contains(line, "answer") {
+			return // one line; no command run; no answer to a question nobody asked
+		}
+		probe := `{"id":"probe","tool":"shell_check","arguments":{"command":"ls"}}`
+		var out strings.Builder
+		require.NoError(t, s.ServeJSONL(context.Background(), strings.NewReader(line+"\n"+probe+"\n"), &out))
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		want := 2
+		if strings.TrimRight(line, "\r") == "" {
+			want = 1 // an empty line is skipped
+		}
+		require.Len(t, lines, want, "one answer a line: %q", out.String())
+		var last jsonlAnswer
+		require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last), lines[len(lines)-1])
+		require.Equal(t, "probe", last.ID, lines[len(lines)-1])
+		require.Nil(t, last.Error, lines[len(lines)-1])
+	})
+}
