@@ -26,8 +26,9 @@ print "other: ", (open($f, '>', "other.txt") ? "ok" : "denied"), "\n";
 	res, got := s.run(t, "")
 	assert.Equal(t, "denied", got["makefile"], res.Stdout+res.Stderr)
 	// deploy/ did not exist: it could be made during the run, and is
-	// moved out of the workspace after it.
-	assert.Equal(t, "ok", got["deploy"], res.Stdout+res.Stderr)
+	// moved out of the workspace as soon as the watch sees it (which may
+	// be before the file in it is opened) or after the run.
+	assert.Contains(t, []string{"ok", "denied"}, got["deploy"], res.Stdout+res.Stderr)
 	assert.NoDirExists(t, filepath.Join(s.ws, "deploy"))
 	assert.Contains(t, res.Disarmed, filepath.Join(s.ws, "deploy"))
 	assert.Equal(t, "ok", got["other"], res.Stdout+res.Stderr)
