@@ -20,6 +20,7 @@ import (
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // CodeOutOfMemory warns of a command the kernel killed for exceeding the
@@ -226,8 +227,7 @@ func (c *boxCache) releaser(e *cachedBox) func() {
 // command; a missing directory name gets an empty placeholder directory
 // (made once, then left), a missing file name is left to the
 // validators. A trailing "/" marks a directory.
-var ProtectedNames = []string{".vtexec/", ".claude/", ".codex/", ".gemini/", ".cursor/", ".vscode/", ".idea/",
-	".mcp.json", ".envrc", ".gitattributes"}
+var ProtectedNames = append([]string{".vtexec/"}, workspace.ConfigNames...)
 
 // protectedPaths returns the protected names of a workspace root and its
 // git directory (a .git file, as in a worktree, is protected like a name).

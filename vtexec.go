@@ -254,8 +254,9 @@ func NewEngine(cfg Config) *Engine {
 	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}}
 }
 
-// defaultEngine serves the package-level Check and Run.
-var defaultEngine = NewEngine(Config{})
+// defaultEngine serves the package-level Check and Run, made when first
+// used (nothing is built at init).
+var defaultEngine = sync.OnceValue(func() *Engine { return NewEngine(Config{}) })
 
 // Close releases what the Engine keeps between requests: its boxes'
 // rulesets, namespaces and cgroups. Requests still running finish first.
@@ -267,13 +268,13 @@ func (e *Engine) Close() error {
 
 // Close closes the default Engine (see Engine.Close); a command that used
 // Check or Run calls it before it exits.
-func Close() error { return defaultEngine.Close() }
+func Close() error { return defaultEngine().Close() }
 
 // Check decides on req with the default Engine.
-func Check(ctx context.Context, req Request) (Decision, error) { return defaultEngine.Check(ctx, req) }
+func Check(ctx context.Context, req Request) (Decision, error) { return defaultEngine().Check(ctx, req) }
 
 // Run runs req with the default Engine.
-func Run(ctx context.Context, req Request) (Result, error) { return defaultEngine.Run(ctx, req) }
+func Run(ctx context.Context, req Request) (Result, error) { return defaultEngine().Run(ctx, req) }
 
 // Check decides on req without running anything and without asking.
 func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {

@@ -55,7 +55,18 @@ type linkedSet struct {
 // CLI, Cursor, VS Code and JetBrains settings, MCP server lists, direnv
 // scripts, git attributes (which pick filter and diff programs). A name
 // matches a path component at any depth, case-insensitively.
-var DefaultAskNames = []string{".claude", ".codex", ".gemini", ".cursor", ".vscode", ".idea", ".mcp.json", ".envrc", ".gitattributes"}
+var DefaultAskNames = func() []string {
+	names := make([]string, len(ConfigNames))
+	for i, n := range ConfigNames {
+		names[i] = strings.TrimSuffix(n, "/")
+	}
+	return names
+}()
+
+// ConfigNames are the same names, a trailing "/" marking a directory:
+// the one list the validators, the kernel box (vtexec.ProtectedNames)
+// and the hook take them from.
+var ConfigNames = []string{".claude/", ".codex/", ".gemini/", ".cursor/", ".vscode/", ".idea/", ".mcp.json", ".envrc", ".gitattributes"}
 
 // extraRoot is a directory outside the root that policy grants.
 type extraRoot struct {
