@@ -271,7 +271,9 @@ func (e *Engine) Close() error {
 func Close() error { return defaultEngine().Close() }
 
 // Check decides on req with the default Engine.
-func Check(ctx context.Context, req Request) (Decision, error) { return defaultEngine().Check(ctx, req) }
+func Check(ctx context.Context, req Request) (Decision, error) {
+	return defaultEngine().Check(ctx, req)
+}
 
 // Run runs req with the default Engine.
 func Run(ctx context.Context, req Request) (Result, error) { return defaultEngine().Run(ctx, req) }
