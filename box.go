@@ -634,7 +634,7 @@ func toolPresets(p *plan.Plan, spec *confine.Spec) []string {
 		return nil
 	}
 	for _, c := range p.Commands() {
-		if filepath.Base(c.Program) != "go" {
+		if !c.GoToolchain {
 			continue
 		}
 		env := []string{"GOTOOLCHAIN=local"}

@@ -396,16 +396,21 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 	if v != nil {
 		return refused(v)
 	}
-	if lookup := programLookup(argv); lookup != "" {
-		cmd.Argv, cmd.Builtin = argv, lookup
-		redirs, v := c.redirects(s.Redirs, ws)
-		cmd.Redirects = redirs
-		return refused(v)
-	}
-	if argv[0] == "command" {
-		if argv, v = unwrapCommand(argv); v != nil {
+	builtin := validators.ProfileOf(argv[0])
+	if builtin.ProgramLookup != nil {
+		if lookup := builtin.ProgramLookup(argv); lookup != "" {
+			cmd.Argv, cmd.Builtin = argv, lookup
+			redirs, v := c.redirects(s.Redirs, ws)
+			cmd.Redirects = redirs
 			return refused(v)
 		}
+	}
+	if builtin.Unwrap != nil {
+		inner, err := builtin.Unwrap(argv)
+		if err != nil {
+			return refused(findingVerdict(argv[0], err))
+		}
+		argv = inner
 	}
 	cmd.Argv = argv
 	if argv[0] == "" {
@@ -453,7 +458,9 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		if p.Decision == Ask {
 			cmd.Asks = append(cmd.Asks, p.Code)
 		}
-		cmd.Git = cmd.Git || validators.WritesGitDir(filepath.Base(p.Program))
+		prof := validators.ProfileOf(filepath.Base(p.Program))
+		cmd.Git = cmd.Git || prof.WritesGitDir
+		cmd.GoToolchain = cmd.GoToolchain || prof.GoToolchain
 	}
 	if inPipeline {
 		if v := rearrangesInPipeline(parts); v != nil {
@@ -475,19 +482,13 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 // pipeline's group, which such a timeout, and what it runs, would leave.
 func timeoutLeavesGroup(parts []Part, piped bool) *Verdict {
 	for i, p := range parts {
-		if len(p.Argv) == 0 || filepath.Base(p.Argv[0]) != "timeout" || (i == 0 && !piped) {
+		if len(p.Argv) == 0 || (i == 0 && !piped) {
 			continue
 		}
-		foreground := false
-		for _, a := range p.Argv[1:] {
-			if !strings.HasPrefix(a, "-") {
-				break
-			}
-			foreground = foreground || a == "--foreground"
-		}
-		if !foreground {
-			return deny(CodeBadUsage, "put timeout first in the pipeline, add --foreground, or leave it out (vtexec has a timeout of its own)",
-				"timeout inside a pipeline or under another wrapper starts a process group of its own, which vtexec's timeout would not kill")
+		name := filepath.Base(p.Argv[0])
+		if leaves := validators.ProfileOf(name).LeavesProcessGroup; leaves != nil && leaves(p.Argv) {
+			return deny(CodeBadUsage, "put "+name+" first in the pipeline, add --foreground, or leave it out (vtexec has a timeout of its own)",
+				"%s inside a pipeline or under another wrapper starts a process group of its own, which vtexec's timeout would not kill", name)
 		}
 	}
 	return nil
@@ -534,16 +535,12 @@ func programOnStdin(parts []Part) {
 	}
 }
 
-// treeRearrangers move or copy whole entries, symbolic links included, so
-// a path another command opens can lead somewhere new once they ran.
-var treeRearrangers = map[string]bool{"cp": true, "mv": true}
-
 // rearrangesInPipeline refuses cp and mv (also under a wrapper) inside a
 // pipeline: its commands run at the same time, so what they open cannot
 // be checked again after cp or mv has run.
 func rearrangesInPipeline(parts []Part) *Verdict {
 	for _, p := range parts {
-		if len(p.Argv) > 0 && treeRearrangers[filepath.Base(p.Argv[0])] {
+		if len(p.Argv) > 0 && validators.ProfileOf(filepath.Base(p.Argv[0])).RearrangesTree {
 			name := filepath.Base(p.Argv[0])
 			return deny(CodeBadUsage, "run "+name+" as a step of its own: "+name+" ... && NEXT",
 				"%s inside a pipeline: the other commands run at the same time and could open paths %s is changing", name, name)
@@ -755,37 +752,6 @@ func hasDotDot(p string) bool {
 		}
 	}
 	return false
-}
-
-// programLookup reports whether argv asks where programs are (command -v
-// NAME…, command -V NAME…, type NAME…): vtexec answers those itself from
-// the trusted PATH, as the builtin "command -v" or "type". It returns
-// the builtin's name, or "" for anything else.
-func programLookup(argv []string) string {
-	switch {
-	case len(argv) >= 3 && argv[0] == "command" && (argv[1] == "-v" || argv[1] == "-V"):
-		return "command " + argv[1]
-	case len(argv) >= 2 && argv[0] == "type" && !strings.HasPrefix(argv[1], "-"):
-		return "type"
-	}
-	return ""
-}
-
-// unwrapCommand turns "command [-p] CMD ARG..." into "CMD ARG...": with no
-// shell functions or aliases to bypass, that is all command does. The
-// plan shows the unwrapped argv. "command -v" and "-V" are refused.
-func unwrapCommand(argv []string) ([]string, *Verdict) {
-	rest := argv[1:]
-	for len(rest) > 0 && (rest[0] == "-p" || rest[0] == "--") {
-		rest = rest[1:]
-	}
-	if len(rest) == 0 {
-		return nil, deny(CodeBadUsage, "name the command to run", "command: no command given")
-	}
-	if strings.HasPrefix(rest[0], "-") {
-		return nil, deny(CodeBadUsage, "use which NAME to find a program", "command %s is not supported", rest[0])
-	}
-	return rest, nil
 }
 
 // outsidePathArg refuses, for a program vtexec has no validator for, an

@@ -121,8 +121,8 @@ func (r PolicyRule) Matches(p Part) bool {
 // subcommandArgs returns the arguments from where subcommand words begin:
 // after git's global options, else after the program name.
 func subcommandArgs(argv []string) []string {
-	if filepath.Base(argv[0]) == "git" {
-		return validators.GitSubcommandArgs(argv[1:])
+	if words := validators.ProfileOf(filepath.Base(argv[0])).SubcommandArgs; words != nil {
+		return words(argv[1:])
 	}
 	return argv[1:]
 }

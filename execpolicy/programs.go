@@ -221,8 +221,8 @@ func realName(prog string) (string, bool) {
 
 // shellBuiltin reports whether name is a shell builtin: builtins have no
 // meaning without a shell, or change shell state vtexec does not keep. cd
-// is vtexec's own builtin and is not listed; command is unwrapped (see
-// unwrapCommand).
+// is vtexec's own builtin and is not listed; command is unwrapped (its
+// profile, validators.ProfileOf).
 func shellBuiltin(name string) bool {
 	switch name {
 	case "alias", "unalias", "bg", "fg", "jobs", "disown", "wait", "suspend", "bind", "builtin", "caller",

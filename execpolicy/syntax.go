@@ -3,6 +3,7 @@ package execpolicy
 import (
 	"strings"
 
+	"github.com/vtexec/vtexec/validators"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -180,7 +181,7 @@ func catHereDoc(cs *syntax.CmdSubst) (string, bool) {
 	st := cs.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) != 1 ||
-		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
+		!validators.ProfileOf(call.Args[0].Lit()).CopiesInput || len(st.Redirs) != 1 {
 		return "", false
 	}
 	r := st.Redirs[0]
@@ -210,7 +211,7 @@ func barePwd(cs *syntax.CmdSubst) bool {
 	st := cs.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	return ok && !st.Negated && !st.Background && len(st.Redirs) == 0 && len(call.Assigns) == 0 &&
-		len(call.Args) == 1 && call.Args[0].Lit() == "pwd"
+		len(call.Args) == 1 && validators.ProfileOf(call.Args[0].Lit()).PrintsCwd
 }
 
 // isPWD reports whether p is exactly $PWD or ${PWD}: the directory the

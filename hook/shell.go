@@ -11,6 +11,7 @@ import (
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/fsutil"
+	"github.com/vtexec/vtexec/validators"
 )
 
 // quote single-quotes s for bash: inside single quotes no byte is
@@ -122,7 +123,7 @@ func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron,
 		if c.Program == "" {
 			return "vtexec runs " + c.Argv[0] + " itself; bash would run its own"
 		}
-		if filepath.Base(c.Program) == "git" {
+		if validators.ProfileOf(filepath.Base(c.Program)).ConfiguredByRepository {
 			return "git would run the repository's configured programs (hooks, filters, pagers) without vtexec's git environment"
 		}
 		if strings.Contains(c.Argv[0], "/") {

@@ -121,6 +121,9 @@ type Cmd struct {
 	// Git: the command runs git, itself or under a wrapper, which may
 	// write the git directory (but its hooks and config).
 	Git bool
+	// GoToolchain: the command runs Go's toolchain, itself or under a
+	// wrapper, which gets its preset.
+	GoToolchain bool
 }
 
 // Commands returns every command of the plan in source order.

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/validators"
 )
 
 // Background job tools.
@@ -53,18 +54,6 @@ const (
 
 // terminalSize is the size of a background command's terminal.
 var terminalSize = pty.Winsize{Rows: 40, Cols: 160}
-
-// dataReaders are programs that read their input as data only: what the
-// agent types into them needs no approval. Typing into anything else
-// (an interpreter, a shell, git apply, a program vtexec does not know)
-// needs a person's approval of exactly that input.
-var dataReaders = map[string]bool{
-	"cat": true, "head": true, "tail": true, "grep": true, "egrep": true, "fgrep": true, "rg": true,
-	"wc": true, "sort": true, "uniq": true, "tr": true, "cut": true, "nl": true, "rev": true,
-	"fold": true, "od": true, "base64": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
-	"sha512sum": true, "jq": true, "tee": true, "paste": true, "column": true, "expand": true,
-	"unexpand": true, "tac": true,
-}
 
 // ReadInput is shell_read's input.
 type ReadInput struct {
@@ -341,13 +330,16 @@ func (s *Server) releaseJob() {
 }
 
 // readsDataOnly reports whether every program of d reads its input as
-// data only.
+// data only (its profile says so): what the agent types into them needs
+// no approval. Typing into anything else (an interpreter, a shell, git
+// apply, a program vtexec does not know) needs a person's approval of
+// exactly that input.
 func readsDataOnly(d vtexec.Decision) bool {
 	for _, c := range d.Commands {
 		if c.Builtin != "" {
 			continue
 		}
-		if !dataReaders[filepath.Base(c.Program)] {
+		if !validators.ProfileOf(filepath.Base(c.Program)).ReadsInputAsData {
 			return false
 		}
 	}

@@ -48,10 +48,6 @@ func (l *lazy[T]) get() T {
 type registration struct {
 	once sync.Once
 	add  func()
-	// writesGitDir: the programs it registers may write the git
-	// directory (their box lets them, but for what configures git or
-	// runs code).
-	writesGitDir bool
 }
 
 func (r *registration) do() { r.once.Do(r.add) }
@@ -68,7 +64,7 @@ var (
 	regDu        = registration{add: registerDu}
 	regFile      = registration{add: registerFile}
 	regFind      = registration{add: registerFind}
-	regGit       = registration{add: registerGit, writesGitDir: true}
+	regGit       = registration{add: registerGit}
 	regGo        = registration{add: registerGo}
 	regGrep      = registration{add: registerGrep}
 	regJq        = registration{add: registerJq}
@@ -279,14 +275,6 @@ func Lookup(name string) (Validator, bool) {
 	defer regMu.RUnlock()
 	v, ok := registry[name]
 	return v, ok
-}
-
-// WritesGitDir reports whether the allowlisted program name may write the
-// git directory (git itself): the trait the checker copies into the plan
-// and the box reads from it.
-func WritesGitDir(name string) bool {
-	r := registrationOf(name)
-	return r != nil && r.writesGitDir
 }
 
 // Names returns the allowlisted program names, sorted.

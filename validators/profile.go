@@ -1,0 +1,131 @@
+package validators
+
+import (
+	"strings"
+	"sync"
+)
+
+// Profile is what vtexec knows of a program, or of a shell builtin vtexec
+// answers itself, besides its flags: the traits the other layers act on.
+// They read them from here (or from the plan, where the checker copies
+// them), never from a name compared elsewhere.
+type Profile struct {
+	// WritesGitDir: the program may write the git directory (its box
+	// lets it, but for what configures git or runs code).
+	WritesGitDir bool
+	// ConfiguredByRepository: the program runs what the repository's
+	// configuration names (hooks, filters, pagers) unless it runs with
+	// vtexec's environment for it (progenv): only vtexec may run it.
+	ConfiguredByRepository bool
+	// GoToolchain: the program is Go's toolchain, which gets its preset
+	// (the user's module cache read-only, no toolchain switching, no
+	// proxy without a network rule).
+	GoToolchain bool
+	// RearrangesTree: the program moves or copies whole entries, links
+	// included, so a path another command opens can lead somewhere new
+	// once it ran.
+	RearrangesTree bool
+	// ReadsInputAsData: what is typed into the program is data to it,
+	// never commands.
+	ReadsInputAsData bool
+	// CopiesInput: with no arguments the program writes its standard
+	// input out unchanged ("$(cat <<'EOF' …)" is the text).
+	CopiesInput bool
+	// PrintsCwd: with no arguments the program prints the working
+	// directory ("$(pwd)" is $PWD).
+	PrintsCwd bool
+	// LeavesProcessGroup reports whether the program, called as argv,
+	// puts itself in a process group of its own.
+	LeavesProcessGroup func(argv []string) bool
+	// SubcommandArgs returns the program's arguments from where its
+	// subcommand words begin; nil: right after the name.
+	SubcommandArgs func(args []string) []string
+	// ProgramLookup, for a builtin that says where programs are, returns
+	// the builtin's name as vtexec answers it for argv, or "" when argv
+	// is not such a lookup.
+	ProgramLookup func(argv []string) string
+	// Unwrap, for a builtin that runs the command in its arguments,
+	// returns that command (a *Finding when it cannot).
+	Unwrap func(argv []string) ([]string, error)
+}
+
+// ProfileOf returns the profile of the program or builtin called name
+// (a base name); the zero Profile for one vtexec knows nothing of.
+func ProfileOf(name string) Profile { return profiles()[name] }
+
+// profiles are the traits of every program and builtin that has any.
+var profiles = sync.OnceValue(func() map[string]Profile {
+	m := map[string]Profile{
+		"git":     {WritesGitDir: true, ConfiguredByRepository: true, SubcommandArgs: GitSubcommandArgs},
+		"go":      {GoToolchain: true},
+		"cp":      {RearrangesTree: true},
+		"mv":      {RearrangesTree: true},
+		"pwd":     {PrintsCwd: true},
+		"timeout": {LeavesProcessGroup: timeoutLeavesGroup},
+	}
+	for name, p := range builtinProfiles {
+		m[name] = p
+	}
+	// Programs (on the allowlist or not) whose input is data.
+	for _, name := range strings.Fields(`cat head tail grep egrep fgrep rg wc sort uniq tr cut nl rev fold od
+		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`) {
+		p := m[name]
+		p.ReadsInputAsData = true
+		m[name] = p
+	}
+	cat := m["cat"]
+	cat.CopiesInput = true
+	m["cat"] = cat
+	return m
+})
+
+// timeoutLeavesGroup: GNU timeout starts a process group of its own
+// unless --foreground comes among its options.
+func timeoutLeavesGroup(argv []string) bool {
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		if a == "--foreground" {
+			return false
+		}
+	}
+	return true
+}
+
+// builtinProfiles are the shell builtins vtexec carries out itself.
+var builtinProfiles = map[string]Profile{
+	// command -v NAME…, command -V NAME…: where programs are, from the
+	// trusted PATH; command [-p] CMD ARG…: CMD ARG… (with no shell
+	// functions or aliases to bypass, that is all command does).
+	"command": {
+		ProgramLookup: func(argv []string) string {
+			if len(argv) >= 3 && (argv[1] == "-v" || argv[1] == "-V") {
+				return "command " + argv[1]
+			}
+			return ""
+		},
+		Unwrap: func(argv []string) ([]string, error) {
+			rest := argv[1:]
+			for len(rest) > 0 && (rest[0] == "-p" || rest[0] == "--") {
+				rest = rest[1:]
+			}
+			if len(rest) == 0 {
+				return nil, refuse(CodeBadUsage, "name the command to run", "command: no command given")
+			}
+			if strings.HasPrefix(rest[0], "-") {
+				return nil, refuse(CodeBadUsage, "use which NAME to find a program", "command %s is not supported", rest[0])
+			}
+			return rest, nil
+		},
+	},
+	// type NAME…: where programs are.
+	"type": {
+		ProgramLookup: func(argv []string) string {
+			if len(argv) >= 2 && !strings.HasPrefix(argv[1], "-") {
+				return "type"
+			}
+			return ""
+		},
+	},
+}
