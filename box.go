@@ -79,7 +79,7 @@ func (st *state) openBox(early *earlyRunDirs) (*box, error) {
 	b.home, b.tmp, b.runs, b.cache, b.cleanup = dirs.home, dirs.tmp, dirs.runs, dirs.cache, dirs.remove
 	b.extraEnv = cacheEnv(b.cache)
 	grantNetwork(st.decided.Plan, st.decided.Network)
-	if hasGit(st.decided.Plan) {
+	if st.decided.Plan.Any(func(c plan.Cmd) bool { return c.Git }) {
 		writeGitIdentity(b.home)
 	}
 	if mode == confine.ModeOff {
@@ -113,14 +113,14 @@ func (st *state) openBox(early *earlyRunDirs) (*box, error) {
 		return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that the workspace and the policy's roots exist"}
 	}
 	b.Box, b.release = cb, release
-	if r := cb.Report(); grantsNetwork(st.decided.Plan) && (r.Network == "denied" || r.Network == "allowed") && r.NetworkHelper == "" && r.PIDNamespace {
+	if st.decided.Plan.Any(func(c plan.Cmd) bool { return c.Network }) && !cb.CanGrantNetwork() {
 		b.cleanup()
 		release()
 		return nil, &RequestError{Code: CodeNetworkUnavailable, Reason: "a command here was granted the network, and vtexec gives a granted command the network only in a network namespace of its own, through slirp4netns, which is not installed",
 			Hint: "install slirp4netns (Debian and Ubuntu: apt install slirp4netns), or run the command without the network"}
 	}
 	// After the box made its placeholders: those are not missing.
-	b.unprotected = missingProtected(st.ws.Root(), spec, initsGit(st.decided.Plan))
+	b.unprotected = missingProtected(st.ws.Root(), spec, st.decided.Plan.Any(approvedGitWrite))
 	return b, nil
 }
 
@@ -313,20 +313,10 @@ func missingProtected(root string, spec confine.Spec, initsGit bool) map[string]
 	return out
 }
 
-// initsGit reports whether the plan runs git in a way a person had to
+// approvedGitWrite reports whether c runs git in a way a person had to
 // approve (git init, git clone: they make the workspace's .git); only
 // such a run may leave a .git where there was none.
-func initsGit(p *plan.Plan) bool {
-	if p == nil {
-		return false
-	}
-	for _, c := range p.Commands() {
-		if c.Git && len(c.Asks) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func approvedGitWrite(c plan.Cmd) bool { return c.Git && len(c.Asks) > 0 }
 
 // whyProtected says what reads a protected name.
 func whyProtected(name string) string {
@@ -689,30 +679,6 @@ func grantNetwork(p *plan.Plan, granted map[int]bool) {
 			i++
 		}
 	}
-}
-
-func grantsNetwork(p *plan.Plan) bool {
-	if p == nil {
-		return false
-	}
-	for _, c := range p.Commands() {
-		if c.Network {
-			return true
-		}
-	}
-	return false
-}
-
-func hasGit(p *plan.Plan) bool {
-	if p == nil {
-		return false
-	}
-	for _, c := range p.Commands() {
-		if c.Git {
-			return true
-		}
-	}
-	return false
 }
 
 var (

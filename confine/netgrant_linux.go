@@ -48,6 +48,14 @@ var networkHelper = sync.OnceValue(func() string {
 // network here: slirp4netns is installed.
 func NetworkGrantAvailable() bool { return networkHelper() != "" }
 
+// CanGrantNetwork reports whether a program granted the network can
+// start in this box: with a network namespace of its own connected by
+// slirp4netns where the box uses namespaces (never the host's), or
+// under Landlock's TCP rules lifted where no namespace can be had.
+func (b *Box) CanGrantNetwork() bool {
+	return !(b.root && b.netns >= 0 || b.userns) || NetworkGrantAvailable()
+}
+
 // networkReadyWait bounds how long a start waits for slirp4netns.
 const networkReadyWait = 10 * time.Second
 

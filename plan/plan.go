@@ -126,6 +126,22 @@ type Cmd struct {
 	GoToolchain bool
 }
 
+// Any reports whether some command of the plan (nil: none) is one f
+// accepts.
+func (p *Plan) Any(f func(Cmd) bool) bool {
+	if p == nil {
+		return false
+	}
+	for _, s := range p.Steps {
+		for _, c := range s.Pipeline.Cmds {
+			if f(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Commands returns every command of the plan in source order.
 func (p *Plan) Commands() []Cmd {
 	var out []Cmd

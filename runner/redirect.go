@@ -68,3 +68,16 @@ func fillInput(f *os.File, data string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// openFlags are the open(2) flags of a Write, Append or Read redirect.
+func openFlags(rd plan.Redirect) (int, error) {
+	switch rd.Kind {
+	case plan.Write:
+		return os.O_WRONLY | os.O_CREATE | os.O_TRUNC, nil
+	case plan.Append:
+		return os.O_WRONLY | os.O_CREATE | os.O_APPEND, nil
+	case plan.Read:
+		return os.O_RDONLY, nil
+	}
+	return 0, fmt.Errorf("redirect of fd %d: unknown kind %d", rd.Fd, rd.Kind)
+}

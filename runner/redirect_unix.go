@@ -4,7 +4,6 @@ package runner
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"syscall"
 
@@ -23,20 +22,12 @@ import (
 // it then clears, so that a FIFO without a peer fails or is handed to the
 // command instead of blocking the runner beyond the timeout.
 func openRedirect(rd plan.Redirect, ws *workspace.Workspace) (*os.File, error) {
-	var flags int
-	switch rd.Kind {
-	case plan.Write:
-		flags = syscall.O_WRONLY | syscall.O_CREAT | syscall.O_TRUNC
-	case plan.Append:
-		flags = syscall.O_WRONLY | syscall.O_CREAT | syscall.O_APPEND
-	case plan.Read:
-		flags = syscall.O_RDONLY
-	default:
-		return nil, fmt.Errorf("redirect of fd %d: unknown kind %d", rd.Fd, rd.Kind)
+	flags, err := openFlags(rd)
+	if err != nil {
+		return nil, err
 	}
 	flags |= syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	var fd int
-	var err error
 	if rd.Path == os.DevNull {
 		fd, err = openRetry(unix.AT_FDCWD, rd.Path, flags)
 	} else {

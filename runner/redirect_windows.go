@@ -14,16 +14,9 @@ import (
 // resolved and checked again just before: on Windows the check and the
 // open are a moment apart, and there is no kernel box.
 func openRedirect(rd plan.Redirect, ws *workspace.Workspace) (*os.File, error) {
-	var flags int
-	switch rd.Kind {
-	case plan.Write:
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	case plan.Append:
-		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	case plan.Read:
-		flags = os.O_RDONLY
-	default:
-		return nil, fmt.Errorf("redirect of fd %d: unknown kind %d", rd.Fd, rd.Kind)
+	flags, err := openFlags(rd)
+	if err != nil {
+		return nil, err
 	}
 	if rd.Path == os.DevNull {
 		return os.OpenFile(rd.Path, flags, 0o644)

@@ -210,11 +210,7 @@ func FuzzServeJSONL(f *testing.F) {
 	for _, s := range []string{`{}`, `[]`, `{"id":1}`, "\xff", `{"id":"\ud800"}`, "\v", `{"answer":{}}`, `{"id":2,"tool":"nope"}`, ``} {
 		f.Add(s)
 	}
-	f.Setenv("XDG_STATE_HOME", f.TempDir())
-	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
-	f.Setenv("CI", "true")
-	s, err := New(Options{Workspace: f.TempDir(), AuditLog: "off"})
-	require.NoError(f, err)
+	s := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n") || strings.Contains(line, `"shell"`) || strings.Contains(line, "answer") {
 			return // one line; no command run; no answer to a question nobody asked

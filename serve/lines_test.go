@@ -148,11 +148,7 @@ func FuzzServeLines(f *testing.F) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, `{"jsonrpc":"2.0","method":"notifications/x"}`, `{"jsonrpc":"2.0","id":3,"result":{}}`} {
 		f.Add(s)
 	}
-	f.Setenv("XDG_STATE_HOME", f.TempDir())
-	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
-	f.Setenv("CI", "true")
-	s, err := New(Options{Workspace: f.TempDir(), AuditLog: "off"})
-	require.NoError(f, err)
+	s := fuzzServer(f)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	r, w := GuardLines(inR, outW, 0)

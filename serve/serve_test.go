@@ -29,6 +29,16 @@ func newServer(t *testing.T) (*Server, string) {
 	return s, ws
 }
 
+// fuzzServer is newServer for a fuzz target: one server for its inputs.
+func fuzzServer(f *testing.F) *Server {
+	f.Setenv("XDG_STATE_HOME", f.TempDir())
+	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
+	f.Setenv("CI", "true")
+	s, err := New(Options{Workspace: f.TempDir(), AuditLog: "off"})
+	require.NoError(f, err)
+	return s
+}
+
 // connect opens one client connection to s through the in-memory
 // transport.
 func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {

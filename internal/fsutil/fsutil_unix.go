@@ -3,7 +3,6 @@
 package fsutil
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 )
@@ -49,21 +48,15 @@ func OpenRegular(path string, flag int, perm os.FileMode, follow bool) (*os.File
 	if err != nil {
 		return nil, Identity{}, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), path)
-	fi, err := f.Stat()
+	f, id, err := regularOnly(os.NewFile(uintptr(fd), path), path)
 	if err != nil {
-		f.Close()
 		return nil, Identity{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, Identity{}, &FileError{path, fmt.Sprintf("is not a regular file (%s)", kind(fi.Mode()))}
 	}
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		f.Close()
 		return nil, Identity{}, err
 	}
-	return f, identityOf(fi), nil
+	return f, id, nil
 }
 
 // ownedByMe reports whether the file belongs to this process's user.

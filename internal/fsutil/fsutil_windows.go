@@ -3,7 +3,6 @@
 package fsutil
 
 import (
-	"fmt"
 	"os"
 
 	"golang.org/x/sys/windows"
@@ -37,16 +36,7 @@ func OpenRegular(path string, flag int, perm os.FileMode, follow bool) (*os.File
 	if err != nil {
 		return nil, Identity{}, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, Identity{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, Identity{}, &FileError{path, fmt.Sprintf("is not a regular file (%s)", kind(fi.Mode()))}
-	}
-	return f, identityOf(fi), nil
+	return regularOnly(f, path)
 }
 
 // ownedByMe: a stat on Windows names no owner; the per-user temporary

@@ -106,3 +106,18 @@ func kind(m os.FileMode) string {
 	}
 	return m.Type().String()
 }
+
+// regularOnly returns the open file f with its identity if it is a
+// regular file; otherwise it closes f and refuses.
+func regularOnly(f *os.File, path string) (*os.File, Identity, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, Identity{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, Identity{}, &FileError{path, fmt.Sprintf("is not a regular file (%s)", kind(fi.Mode()))}
+	}
+	return f, identityOf(fi), nil
+}
