@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vtexec/vtexec/internal/capture"
 	"golang.org/x/sys/unix"
 )
 
@@ -147,8 +148,8 @@ func connect(ns *os.File, target ...string) (*grantedNet, error) {
 	cmd := exec.Command(networkHelper(), args...)
 	cmd.ExtraFiles = files
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var stderr limitedBuffer
-	cmd.Stderr = &stderr
+	stderr := capture.New(4096)
+	cmd.Stderr = stderr
 	err = cmd.Start()
 	readyW.Close()
 	exitR.Close()
@@ -183,27 +184,6 @@ func (g *grantedNet) close() {
 		g.slirp.Process.Kill()
 		<-done
 	}
-}
-
-// limitedBuffer keeps the first 4 KiB written to it.
-type limitedBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (l *limitedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if room := 4096 - len(l.buf); room > 0 {
-		l.buf = append(l.buf, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (l *limitedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return string(l.buf)
 }
 
 // apart runs f on a goroutine of its own, whose thread is in vtexec's

@@ -1,4 +1,4 @@
-package runner
+package capture
 
 import (
 	"strconv"
@@ -14,7 +14,7 @@ import (
 func TestCaptureCutsAtCharacterBoundaries(t *testing.T) {
 	for _, max := range []int{7, 8, 9, 10, 11, 12, 13} {
 		for _, text := range []string{strings.Repeat("é", 50), strings.Repeat("日本", 30), strings.Repeat("a😀", 20)} {
-			c := NewCapture(max)
+			c := New(max)
 			for i := 0; i < len(text); i += 3 { // written in pieces that split characters
 				c.Write([]byte(text[i:min(i+3, len(text))]))
 			}
@@ -36,7 +36,7 @@ func TestCaptureCutsAtCharacterBoundaries(t *testing.T) {
 // Bytes that are not UTF-8 are kept exactly.
 func TestCaptureKeepsBinaryExact(t *testing.T) {
 	data := []byte{0xff, 0xfe, 0x80, 0x81, 0xc3, 0x00, 0x80, 0x80, 0xff, 0xc3, 0xa9, 0x80, 0x80, 0x80, 0xfe, 0xff}
-	c := NewCapture(8)
+	c := New(8)
 	c.Write(data)
 	out := c.String()
 	assert.True(t, strings.HasPrefix(out, string(data[:4])))

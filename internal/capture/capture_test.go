@@ -1,4 +1,4 @@
-package runner
+package capture
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 )
 
 func TestCaptureUnderLimit(t *testing.T) {
-	c := NewCapture(16)
+	c := New(16)
 	n, err := c.Write([]byte("hello "))
 	assert.NoError(t, err)
 	assert.Equal(t, 6, n)
@@ -22,7 +22,7 @@ func TestCaptureUnderLimit(t *testing.T) {
 }
 
 func TestCaptureExactlyAtLimit(t *testing.T) {
-	c := NewCapture(10)
+	c := New(10)
 	c.Write([]byte("0123456789"))
 	assert.Equal(t, "0123456789", c.String())
 	assert.False(t, c.Truncated())
@@ -32,7 +32,7 @@ func TestCaptureExactlyAtLimit(t *testing.T) {
 }
 
 func TestCaptureOverLimit(t *testing.T) {
-	c := NewCapture(8)
+	c := New(8)
 	n, err := c.Write([]byte("abcdefghijklmnopqrstuvwxyz"))
 	assert.NoError(t, err)
 	assert.Equal(t, 26, n)
@@ -42,7 +42,7 @@ func TestCaptureOverLimit(t *testing.T) {
 }
 
 func TestCaptureManySmallWrites(t *testing.T) {
-	c := NewCapture(100)
+	c := New(100)
 	var all bytes.Buffer
 	for i := range 10000 {
 		b := []byte{byte('a' + i%26), byte('0' + i%10), '\n'}
@@ -57,7 +57,7 @@ func TestCaptureManySmallWrites(t *testing.T) {
 }
 
 func TestCaptureWritesStraddlingTheHead(t *testing.T) {
-	c := NewCapture(6)
+	c := New(6)
 	for _, s := range []string{"ab", "cd", "ef", "gh", "ij"} {
 		c.Write([]byte(s))
 	}
@@ -65,21 +65,21 @@ func TestCaptureWritesStraddlingTheHead(t *testing.T) {
 }
 
 func TestCaptureOddMax(t *testing.T) {
-	c := NewCapture(5)
+	c := New(5)
 	c.Write([]byte("0123456789"))
 	assert.Equal(t, "01\n[vtexec: 5 bytes omitted]\n789", c.String())
 }
 
 func TestCaptureZero(t *testing.T) {
-	c := NewCapture(0)
+	c := New(0)
 	c.Write([]byte("abc"))
 	assert.Equal(t, "\n[vtexec: 3 bytes omitted]\n", c.String())
 	assert.True(t, c.Truncated())
-	assert.Equal(t, "", NewCapture(-1).String())
+	assert.Equal(t, "", New(-1).String())
 }
 
 func TestCaptureMemoryIsBounded(t *testing.T) {
-	c := NewCapture(1024)
+	c := New(1024)
 	chunk := []byte(strings.Repeat("x", 4096))
 	for range 1000 {
 		c.Write(chunk)
@@ -89,7 +89,7 @@ func TestCaptureMemoryIsBounded(t *testing.T) {
 }
 
 func TestCaptureConcurrentWrites(t *testing.T) {
-	c := NewCapture(64)
+	c := New(64)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
