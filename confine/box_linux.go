@@ -707,31 +707,39 @@ func netnsFor(root string) (int, error) {
 			e.fd = fd
 			return
 		}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			runtime.LockOSThread() // never unlocked: this thread leaves vtexec's namespace
-			if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-				e.err = err
-				return
-			}
-			fd, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				e.err = err
-				return
-			}
-			if err := loopbackUp(); err != nil {
-				unix.Close(fd)
-				e.err = err
-				return
-			}
-			e.fd = fd
-			// This thread left only the network namespace: it may bind.
-			persist(fd, path)
-		}()
-		<-done
+		if e.fd, e.err = newLoopbackNetns(); e.err == nil {
+			persist(e.fd, path)
+		}
 	})
 	return e.fd, e.err
+}
+
+// newLoopbackNetns makes a network namespace with its loopback up and
+// returns a descriptor of it. A thread of its own enters it, and ends
+// with the goroutine: no thread of vtexec's is left in it.
+func newLoopbackNetns() (int, error) {
+	type made struct {
+		fd  int
+		err error
+	}
+	ch := make(chan made, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread leaves vtexec's namespace
+		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			ch <- made{-1, err}
+			return
+		}
+		fd, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err == nil {
+			if err = loopbackUp(); err != nil {
+				unix.Close(fd)
+				fd = -1
+			}
+		}
+		ch <- made{fd, err}
+	}()
+	m := <-ch
+	return m.fd, m.err
 }
 
 // loopbackUp brings up lo in the calling thread's network namespace, so

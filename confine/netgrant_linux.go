@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/vtexec/vtexec/internal/capture"
-	"golang.org/x/sys/unix"
 )
 
 // A program a person granted the network gets a network namespace of its
@@ -72,31 +70,11 @@ func newGrantedNetns() (*grantedNet, error) {
 	if networkHelper() == "" {
 		return nil, ErrNoNetworkHelper
 	}
-	type made struct {
-		fd  int
-		err error
+	fd, err := newLoopbackNetns()
+	if err != nil {
+		return nil, fmt.Errorf("confine: network namespace for a granted program: %w", err)
 	}
-	ch := make(chan made, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread leaves vtexec's namespace
-		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-			ch <- made{-1, err}
-			return
-		}
-		fd, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err == nil {
-			if err = loopbackUp(); err != nil {
-				unix.Close(fd)
-				fd = -1
-			}
-		}
-		ch <- made{fd, err}
-	}()
-	m := <-ch
-	if m.err != nil {
-		return nil, fmt.Errorf("confine: network namespace for a granted program: %w", m.err)
-	}
-	ns := os.NewFile(uintptr(m.fd), "netns")
+	ns := os.NewFile(uintptr(fd), "netns")
 	g, err := connect(ns, "--netns-type=path", "/proc/self/fd/3")
 	if err != nil {
 		ns.Close()
