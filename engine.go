@@ -308,7 +308,8 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 	}
 	answer, err := ap.Approve(ctx, st.question(d))
 	if err != nil || answer == AnswerDeny || answer == "" {
-		d.Decision, d.Code, d.Approval = "deny", "denied_by_user", string(AnswerDeny)
+		d.Decision, d.Approval = "deny", string(AnswerDeny)
+		d.Code = CodeDeniedByUser
 		d.Reason = "a person refused: " + d.Reason
 		d.Hint = "do something else, or ask the user why"
 		if err != nil {
@@ -343,7 +344,8 @@ func NeedsApproval(d Decision) Decision { return needsApproval(d) }
 
 func needsApproval(d Decision) Decision {
 	asked := d.Hint
-	d.Decision, d.Code = "deny", CodeNeedsApproval
+	d.Decision = "deny"
+	d.Code = CodeNeedsApproval
 	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason
 	hints := []string{}
 	for _, a := range d.Asks {

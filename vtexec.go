@@ -208,6 +208,10 @@ const ExitRefused = 126
 // CodeNeedsApproval is the code of an ask that no person could answer.
 const CodeNeedsApproval = "needs_approval"
 
+// CodeDeniedByUser is the code of a command a person answered deny (or
+// did not answer in time).
+const CodeDeniedByUser = "denied_by_user"
+
 // RequestError is a request vtexec cannot act on: a missing workspace, a
 // cwd outside it, both or neither of Command and Argv, a policy file that
 // does not load.
