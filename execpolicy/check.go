@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -504,18 +503,6 @@ func readsStdin(rs []plan.Redirect) bool {
 	return false
 }
 
-// stdinInterpreters run what they read on standard input as a program
-// (or, for editors and database shells, as commands that include "run
-// this shell command").
-var stdinInterpreters = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
-		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`) {
-		m[n] = true
-	}
-	return m
-})
-
 // programOnStdin marks the ask of an interpreter whose standard input is
 // a pipe or a file: it runs that as code, which no one sees in the
 // question, so it is inline code, never approved always.
@@ -525,7 +512,7 @@ func programOnStdin(parts []Part) {
 			continue
 		}
 		for _, n := range programNames(filepath.Base(p.Argv[0]), p.Program) {
-			if stdinInterpreters()[n] {
+			if validators.ProfileOf(n).RunsInputAsProgram {
 				parts[i].Code, parts[i].NeverAlways = CodeInlineCode, true
 				parts[i].Reason = n + " reads its program from standard input, which is a pipe or a file here"
 				parts[i].Hint = "run a script file instead (" + n + " script), so the person sees what runs"

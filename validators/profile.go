@@ -28,6 +28,10 @@ type Profile struct {
 	// ReadsInputAsData: what is typed into the program is data to it,
 	// never commands.
 	ReadsInputAsData bool
+	// RunsInputAsProgram: what the program reads on standard input is a
+	// program it runs (or, for editors and database shells, commands
+	// that include "run this shell command").
+	RunsInputAsProgram bool
 	// CopiesInput: with no arguments the program writes its standard
 	// input out unchanged ("$(cat <<'EOF' …)" is the text).
 	CopiesInput bool
@@ -71,6 +75,12 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`) {
 		p := m[name]
 		p.ReadsInputAsData = true
+		m[name] = p
+	}
+	for _, name := range strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
+		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`) {
+		p := m[name]
+		p.RunsInputAsProgram = true
 		m[name] = p
 	}
 	cat := m["cat"]

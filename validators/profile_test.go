@@ -100,5 +100,7 @@ func TestProfiles(t *testing.T) {
 	assert.False(t, ProfileOf("timeout").LeavesProcessGroup([]string{"timeout", "--foreground", "5", "ls"}))
 	assert.True(t, ProfileOf("cat").ReadsInputAsData && ProfileOf("cat").CopiesInput)
 	assert.False(t, ProfileOf("python3").ReadsInputAsData)
+	assert.True(t, ProfileOf("python").RunsInputAsProgram)
+	assert.False(t, ProfileOf("cat").RunsInputAsProgram)
 	assert.Equal(t, Profile{}.WritesGitDir, ProfileOf("no-such-program").WritesGitDir)
 }
