@@ -318,11 +318,13 @@ func mountpoint(path string, dir bool) error {
 		return fmt.Errorf("mount point %s: %w", path, err)
 	}
 	if !dir {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
+		// Made without opening it: a descriptor open for writing, even
+		// one a concurrent fork of another goroutine holds until its
+		// exec closes it, makes the read-only remount of the new root
+		// fail with EBUSY.
+		if err := unix.Mknod(path, unix.S_IFREG|0o644, 0); err != nil && !errors.Is(err, unix.EEXIST) {
 			return fmt.Errorf("mount point %s: %w", path, err)
 		}
-		f.Close()
 	}
 	return nil
 }
