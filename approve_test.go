@@ -49,7 +49,7 @@ func TestAskWithoutApproverNeedsApproval(t *testing.T) {
 	hermetic(t)
 	dir := testDir(t)
 	res := run(t, Request{Command: askCmd, Workspace: dir})
-	assert.Equal(t, "deny", res.Decision.Decision)
+	assert.Equal(t, "deny", string(res.Decision.Decision))
 	assert.Equal(t, CodeNeedsApproval, res.Decision.Code)
 	// tar has no subcommands: its approval is for these exact arguments,
 	// which policy allow cannot record, so the hint is to be asked.
@@ -59,7 +59,7 @@ func TestAskWithoutApproverNeedsApproval(t *testing.T) {
 
 	d, err := Check(context.Background(), Request{Command: askCmd, Workspace: dir})
 	require.NoError(t, err)
-	assert.Equal(t, "ask", d.Decision, "check reports ask, it does not refuse")
+	assert.Equal(t, "ask", string(d.Decision), "check reports ask, it does not refuse")
 	// The refusal keeps check's own hint, the way that needs no person.
 	require.NotEmpty(t, d.Hint)
 	assert.Contains(t, res.Decision.Hint, d.Hint)
@@ -72,7 +72,7 @@ func TestAnswerOnceRunsAndForgets(t *testing.T) {
 	dir := testDir(t)
 	ap := &fakeApprover{answer: AnswerOnce}
 	res := run(t, Request{Command: askCmd + " && cat src/a\\ b.txt", Workspace: dir, Approver: ap, Session: "s1"})
-	assert.Equal(t, "allow", res.Decision.Decision)
+	assert.Equal(t, "allow", string(res.Decision.Decision))
 	assert.Equal(t, "once", res.Decision.Approval)
 	assert.FileExists(t, filepath.Join(dir, "out.tar"))
 	require.Len(t, ap.questions, 1)
@@ -88,11 +88,11 @@ func TestAnswerSessionIsRememberedForThatSessionOnly(t *testing.T) {
 	hermetic(t)
 	dir := testDir(t)
 	res := run(t, Request{Command: askCmd, Workspace: dir, Approver: &fakeApprover{answer: AnswerSession}, Session: "s1"})
-	require.Equal(t, "allow", res.Decision.Decision)
+	require.Equal(t, "allow", string(res.Decision.Decision))
 	require.NoError(t, os.Remove(filepath.Join(dir, "out.tar")))
 
 	res = run(t, Request{Command: askCmd, Workspace: dir, Session: "s1"})
-	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Equal(t, "session s1", res.Decision.RuleFile)
 	assert.FileExists(t, filepath.Join(dir, "out.tar"))
 
@@ -106,14 +106,14 @@ func TestAnswerAlwaysPersists(t *testing.T) {
 	_, state := hermetic(t)
 	dir := testDir(t)
 	res := run(t, Request{Command: "tar --version", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}})
-	require.Equal(t, "allow", res.Decision.Decision)
+	require.Equal(t, "allow", string(res.Decision.Decision))
 
 	d, err := Check(context.Background(), Request{Command: "tar --version", Workspace: dir})
 	require.NoError(t, err)
-	assert.Equal(t, "allow", d.Decision)
+	assert.Equal(t, "allow", string(d.Decision))
 	assert.Contains(t, d.RuleFile, filepath.Join(".vtexec", "policy.local.toml"))
 	d, _ = Check(context.Background(), Request{Command: "tar -cf x.tar src", Workspace: dir})
-	assert.Equal(t, "ask", d.Decision, "tar --version approves tar --version only")
+	assert.Equal(t, "ask", string(d.Decision), "tar --version approves tar --version only")
 
 	data, err := os.ReadFile(filepath.Join(dir, ".vtexec", "policy.local.toml"))
 	require.NoError(t, err)
@@ -126,7 +126,7 @@ func TestAnswerAlwaysPersists(t *testing.T) {
 	// Editing the file by hand makes its allow rules untrusted again.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".vtexec", "policy.local.toml"), append(data, '\n'), 0o644))
 	d, _ = Check(context.Background(), Request{Command: "tar --version", Workspace: dir})
-	assert.Equal(t, "ask", d.Decision)
+	assert.Equal(t, "ask", string(d.Decision))
 }
 
 func TestAnswerDenyAndErrorsRefuse(t *testing.T) {
@@ -134,7 +134,7 @@ func TestAnswerDenyAndErrorsRefuse(t *testing.T) {
 	dir := testDir(t)
 	for _, ap := range []*fakeApprover{{answer: AnswerDeny}, {answer: ""}, {answer: AnswerOnce, err: errors.New("timeout")}} {
 		res := run(t, Request{Command: askCmd, Workspace: dir, Approver: ap})
-		assert.Equal(t, "deny", res.Decision.Decision)
+		assert.Equal(t, "deny", string(res.Decision.Decision))
 		assert.Equal(t, ExitRefused, res.ExitCode)
 		assert.NoFileExists(t, filepath.Join(dir, "out.tar"))
 	}
@@ -145,7 +145,7 @@ func TestInlineCodeNeverAlways(t *testing.T) {
 	dir := testDir(t)
 	ap := &fakeApprover{answer: AnswerSession}
 	res := run(t, Request{Command: "perl -e 'print 1'", Workspace: dir, Approver: ap, Session: "p"})
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	require.Len(t, ap.questions, 1)
 	assert.True(t, ap.questions[0].NeverAlways)
 	assert.NotContains(t, ap.questions[0].Text(), "[a]lways")

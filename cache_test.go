@@ -17,7 +17,7 @@ func checkWith(t *testing.T, e *Engine, dir, cmd string) string {
 	t.Helper()
 	d, err := e.Check(context.Background(), Request{Command: cmd, Workspace: dir, AuditLog: "off"})
 	require.NoError(t, err)
-	return d.Decision
+	return string(d.Decision)
 }
 
 // A long-lived Engine loads the policy once, sees a changed policy file or

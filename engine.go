@@ -279,7 +279,7 @@ func (st *state) sessionRules() []execpolicy.PolicyRule {
 // decision shapes the decided verdict for callers.
 func (st *state) decision() Decision {
 	v := st.decided
-	d := Decision{Cmd: st.src, Decision: string(v.Decision), Code: v.Code, Reason: v.Reason, Hint: v.Hint,
+	d := Decision{Cmd: st.src, Decision: v.Decision, Code: v.Code, Reason: v.Reason, Hint: v.Hint,
 		Commands: []Command{}, NeverAlways: v.NeverAlways}
 	if v.Plan != nil {
 		for _, c := range v.Plan.Commands() {
@@ -308,7 +308,7 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 	}
 	answer, err := ap.Approve(ctx, st.question(d))
 	if err != nil || answer == AnswerDeny || answer == "" {
-		d.Decision, d.Approval = "deny", string(AnswerDeny)
+		d.Decision, d.Approval = VerdictDeny, string(AnswerDeny)
 		d.Code = CodeDeniedByUser
 		d.Reason = "a person refused: " + d.Reason
 		d.Hint = "do something else, or ask the user why"
@@ -333,7 +333,7 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 	default:
 		return d, fmt.Errorf("unknown answer %q", answer)
 	}
-	d.Decision, d.Code, d.Reason, d.Hint, d.Approval = "allow", "", "", "", string(answer)
+	d.Decision, d.Code, d.Reason, d.Hint, d.Approval = VerdictAllow, "", "", "", string(answer)
 	d.Note = st.note
 	return d, nil
 }
@@ -344,7 +344,7 @@ func NeedsApproval(d Decision) Decision { return needsApproval(d) }
 
 func needsApproval(d Decision) Decision {
 	asked := d.Hint
-	d.Decision = "deny"
+	d.Decision = VerdictDeny
 	d.Code = CodeNeedsApproval
 	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason
 	hints := []string{}

@@ -24,7 +24,7 @@ func TestOwnWritesDoNotFollowPlantedLinks(t *testing.T) {
 	// the lock of policy.local.toml as a link to one that does.
 	require.NoError(t, os.Symlink(filepath.Join(outside, "created"), filepath.Join(dot, ".gitignore")))
 	res := run(t, Request{Command: "tar --version", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}, AuditLog: "off"})
-	assert.Equal(t, "allow", res.Decision.Decision)
+	assert.Equal(t, "allow", string(res.Decision.Decision))
 	assert.NoFileExists(t, filepath.Join(outside, "created"), ".gitignore link followed")
 	fi, err := os.Lstat(filepath.Join(dot, ".gitignore"))
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/vtexec/vtexec/audit"
-	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/plan"
 )
 
@@ -22,9 +21,9 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 	}
 	defer st.log.Close()
 	d := st.decision()
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	d.Warnings = st.warnings
-	if d.Decision != string(execpolicy.Ask) {
+	if d.Decision != VerdictAsk {
 		return d, nil, nil
 	}
 	q := st.question(d)

@@ -19,13 +19,13 @@ func TestQuestionIsWhatRunAsks(t *testing.T) {
 
 	d, q, err := e.Question(ctx, Request{Command: "ls", Workspace: dir})
 	require.NoError(t, err)
-	assert.Equal(t, "allow", d.Decision)
+	assert.Equal(t, "allow", string(d.Decision))
 	assert.Nil(t, q)
 
 	req := Request{Command: askCmd, Workspace: dir, Session: "q1"}
 	d, q, err = e.Question(ctx, req)
 	require.NoError(t, err)
-	assert.Equal(t, "ask", d.Decision)
+	assert.Equal(t, "ask", string(d.Decision))
 	require.NotNil(t, q)
 	assert.NoFileExists(t, filepath.Join(dir, "out.tar"))
 

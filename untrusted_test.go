@@ -112,7 +112,7 @@ func TestUserPolicyLinkFollowed(t *testing.T) {
 	require.NoError(t, os.Symlink(real, user))
 	d, err := checkWithin(t, Request{Command: "head src/a\\ b.txt", Workspace: dir, AuditLog: "off"})
 	require.NoError(t, err)
-	assert.Equal(t, "deny", d.Decision)
+	assert.Equal(t, "deny", string(d.Decision))
 
 	require.NoError(t, os.Remove(user))
 	require.NoError(t, os.Symlink("/dev/zero", user))

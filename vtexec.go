@@ -79,10 +79,22 @@ type Request struct {
 	KeepCwd bool
 }
 
+// Verdict is what happens to a request: VerdictAllow, VerdictAsk or
+// VerdictDeny. It marshals
+// as its word.
+type Verdict = execpolicy.Decision
+
+// The verdicts.
+const (
+	VerdictAllow = execpolicy.Allow
+	VerdictAsk   = execpolicy.Ask
+	VerdictDeny  = execpolicy.Deny
+)
+
 // Decision is the verdict on a request, shaped for JSON.
 type Decision struct {
 	Cmd      string    `json:"cmd"`
-	Decision string    `json:"decision"`
+	Decision Verdict   `json:"decision"`
 	Code     string    `json:"code"`
 	Reason   string    `json:"reason"`
 	Hint     string    `json:"hint"`
@@ -120,7 +132,7 @@ type Command struct {
 }
 
 // Allowed reports whether the decision lets the command run.
-func (d Decision) Allowed() bool { return d.Decision == string(execpolicy.Allow) }
+func (d Decision) Allowed() bool { return d.Decision == VerdictAllow }
 
 // Result is what Run reports, shaped for JSON.
 type Result struct {
@@ -290,8 +302,8 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	}
 	defer st.log.Close()
 	d := st.decision()
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
-	if req.WantApprovalID && d.Decision == string(execpolicy.Ask) {
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
+	if req.WantApprovalID && d.Decision == VerdictAsk {
 		id, err := newApprovalID(st.question(d), req.Session, time.Now())
 		if err != nil {
 			st.warn("approval_id_failed", "no approval id could be made: "+err.Error())
@@ -326,14 +338,14 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	defer st.log.Close()
 	d := st.decision()
-	asked := d.Decision == string(execpolicy.Ask)
+	asked := d.Decision == VerdictAsk
 	if asked {
 		d, err = st.ask(ctx, req.Approver, d)
 		if err != nil {
 			return Result{}, err
 		}
 	}
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: d.Decision, Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
+	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	if req.Decided != nil {
 		req.Decided(d, st.ws.Cwd())
 	}
@@ -410,7 +422,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if stopped != nil {
 		stopCode = stopped.Code
 	}
-	st.audit(audit.Record{Kind: audit.KindExecution, Decision: d.Decision, Code: stopCode, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
+	st.audit(audit.Record{Kind: audit.KindExecution, Decision: string(d.Decision), Code: stopCode, ExitCode: &exit, DurationMs: res.Duration.Milliseconds(),
 		BytesOut: res.StdoutBytes + res.StderrBytes, Truncated: res.Truncated, TimedOut: res.TimedOut})
 	return Result{
 		Decision:    d,

@@ -33,7 +33,7 @@ func TestArgvRequestRunsExactlyThoseWords(t *testing.T) {
 	} {
 		res, err := Run(ctx, Request{Argv: argv, Workspace: dir})
 		require.NoError(t, err)
-		require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+		require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 		require.Len(t, res.Decision.Commands, 1)
 		assert.Equal(t, argv, res.Decision.Commands[0].Argv)
 	}
@@ -69,7 +69,7 @@ func TestRunRefusedDoesNotRun(t *testing.T) {
 	dir := testDir(t)
 	res, err := Run(context.Background(), Request{Command: "cp src/a\\ b.txt copy.txt && cat /etc/passwd", Workspace: dir})
 	require.NoError(t, err)
-	assert.Equal(t, "deny", res.Decision.Decision)
+	assert.Equal(t, "deny", string(res.Decision.Decision))
 	assert.Equal(t, ExitRefused, res.ExitCode)
 	assert.NoFileExists(t, filepath.Join(dir, "copy.txt"), "no part of a refused list runs")
 }
@@ -78,7 +78,7 @@ func TestRunCwd(t *testing.T) {
 	dir := testDir(t)
 	res, err := Run(context.Background(), Request{Command: "pwd && cd .. && pwd", Workspace: dir, Cwd: "src"})
 	require.NoError(t, err)
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Equal(t, filepath.Join(dir, "src")+"\n"+dir+"\n", res.Stdout)
 	assert.Equal(t, dir, res.Cwd)
 }

@@ -99,11 +99,11 @@ func TestAuditLineCarriesReasonAndHint(t *testing.T) {
 		var rec struct{ Decision, Code, Reason, Hint string }
 		require.NoError(t, json.Unmarshal([]byte(line), &rec), line)
 		if i == 2 {
-			assert.Equal(t, "allow", rec.Decision, line)
+			assert.Equal(t, "allow", string(rec.Decision), line)
 			assert.Empty(t, rec.Reason, line)
 			continue
 		}
-		assert.NotEqual(t, "allow", rec.Decision, line)
+		assert.NotEqual(t, "allow", string(rec.Decision), line)
 		assert.NotEmpty(t, rec.Reason, line)
 		assert.NotEmpty(t, rec.Hint, line)
 	}

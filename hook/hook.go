@@ -132,9 +132,9 @@ func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Works
 		return requestError(err)
 	}
 	switch {
-	case d.Decision == "ask" && ev.Harness == Claude:
+	case d.Decision == vtexec.VerdictAsk && ev.Harness == Claude:
 		return fromDecision(d)
-	case d.Decision == "ask":
+	case d.Decision == vtexec.VerdictAsk:
 		return fromDecision(vtexec.NeedsApproval(d))
 	case !d.Allowed():
 		return fromDecision(d)

@@ -99,7 +99,7 @@ func TestShellAskIsAnAskOnlyForClaude(t *testing.T) {
 	const cmd = "tar -cf out.tar README.md"
 	check, err := vtexec.NewEngine(vtexec.Config{}).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 	require.NoError(t, err)
-	require.Equal(t, "ask", check.Decision, "the test needs a command vtexec asks about")
+	require.Equal(t, "ask", string(check.Decision), "the test needs a command vtexec asks about")
 
 	v := Decide(context.Background(), event(Claude, ws, "Bash", map[string]any{"command": cmd}), options(ws, fakeExe))
 	assert.Equal(t, Ask, v.Kind)
@@ -314,7 +314,7 @@ func TestMainEndToEnd(t *testing.T) {
 		} `json:"hookSpecificOutput"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
-	assert.Equal(t, "allow", got.Decision)
+	assert.Equal(t, "allow", string(got.Decision))
 	assert.Equal(t, RewriteLine(exe, ws, "", "2226e335-c07f-411c-81e8-3402355ed092", "ls"), got.Spec.Input["command"])
 
 	// Auto recognises Claude Code; a refusal is JSON, exit 0.

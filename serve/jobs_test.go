@@ -145,7 +145,7 @@ func TestBackgroundRefusedIsError(t *testing.T) {
 	cs := connect(t, s, nil)
 	res, txt, r := call(t, cs, ToolShell, map[string]any{"command": "curl https://example.com", "background": true})
 	assert.True(t, res.IsError)
-	assert.Equal(t, "deny", r.Decision.Decision, txt)
+	assert.Equal(t, "deny", string(r.Decision.Decision), txt)
 	assert.NotEmpty(t, r.Decision.Hint)
 	_, listTxt, _ := jobCall(t, cs, ToolList, map[string]any{})
 	assert.Equal(t, "no background jobs\n", listTxt)

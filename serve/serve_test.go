@@ -165,7 +165,7 @@ func TestShellRunsAllowedCommand(t *testing.T) {
 	assert.Equal(t, 1, r.ExitCode)
 	assert.Equal(t, "marker-5e1f\n", r.Stdout)
 	assert.Contains(t, r.Stderr, "missing.txt")
-	assert.Equal(t, "allow", r.Decision.Decision)
+	assert.Equal(t, "allow", string(r.Decision.Decision))
 	assert.Equal(t, ws, r.Cwd)
 	assert.Equal(t, "exit code: 1\nstdout:\nmarker-5e1f\nstderr:\n"+r.Stderr+"cwd: "+ws+"\n", txt)
 }
@@ -334,7 +334,7 @@ func TestCheckDecidesWithoutRunning(t *testing.T) {
 	b, err := json.Marshal(res.StructuredContent)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &d))
-	assert.Equal(t, "allow", d.Decision)
+	assert.Equal(t, "allow", string(d.Decision))
 	require.Len(t, d.Commands, 1)
 	assert.Equal(t, []string{"touch", "made.txt"}, d.Commands[0].Argv)
 

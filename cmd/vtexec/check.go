@@ -58,9 +58,9 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 func exitFor(d vtexec.Decision) int {
 	switch d.Decision {
-	case "allow":
+	case vtexec.VerdictAllow:
 		return exitAllow
-	case "ask":
+	case vtexec.VerdictAsk:
 		return exitAsk
 	}
 	return exitDeny
@@ -184,7 +184,7 @@ func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decisi
 	if err != nil {
 		var re *vtexec.RequestError
 		if errors.As(err, &re) {
-			return vtexec.Decision{Cmd: req.Command, Decision: "deny", Code: re.Code, Reason: re.Reason, Hint: re.Hint, Commands: []vtexec.Command{}}
+			return vtexec.Decision{Cmd: req.Command, Decision: vtexec.VerdictDeny, Code: re.Code, Reason: re.Reason, Hint: re.Hint, Commands: []vtexec.Command{}}
 		}
 		return badRequestDecision(req.Command, err.Error())
 	}
@@ -192,7 +192,7 @@ func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decisi
 }
 
 func badRequestDecision(cmd, reason string) vtexec.Decision {
-	return vtexec.Decision{Cmd: cmd, Decision: "deny", Code: "bad_request", Reason: reason,
+	return vtexec.Decision{Cmd: cmd, Decision: vtexec.VerdictDeny, Code: "bad_request", Reason: reason,
 		Hint: `send one JSON object a line: {"cmd": "COMMAND", "cwd": "optional/dir"}`, Commands: []vtexec.Command{}}
 }
 

@@ -165,7 +165,7 @@ func TestRunPlainAndJSON(t *testing.T) {
 		TimedOut bool   `json:"timed_out"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
-	assert.Equal(t, "allow", res.Decision.Decision)
+	assert.Equal(t, "allow", string(res.Decision.Decision))
 	assert.Equal(t, "TODO a\n", res.Stdout)
 	real, _ := filepath.EvalSymlinks(filepath.Join(ws, "src"))
 	assert.Equal(t, real, res.Cwd)

@@ -40,6 +40,6 @@ func FuzzCheckStream(f *testing.F) {
 		var last struct{ Cmd, Decision string }
 		require.NoError(t, json.Unmarshal([]byte(answers[1]), &last))
 		require.Equal(t, "cat a.txt", last.Cmd)
-		require.Equal(t, "allow", last.Decision)
+		require.Equal(t, "allow", string(last.Decision))
 	})
 }

@@ -75,7 +75,7 @@ func report(name string, lines []line, ws string, verbose bool) bool {
 			want = l.ExpectHint
 		}
 		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: l.Cmd, Workspace: ws})
-		got, code := d.Decision, d.Code
+		got, code := string(d.Decision), d.Code
 		if err != nil {
 			got, code = "deny", "bad_request"
 		}

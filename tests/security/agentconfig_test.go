@@ -46,7 +46,7 @@ func TestAgentConfigWritesAsk(t *testing.T) {
 		t.Run(tc.cmd, func(t *testing.T) {
 			d, err := e.Check(context.Background(), requestFor(tc.cmd, ws))
 			require.NoError(t, err)
-			assert.Equal(t, tc.want.decision, d.Decision, "reason: %s", d.Reason)
+			assert.Equal(t, tc.want.decision, string(d.Decision), "reason: %s", d.Reason)
 			assert.Equal(t, tc.want.code, d.Code, "reason: %s", d.Reason)
 			if d.Code == "agent_config" {
 				assert.True(t, d.NeverAlways, "never approvable always")
@@ -65,7 +65,7 @@ func TestAgentConfigNamesFromPolicy(t *testing.T) {
 	e := standinEngine(t)
 	d, err := e.Check(context.Background(), requestFor("echo x > deploy/run.sh", ws))
 	require.NoError(t, err)
-	assert.Equal(t, "ask", d.Decision, d.Reason)
+	assert.Equal(t, "ask", string(d.Decision), d.Reason)
 	assert.Equal(t, "agent_config", d.Code, d.Reason)
 }
 

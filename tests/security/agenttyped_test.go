@@ -69,7 +69,7 @@ func TestWhatAgentsTypeIsAllowed(t *testing.T) {
 	for _, cmd := range agentTyped {
 		d, err := eng.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err, cmd)
-		if !assert.Equal(t, "allow", d.Decision, "%q: %s %s: %s", cmd, d.Decision, d.Code, d.Reason) {
+		if !assert.Equal(t, "allow", string(d.Decision), "%q: %s %s: %s", cmd, d.Decision, d.Code, d.Reason) {
 			refused++
 		}
 	}

@@ -23,7 +23,7 @@ func TestApprovalIDsApproveExactlyWhatWasAsked(t *testing.T) {
 	idFor := func(cmd, cwd, session string) string {
 		d, err := e.Check(ctx, vtexec.Request{Command: cmd, Cwd: cwd, Session: session, Workspace: ws, AuditLog: "off", WantApprovalID: true})
 		require.NoError(t, err)
-		require.Equal(t, "ask", d.Decision, d.Reason)
+		require.Equal(t, "ask", string(d.Decision), d.Reason)
 		require.NotEmpty(t, d.ApprovalID)
 		return d.ApprovalID
 	}
@@ -34,19 +34,19 @@ func TestApprovalIDsApproveExactlyWhatWasAsked(t *testing.T) {
 		return res
 	}
 	id := idFor("rm docs/guide.md", "", "s1")
-	assert.Equal(t, "deny", run("rm README.md", "", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another command")
-	assert.Equal(t, "deny", run("rm docs/guide.md", "src", "s1", id, vtexec.AnswerOnce).Decision.Decision, "another cwd")
-	assert.Equal(t, "deny", run("rm docs/guide.md", "", "s2", id, vtexec.AnswerOnce).Decision.Decision, "another session")
-	assert.Equal(t, "deny", run("rm docs/guide.md", "", "s1", id+"0", vtexec.AnswerOnce).Decision.Decision, "a forged id")
+	assert.Equal(t, "deny", string(run("rm README.md", "", "s1", id, vtexec.AnswerOnce).Decision.Decision), "another command")
+	assert.Equal(t, "deny", string(run("rm docs/guide.md", "src", "s1", id, vtexec.AnswerOnce).Decision.Decision), "another cwd")
+	assert.Equal(t, "deny", string(run("rm docs/guide.md", "", "s2", id, vtexec.AnswerOnce).Decision.Decision), "another session")
+	assert.Equal(t, "deny", string(run("rm docs/guide.md", "", "s1", id+"0", vtexec.AnswerOnce).Decision.Decision), "a forged id")
 	assert.FileExists(t, filepath.Join(ws, "docs", "guide.md"))
 
 	res := run("rm docs/guide.md", "", "s1", id, vtexec.AnswerOnce)
-	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.NoFileExists(t, filepath.Join(ws, "docs", "guide.md"))
 
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "docs", "guide.md"), []byte("again\n"), 0o644))
 	res = run("rm docs/guide.md", "", "s1", id, vtexec.AnswerOnce)
-	assert.Equal(t, "deny", res.Decision.Decision, "an id works once")
+	assert.Equal(t, "deny", string(res.Decision.Decision), "an id works once")
 	assert.FileExists(t, filepath.Join(ws, "docs", "guide.md"))
 }
 
@@ -61,7 +61,7 @@ func TestApprovalIDsCoverHowCommandsAreJoined(t *testing.T) {
 	const asked = "test -f absent.txt && rm file.txt"
 	d, err := e.Check(ctx, vtexec.Request{Command: asked, Session: "s1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)
-	require.Equal(t, "ask", d.Decision, d.Reason)
+	require.Equal(t, "ask", string(d.Decision), d.Reason)
 	for _, other := range []string{
 		"test -f absent.txt || rm file.txt",
 		"! test -f absent.txt && rm file.txt",
@@ -73,22 +73,22 @@ func TestApprovalIDsCoverHowCommandsAreJoined(t *testing.T) {
 		res, err := e.Run(ctx, vtexec.Request{Command: other, Session: "s1", Workspace: ws, AuditLog: "off",
 			Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
 		require.NoError(t, err)
-		assert.Equal(t, "deny", res.Decision.Decision, "the id for %q approved %q", asked, other)
+		assert.Equal(t, "deny", string(res.Decision.Decision), "the id for %q approved %q", asked, other)
 		assert.FileExists(t, filepath.Join(ws, "file.txt"), other)
 	}
 	res, err := e.Run(ctx, vtexec.Request{Command: asked, Session: "s1", Workspace: ws, AuditLog: "off",
 		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
 	require.NoError(t, err)
-	assert.Equal(t, "allow", res.Decision.Decision, "the command it was given for: %s", res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), "the command it was given for: %s", res.Decision.Reason)
 
 	// A group's own redirect is part of it too.
 	d, err = e.Check(ctx, vtexec.Request{Command: "rm README.md", Session: "s1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)
-	require.Equal(t, "ask", d.Decision, d.Reason)
+	require.Equal(t, "ask", string(d.Decision), d.Reason)
 	res, err = e.Run(ctx, vtexec.Request{Command: "{ rm README.md; } > log.txt", Session: "s1", Workspace: ws, AuditLog: "off",
 		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "s1"}})
 	require.NoError(t, err)
-	assert.Equal(t, "deny", res.Decision.Decision)
+	assert.Equal(t, "deny", string(res.Decision.Decision))
 	assert.FileExists(t, filepath.Join(ws, "README.md"))
 	assert.NoFileExists(t, filepath.Join(ws, "log.txt"))
 }

@@ -37,9 +37,9 @@ func runAnswering(t *testing.T, ws, cmd, session string, a vtexec.Answer) (vtexe
 func TestAlwaysWithoutArgumentsIsExact(t *testing.T) {
 	ws := fixture(t)
 	res, _ := runAnswering(t, ws, "base64", "", vtexec.AnswerAlways)
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
-	assert.Equal(t, "ask", decide(t, ws, "base64 file.txt").Decision, "an always answer to base64 alone allowed every base64")
-	assert.Equal(t, "allow", decide(t, ws, "base64").Decision)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
+	assert.Equal(t, "ask", string(decide(t, ws, "base64 file.txt").Decision), "an always answer to base64 alone allowed every base64")
+	assert.Equal(t, "allow", string(decide(t, ws, "base64").Decision))
 }
 
 // A word that names a file (now, later in the list, or from the part's own
@@ -54,10 +54,10 @@ func TestApprovalsOfPathsAreExact(t *testing.T) {
 		{"base64 file.txt", "base64 file.txt -w 0"},
 	} {
 		res, _ := runAnswering(t, ws, tc.first, "s-"+strings.Fields(tc.first)[0], vtexec.AnswerSession)
-		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", tc.first, res.Decision.Reason)
+		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", tc.first, res.Decision.Reason)
 		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: tc.later, Workspace: ws, Session: "s-" + strings.Fields(tc.first)[0], AuditLog: "off"})
 		require.NoError(t, err)
-		assert.Equal(t, "ask", d.Decision, "approving %q approved %q", tc.first, tc.later)
+		assert.Equal(t, "ask", string(d.Decision), "approving %q approved %q", tc.first, tc.later)
 	}
 	_, err := os.Stat(filepath.Join(ws, "docs"))
 	assert.NoError(t, err)

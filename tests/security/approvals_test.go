@@ -34,14 +34,14 @@ func TestAlwaysDoesNotTrustWhatWasAlreadyThere(t *testing.T) {
 	ws := fixture(t)
 	local := filepath.Join(ws, ".vtexec", "policy.local.toml")
 	require.NoError(t, os.WriteFile(local, []byte("[[rule]]\nprogram = \"base64\"\ndecision = \"allow\"\n"), 0o644))
-	require.Equal(t, "ask", decide(t, ws, "base64 file.txt").Decision)
+	require.Equal(t, "ask", string(decide(t, ws, "base64 file.txt").Decision))
 
 	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "base32 file.txt", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerAlways)})
 	require.NoError(t, err)
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.NotEmpty(t, res.Decision.Note, "the person should learn that the rule waits for policy trust")
 
-	assert.Equal(t, "ask", decide(t, ws, "base64 file.txt").Decision, "the planted rule became trusted")
+	assert.Equal(t, "ask", string(decide(t, ws, "base64 file.txt").Decision), "the planted rule became trusted")
 }
 
 // vtexec's own configuration and state may lie inside the workspace (a
@@ -77,7 +77,7 @@ func TestGitWritesDoNotReachVtexecFiles(t *testing.T) {
 	for _, cmd := range []string{"git rm -q .vtexec/policy.toml", "git mv evil.toml .vtexec/policy.local.toml",
 		"git checkout HEAD -- .vtexec/policy.toml", "git restore .vtexec", "git rm -r -q --cached .vtexec"} {
 		res := l.run(cmd, true)
-		assert.Equal(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "deny", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Equal(t, "protected_path", res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
 	}
 	_, err := os.Stat(filepath.Join(l.ws, ".vtexec", "policy.toml"))
@@ -92,7 +92,7 @@ func TestRunnersOfOtherProgramsAndVersionedInterpreters(t *testing.T) {
 	// Refused by name, installed or not.
 	for _, cmd := range []string{"ionice bash -c id", "taskset 1 bash -c id", "chrt 0 id", "setarch x86_64 bash", "flock x bash -c id"} {
 		d := decide(t, ws, cmd)
-		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 		assert.Equal(t, "forbidden_program", d.Code, "%s: %s", cmd, d.Reason)
 	}
 
@@ -120,7 +120,7 @@ func TestAskRuleBeatsAllowRule(t *testing.T) {
 		"[[rule]]\nprogram = \"git\"\nsubcommand = [\"commit\"]\ndecision = \"ask\"\n\n"+
 			"[[rule]]\nprogram = \"git\"\nsubcommand = [\"commit\"]\ndecision = \"allow\"\n"), 0o644))
 	res := l.run("git commit -qam x", false)
-	assert.NotEqual(t, "allow", res.Decision.Decision, "%s %s", res.Decision.Rule, res.Decision.Reason)
+	assert.NotEqual(t, "allow", string(res.Decision.Decision), "%s %s", res.Decision.Rule, res.Decision.Reason)
 }
 
 func mustWorkspace(t *testing.T, root string) *workspace.Workspace {
@@ -140,8 +140,8 @@ func TestPolicyRulesSeeGitSubcommandPastGlobalOptions(t *testing.T) {
 		"[[rule]]\nprogram = \"git\"\nsubcommand = [\"log\"]\ndecision = \"deny\"\n"), 0o644))
 	for _, cmd := range []string{"git log", "git -C . log", "git -P log", "git --no-pager log", "git --git-dir=.git log -1"} {
 		res := l.run(cmd, true)
-		assert.Equal(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "deny", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Equal(t, "policy_deny", res.Decision.Code, cmd)
 	}
-	assert.Equal(t, "allow", l.run("git -C . status", false).Decision.Decision)
+	assert.Equal(t, "allow", string(l.run("git -C . status", false).Decision.Decision))
 }

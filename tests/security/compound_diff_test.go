@@ -115,7 +115,7 @@ func TestCompoundFormsRunAsInBash(t *testing.T) {
 		}
 		os.Remove(filepath.Join(ws, "g.txt"))
 		compared++
-		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		want := exec.Command(bash, "--norc", "--noprofile", "-c", cmd)
 		want.Dir = ws
 		out, err := want.Output()

@@ -58,7 +58,7 @@ func TestDevToolInjectionFlagsInEveryForm(t *testing.T) {
 	for _, tc := range devToolFormCases {
 		t.Run(tc.cmd, func(t *testing.T) {
 			v := checker.Check(expandCase(tc.cmd, ws), w)
-			assert.Equal(t, tc.want.decision, string(v.Decision), "reason: %s", v.Reason)
+			assert.Equal(t, tc.want.decision, string(string(v.Decision)), "reason: %s", v.Reason)
 			assert.Equal(t, tc.want.code, v.Code, "reason: %s", v.Reason)
 			if v.Code == "inline_code" {
 				assert.True(t, v.NeverAlways)

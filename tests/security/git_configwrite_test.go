@@ -52,7 +52,7 @@ func TestGitConfigWritesAreRefused(t *testing.T) {
 		out, _ := s.vtexecRun(t, "", line).Output()
 		var res runJSON
 		require.NoError(t, json.Unmarshal(out, &res), "%s", out)
-		assert.Equal(t, "deny", res.Decision.Decision, "%s: %s", line, res.Decision.Reason)
+		assert.Equal(t, "deny", string(res.Decision.Decision), "%s: %s", line, res.Decision.Reason)
 		assert.Equal(t, "git_config_write", res.Decision.Code, "%s: %s", line, res.Decision.Reason)
 	}
 	configAfter, err := os.ReadFile(filepath.Join(s.ws, ".git", "config"))

@@ -45,11 +45,11 @@ func TestGitDirectoryEntriesMustStayProtected(t *testing.T) {
 			require.NoError(t, git.Run())
 			d, err := vtexec.Check(context.Background(), vtexec.Request{Command: "git status", Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
-			require.Equal(t, "allow", d.Decision, "before the plant: %s", d.Reason)
+			require.Equal(t, "allow", string(d.Decision), "before the plant: %s", d.Reason)
 			plant(t, ws)
 			d, err = vtexec.Check(context.Background(), vtexec.Request{Command: "git status", Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
-			assert.Equal(t, "deny", d.Decision, d.Reason)
+			assert.Equal(t, "deny", string(d.Decision), d.Reason)
 			assert.NotEmpty(t, d.Hint)
 		})
 	}

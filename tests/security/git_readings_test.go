@@ -34,7 +34,7 @@ func TestGitPathsConfinedInBothReadings(t *testing.T) {
 		require.NoError(t, err)
 		return d
 	}
-	require.Equal(t, "allow", check("git log").Decision)
+	require.Equal(t, "allow", string(check("git log").Decision))
 
 	// Physically: .git/objects/../.. = ws, deep = ws/a/b/c, three ".."
 	// back to ws, ws2/objects inside. Lexically: ws/deep/.. = ws, then
@@ -43,13 +43,13 @@ func TestGitPathsConfinedInBothReadings(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(alt), 0o755))
 	require.NoError(t, os.WriteFile(alt, []byte("../../deep/../../../ws2/objects\n"), 0o644))
 	d := check("git log")
-	assert.Equal(t, "deny", d.Decision, d.Reason)
+	assert.Equal(t, "deny", string(d.Decision), d.Reason)
 
 	// A pathspec and --git-dir are read both ways too.
 	require.NoError(t, os.Remove(alt))
 	for _, cmd := range []string{"git log -- deep/../../../../ws2/secret.txt", "git --git-dir=deep/../../../../ws2 log"} {
 		d = check(cmd)
-		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 	}
 }
 
@@ -64,7 +64,7 @@ func TestGitNoIndexPathsConfinedInBothReadings(t *testing.T) {
 	} {
 		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
-		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 	}
 }
 
@@ -82,6 +82,6 @@ func TestGitConfigPathsConfinedInBothReadings(t *testing.T) {
 	for _, cmd := range []string{"git status", "git check-ignore -v --no-index x"} {
 		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
-		assert.Equal(t, "deny", d.Decision, "%s: %s", cmd, d.Reason)
+		assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 	}
 }

@@ -40,7 +40,7 @@ func (l *gitLab) assertRefused(code string, cmds ...string) {
 	l.t.Helper()
 	for _, cmd := range cmds {
 		res := l.run(cmd, true)
-		assert.Equal(l.t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(l.t, "deny", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Equal(l.t, code, res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
 		assert.NotEmpty(l.t, res.Decision.Hint, cmd)
 		assert.NotContains(l.t, res.Stdout+res.Stderr, "TOPSECRET", cmd)
@@ -132,7 +132,7 @@ func TestGitConfigKeysNamingFiles(t *testing.T) {
 	l.setup("config", "format.outputDirectory", "patches")
 	l.setup("config", "blame.ignoreRevsFile", "revs-to-ignore")
 	res := l.run("git blame a.txt", false)
-	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Equal(t, 0, res.ExitCode, res.Stderr)
 }
 
@@ -184,7 +184,7 @@ func TestGitHistoricSubmodule(t *testing.T) {
 	l.setup("config", "diff.submodule", "diff")
 	for _, cmd := range []string{"git log -p", "git show HEAD~1", "git diff HEAD~3 HEAD~2"} {
 		res := l.run(cmd, false)
-		assert.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Empty(t, l.fired(), "%s ran the submodule's program", cmd)
 	}
 }
@@ -208,7 +208,7 @@ func TestGitSubmodulesNotCheckedOut(t *testing.T) {
 		"git ls-files --recurse-submodules", "git submodule summary")
 	// The working tree: only checked-out submodules, which are inspected.
 	res := l.run("git grep --recurse-submodules -h one", false)
-	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	// A git directory under .git/modules whose objects come from outside.
 	mod := filepath.Join(l.ws, ".git", "modules", "sub")
 	cmd := exec.Command("git", "init", "-q", "--bare", mod)
@@ -231,7 +231,7 @@ func TestGitConfigBlobFollowsIncludes(t *testing.T) {
 	l.setup("commit", "-qm", "cfg")
 	l.assertRefused("forbidden_flag", "git config --blob HEAD:cfg --list", "git config --blob=HEAD:cfg --get include.path")
 	res := l.run("git config --blob HEAD:cfg --no-includes --list", false)
-	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.NotContains(t, res.Stdout, "TOPSECRET")
 }
 

@@ -331,7 +331,7 @@ func TestGitHostileRepository(t *testing.T) {
 	for _, cmd := range []string{"git status", "git log -p", "git diff", "git show", "git log", "git blame a.txt",
 		"git -C src diff", "git status --short && git log -p", "git commit -am x", "git fetch origin"} {
 		res := l.run(cmd, true)
-		assert.Equal(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "deny", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Equal(t, "git_unsafe_config", res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
 		assert.Equal(t, vtexec.ExitRefused, res.ExitCode, cmd)
 		for _, k := range gitHostileKeys(l)[:3] {
@@ -357,7 +357,7 @@ func TestGitHostileKeysOneByOne(t *testing.T) {
 		} else {
 			for _, cmd := range []string{"git status", "git log -p", "git diff", "git show"} {
 				res := l.run(cmd, false)
-				assert.Equal(t, "allow", res.Decision.Decision, "%s with %s.%s: %s", cmd, k.section, k.key, res.Decision.Reason)
+				assert.Equal(t, "allow", string(res.Decision.Decision), "%s with %s.%s: %s", cmd, k.section, k.key, res.Decision.Reason)
 			}
 		}
 		for _, cmd := range refused {
@@ -420,14 +420,14 @@ func TestGitNeutralisedRepository(t *testing.T) {
 
 	for _, cmd := range []string{"git status", "git log -p", "git diff", "git show", "git log --oneline", "git blame a.txt"} {
 		res := l.run(cmd, false)
-		assert.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Equal(t, 0, res.ExitCode, "%s: %s", cmd, res.Stderr)
 		assert.Empty(t, l.fired(), "%s ran a program from the repository's configuration", cmd)
 	}
 	for _, cmd := range []string{"git commit -qam three", "git commit --amend", "git checkout -q -b other",
 		"git rebase -i HEAD~1", "git ls-remote git://127.0.0.1:1/x"} {
 		res := l.run(cmd, true)
-		assert.NotEqual(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.NotEqual(t, "deny", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Empty(t, l.fired(), "%s ran a program from the repository's configuration; stderr: %s", cmd, res.Stderr)
 	}
 	res := l.run("git log -1 --format=%s", false)
@@ -462,12 +462,12 @@ func TestGitIgnoresCallerEnvironment(t *testing.T) {
 	l.write("evil.cfg", "[core]\n\tfsmonitor = "+l.script("fsmonitor-global")+"\n")
 
 	res := l.run("git rev-parse --absolute-git-dir --show-toplevel", false)
-	assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Equal(t, filepath.Join(l.ws, ".git")+"\n"+l.ws+"\n", res.Stdout, res.Stderr)
 	for _, cmd := range []string{"git status", "git diff", "git log -p", "git submodule status", "git commit --amend",
 		"git ls-remote ssh://127.0.0.1:1/x"} {
 		res := l.run(cmd, true)
-		assert.NotEqual(t, "deny", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		assert.NotEqual(t, "deny", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.Empty(t, l.fired(), "%s used the caller's environment; stderr: %s", cmd, res.Stderr)
 	}
 	res = l.run("env", false)

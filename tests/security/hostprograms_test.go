@@ -74,7 +74,7 @@ func TestHostProgramsRun(t *testing.T) {
 		t.Run(tc.cmd, func(t *testing.T) {
 			res, err := vtexec.Run(context.Background(), vtexec.Request{Command: tc.cmd, Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
-			require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+			require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)
 			assert.Contains(t, res.Stdout, tc.stdout)
 		})

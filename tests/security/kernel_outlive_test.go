@@ -301,7 +301,7 @@ func TestKernelApprovedGitInitKeepsItsGitDir(t *testing.T) {
 	require.NoError(t, os.RemoveAll(filepath.Join(ws, ".git")))
 	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "git init -q", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerOnce)})
 	require.NoError(t, err)
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.DirExists(t, filepath.Join(ws, ".git"), "%+v %s", res.Disarmed, res.Stderr)
 	assert.Empty(t, res.Disarmed)
 }

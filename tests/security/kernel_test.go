@@ -189,7 +189,7 @@ func (s *attackSetup) runLine(t *testing.T, confinement, line string) (runJSON, 
 	require.NoError(t, err, "%s", out)
 	var res runJSON
 	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	var disarmed struct {
 		Disarmed []struct {
 			Path string `json:"path"`

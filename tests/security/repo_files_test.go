@@ -78,7 +78,7 @@ func TestRepositoryFilesAreReadWithBounds(t *testing.T) {
 					cmd.Wait()
 					var d struct{ Decision, Code, Reason string }
 					require.NoError(t, json.Unmarshal(out, &d), "%s", out)
-					assert.Equal(t, "deny", d.Decision, d.Reason)
+					assert.Equal(t, "deny", string(d.Decision), d.Reason)
 				case <-time.After(20 * time.Second):
 					cmd.Process.Kill()
 					t.Fatal("the check hung on the file")

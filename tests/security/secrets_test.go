@@ -25,7 +25,7 @@ func TestSecretsInEnvironmentDoNotReachCommands(t *testing.T) {
 	for _, cmd := range []string{"printenv", "env", "printenv GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY OPENAI_API_KEY", "env -0"} {
 		res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
-		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		for k, v := range secrets {
 			assert.NotContains(t, res.Stdout, v, "%s leaked %s", cmd, k)
 			assert.NotContains(t, res.Stdout, k+"=", "%s leaked %s", cmd, k)

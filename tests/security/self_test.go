@@ -30,7 +30,7 @@ func TestVtexecCannotRunItself(t *testing.T) {
 	} {
 		d, err := e.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
-		assert.Equal(t, "deny", d.Decision, cmd)
+		assert.Equal(t, "deny", string(d.Decision), cmd)
 		assert.Equal(t, "forbidden_program", d.Code, "%s: %s", cmd, d.Reason)
 	}
 }

@@ -98,7 +98,7 @@ func TestSequenceCannotEscapeThroughMovedLinks(t *testing.T) {
 				assert.Nil(t, res.Stopped)
 				return
 			}
-			require.Equal(t, "allow", res.Decision.Decision, "%s: %s", res.Decision.Code, res.Decision.Reason)
+			require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", res.Decision.Code, res.Decision.Reason)
 			require.NotNil(t, res.Stopped, "no later part was stopped; stderr: %s", res.Stderr)
 			assert.Equal(t, tc.code, res.Stopped.Code, "%s", res.Stopped.Reason)
 			assert.NotEmpty(t, res.Stopped.Reason)

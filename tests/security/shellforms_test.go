@@ -76,11 +76,11 @@ func TestPWDRefusedWhereBashWouldSplit(t *testing.T) {
 	require.NoError(t, os.Mkdir(odd, 0o755))
 	d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: "ls $PWD", Workspace: ws, Cwd: odd})
 	require.NoError(t, err)
-	assert.Equal(t, "deny", d.Decision)
+	assert.Equal(t, "deny", string(d.Decision))
 	assert.Equal(t, "expansion", d.Code)
 	d, err = standinEngine(t).Check(context.Background(), vtexec.Request{Command: "ls .", Workspace: ws, Cwd: odd})
 	require.NoError(t, err)
-	assert.Equal(t, "allow", d.Decision, "only $PWD is refused there")
+	assert.Equal(t, "allow", string(d.Decision), "only $PWD is refused there")
 }
 
 // test, [ and [[ ]]: file tests, string and number comparisons; every word
@@ -208,16 +208,16 @@ func TestHereDocumentRunsAndApprovalIsBoundToIt(t *testing.T) {
 	ask := "xargs cat <<'EOF'\nfile.txt\nEOF"
 	d, err := e.Check(ctx, vtexec.Request{Command: ask, Session: "h1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)
-	require.Equal(t, "ask", d.Decision, d.Reason)
+	require.Equal(t, "ask", string(d.Decision), d.Reason)
 	other := "xargs cat <<'EOF'\nREADME.m\nEOF" // as long, another file
 	res, err = e.Run(ctx, vtexec.Request{Command: other, Session: "h1", Workspace: ws, AuditLog: "off",
 		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "h1"}})
 	require.NoError(t, err)
-	assert.Equal(t, "deny", res.Decision.Decision, "the id was for another text")
+	assert.Equal(t, "deny", string(res.Decision.Decision), "the id was for another text")
 	res, err = e.Run(ctx, vtexec.Request{Command: ask, Session: "h1", Workspace: ws, AuditLog: "off",
 		Approver: vtexec.IDApprover{ID: d.ApprovalID, Answer: vtexec.AnswerOnce, Session: "h1"}})
 	require.NoError(t, err)
-	assert.Equal(t, "allow", res.Decision.Decision, "the id approves its own text: %s", res.Decision.Reason)
+	assert.Equal(t, "allow", string(res.Decision.Decision), "the id approves its own text: %s", res.Decision.Reason)
 }
 
 // go and npm: the uses that only read and print are allowed; every other
@@ -389,7 +389,7 @@ func TestRgStopsAtTheWorkspaceRoot(t *testing.T) {
 	check := func(cmd string) []string {
 		d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
-		require.Equal(t, "allow", d.Decision, d.Reason)
+		require.Equal(t, "allow", string(d.Decision), d.Reason)
 		return d.Commands[0].Argv
 	}
 	assert.Equal(t, []string{"rg", "-n", "TODO", "src"}, check("rg -n TODO src"))
@@ -730,13 +730,13 @@ func TestFindExecReadsNoLink(t *testing.T) {
 	require.FileExists(t, outside)
 	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "src", "leak.txt")))
 	res := runIn(t, ws, "find . -type f -name '*.txt' -exec cat {} +")
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Contains(t, res.Stdout, "TODO", "the regular files are read")
 	secret, err := os.ReadFile(outside)
 	require.NoError(t, err)
 	assert.NotContains(t, res.Stdout, strings.TrimSpace(string(secret)))
 	res = runIn(t, ws, "find . -name '*.txt' -exec cat {} +")
-	assert.Equal(t, "deny", res.Decision.Decision, "asks, and no person can be asked here")
+	assert.Equal(t, "deny", string(res.Decision.Decision), "asks, and no person can be asked here")
 	assert.Equal(t, "needs_approval", res.Decision.Code)
 }
 
@@ -746,7 +746,7 @@ func TestLoopOfIfsFits(t *testing.T) {
 	ws := fixture(t)
 	words := strings.TrimSpace(strings.Repeat("src/a.txt ", execpolicy.MaxLoopItems))
 	res := runIn(t, ws, "for f in "+words+"; do if grep -q TODO $f; then echo $f; fi; done > found.txt; wc -l < found.txt")
-	require.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Equal(t, fmt.Sprintf("%d\n", execpolicy.MaxLoopItems), res.Stdout)
 }
 
@@ -777,7 +777,7 @@ func TestHereDocSubstitution(t *testing.T) {
 		`echo "[` + doc("$(cat <<-'EOF'", "\tEOF", "\tindented\n") + `]"`,
 	} {
 		res := runIn(t, ws, cmd)
-		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		want := exec.Command("bash", "--norc", "-c", cmd)
 		want.Dir = ws
 		out, err := want.Output()

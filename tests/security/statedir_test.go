@@ -46,7 +46,7 @@ func TestStateDirFullOrReadOnly(t *testing.T) {
 			t.Setenv("XDG_STATE_HOME", state)
 			res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "cat file.txt", Workspace: ws, Session: "new-session-1", AuditLog: "off"})
 			require.NoError(t, err, "a command that needs no saved state runs")
-			assert.Equal(t, "allow", res.Decision.Decision, res.Decision.Reason)
+			assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 			assert.Equal(t, "one\ntwo\n", res.Stdout)
 			codes := map[string]string{}
 			for _, w := range res.Warnings {
@@ -72,7 +72,7 @@ func TestApprovalKeyRecoversAfterAFullDisk(t *testing.T) {
 	require.NoError(t, os.Chtimes(key, old, old))
 	d, err := vtexec.Check(context.Background(), vtexec.Request{Command: "rm file.txt", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)
-	require.Equal(t, "ask", d.Decision)
+	require.Equal(t, "ask", string(d.Decision))
 	assert.NotEmpty(t, d.ApprovalID, "an approval id is issued again")
 	data, err := os.ReadFile(key)
 	require.NoError(t, err)

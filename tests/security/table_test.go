@@ -370,7 +370,7 @@ func checkTableWith(t *testing.T, eng *vtexec.Engine, table []tableCase) {
 			} else {
 				require.NoError(t, err)
 			}
-			assert.Equal(t, tc.want.decision, d.Decision, "reason: %s", d.Reason)
+			assert.Equal(t, tc.want.decision, string(d.Decision), "reason: %s", d.Reason)
 			assert.Equal(t, tc.want.code, d.Code, "reason: %s", d.Reason)
 			if d.Decision != "allow" {
 				assert.NotEmpty(t, d.Reason)

@@ -34,7 +34,7 @@ func TestWorkspaceProgramAsksAndRunsConfined(t *testing.T) {
 	for _, cmd := range []string{"./bin/tool", "bin/tool x", "./bin/cat README.md", filepath.Join(ws, "bin/tool")} {
 		d, err := vtexec.Check(ctx, vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
-		assert.Equal(t, "ask", d.Decision, cmd)
+		assert.Equal(t, "ask", string(d.Decision), cmd)
 		assert.Equal(t, "workspace_program", d.Code, cmd)
 		assert.True(t, d.NeverAlways, cmd)
 	}

@@ -131,7 +131,7 @@ func TestDevToolsAskAndRefuseInjection(t *testing.T) {
 	for _, tc := range devToolCases {
 		t.Run(tc.cmd, func(t *testing.T) {
 			v := checker.Check(expandCase(tc.cmd, ws), w)
-			assert.Equal(t, tc.want.decision, string(v.Decision), "reason: %s", v.Reason)
+			assert.Equal(t, tc.want.decision, string(string(v.Decision)), "reason: %s", v.Reason)
 			assert.Equal(t, tc.want.code, v.Code, "reason: %s", v.Reason)
 			if v.Code == "inline_code" {
 				assert.True(t, v.NeverAlways, "inline code is never approvable always")
@@ -191,7 +191,7 @@ func TestTimedOutPipelineLeavesNoProcess(t *testing.T) {
 	} {
 		res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Timeout: 500 * time.Millisecond})
 		require.NoError(t, err)
-		require.Equal(t, "allow", res.Decision.Decision, "%s: %s", cmd, res.Decision.Reason)
+		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.True(t, res.TimedOut, cmd)
 		deadline := time.Now().Add(3 * time.Second)
 		for procsWith(marker) > 0 && time.Now().Before(deadline) {
