@@ -40,7 +40,7 @@ const askCmd = "tar -cf out.tar src"
 
 func run(t *testing.T, req Request) Result {
 	t.Helper()
-	res, err := Run(context.Background(), req)
+	res, err := testEngine.Run(context.Background(), req)
 	require.NoError(t, err)
 	return res
 }
@@ -57,7 +57,7 @@ func TestAskWithoutApproverNeedsApproval(t *testing.T) {
 	assert.NotContains(t, res.Decision.Hint, "policy allow")
 	assert.NoFileExists(t, filepath.Join(dir, "out.tar"))
 
-	d, err := Check(context.Background(), Request{Command: askCmd, Workspace: dir})
+	d, err := testEngine.Check(context.Background(), Request{Command: askCmd, Workspace: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "ask", string(d.Decision), "check reports ask, it does not refuse")
 	// The refusal keeps check's own hint, the way that needs no person.
@@ -108,11 +108,11 @@ func TestAnswerAlwaysPersists(t *testing.T) {
 	res := run(t, Request{Command: "tar --version", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}})
 	require.Equal(t, "allow", string(res.Decision.Decision))
 
-	d, err := Check(context.Background(), Request{Command: "tar --version", Workspace: dir})
+	d, err := testEngine.Check(context.Background(), Request{Command: "tar --version", Workspace: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "allow", string(d.Decision))
 	assert.Contains(t, d.RuleFile, filepath.Join(".vtexec", "policy.local.toml"))
-	d, _ = Check(context.Background(), Request{Command: "tar -cf x.tar src", Workspace: dir})
+	d, _ = testEngine.Check(context.Background(), Request{Command: "tar -cf x.tar src", Workspace: dir})
 	assert.Equal(t, "ask", string(d.Decision), "tar --version approves tar --version only")
 
 	data, err := os.ReadFile(filepath.Join(dir, ".vtexec", "policy.local.toml"))
@@ -125,7 +125,7 @@ func TestAnswerAlwaysPersists(t *testing.T) {
 
 	// Editing the file by hand makes its allow rules untrusted again.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".vtexec", "policy.local.toml"), append(data, '\n'), 0o644))
-	d, _ = Check(context.Background(), Request{Command: "tar --version", Workspace: dir})
+	d, _ = testEngine.Check(context.Background(), Request{Command: "tar --version", Workspace: dir})
 	assert.Equal(t, "ask", string(d.Decision))
 }
 
@@ -150,7 +150,7 @@ func TestInlineCodeNeverAlways(t *testing.T) {
 	assert.True(t, ap.questions[0].NeverAlways)
 	assert.NotContains(t, ap.questions[0].Text(), "[a]lways")
 
-	_, err := Run(context.Background(), Request{Command: "perl -e 'print 2'", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}})
+	_, err := testEngine.Run(context.Background(), Request{Command: "perl -e 'print 2'", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}})
 	assert.Error(t, err, "always is not an answer to this question")
 	assert.NoFileExists(t, filepath.Join(dir, ".vtexec", "policy.local.toml"))
 }
@@ -187,7 +187,7 @@ func TestStateDirInsideWorkspaceRefused(t *testing.T) {
 	hermetic(t)
 	dir := testDir(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	_, err := Run(context.Background(), Request{Command: "ls", Workspace: dir, Session: "x"})
+	_, err := testEngine.Run(context.Background(), Request{Command: "ls", Workspace: dir, Session: "x"})
 	var re *RequestError
 	require.ErrorAs(t, err, &re)
 }
@@ -197,7 +197,7 @@ func TestBadPolicyRefusesToRun(t *testing.T) {
 	dir := testDir(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".vtexec"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".vtexec", "policy.toml"), []byte("[[rule]]\nprogram = \"ls\"\ndecisoin = \"deny\"\n"), 0o644))
-	_, err := Run(context.Background(), Request{Command: "ls", Workspace: dir})
+	_, err := testEngine.Run(context.Background(), Request{Command: "ls", Workspace: dir})
 	var re *RequestError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, "bad_policy", re.Code)

@@ -48,7 +48,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(cmd, func(b *testing.B) {
 			req := Request{Command: cmd, Workspace: dir, AuditLog: "off"}
 			for b.Loop() {
-				if _, err := Check(ctx, req); err != nil {
+				if _, err := testEngine.Check(ctx, req); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -73,7 +73,7 @@ func BenchmarkRunOverhead(b *testing.B) {
 	b.Run("vtexec", func(b *testing.B) {
 		req := Request{Command: "cat README.md", Workspace: dir, AuditLog: "off"}
 		for b.Loop() {
-			res, err := Run(ctx, req)
+			res, err := testEngine.Run(ctx, req)
 			if err != nil || res.ExitCode != 0 {
 				b.Fatal(err, res.Decision.Reason)
 			}
@@ -90,7 +90,7 @@ func BenchmarkRunConfinement(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			req := Request{Command: "cat README.md", Workspace: dir, AuditLog: "off", Confinement: mode}
 			for b.Loop() {
-				res, err := Run(ctx, req)
+				res, err := testEngine.Run(ctx, req)
 				if err != nil || res.ExitCode != 0 {
 					b.Fatal(err, res.Decision.Reason, res.Stderr)
 				}

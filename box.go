@@ -1,354 +1,75 @@
 package vtexec
 
 import (
-	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/vtexec/vtexec/confine"
-	"github.com/vtexec/vtexec/execpolicy"
-	"github.com/vtexec/vtexec/internal/fsutil"
-	"github.com/vtexec/vtexec/plan"
-	"github.com/vtexec/vtexec/workspace"
+	"github.com/vtexec/vtexec/internal/runbox"
 )
 
-// CodeOutOfMemory warns of a command the kernel killed for exceeding the
-// memory bound.
-const CodeOutOfMemory = "out_of_memory"
+// The codes of a box that cannot be given or of what it saw (see package
+// runbox).
+const (
+	// CodeOutOfMemory warns of a command the kernel killed for exceeding
+	// the memory bound.
+	CodeOutOfMemory = runbox.CodeOutOfMemory
+	// CodeConfinementUnavailable refuses a run whose required
+	// confinement cannot be applied here.
+	CodeConfinementUnavailable = runbox.CodeConfinementUnavailable
+	// CodeNetworkUnavailable refuses a run with a network grant where
+	// slirp4netns, which gives it a network namespace of its own, is
+	// missing.
+	CodeNetworkUnavailable = runbox.CodeNetworkUnavailable
+	// CodeDiskFull warns that a file system the command writes was full
+	// after it ran.
+	CodeDiskFull = runbox.CodeDiskFull
+)
 
-// CodeConfinementUnavailable is the code of a run refused because the
-// confinement it requires cannot be applied here.
-const CodeConfinementUnavailable = "confinement_unavailable"
-
-// CodeNetworkUnavailable is the code of a run refused because a command
-// a person granted the network could only get it in the host's network
-// namespace: slirp4netns, which gives it a namespace of its own, is not
-// installed.
-const CodeNetworkUnavailable = "network_unavailable"
-
-// box is the kernel box of one run and the private directories its
-// programs get as HOME and TMPDIR, new for the run, and as their caches,
-// kept per workspace.
-type box struct {
-	*confine.Box
-	home, tmp string
-	runs      string   // the workspace's directory of runs' HOME and TMPDIR
-	cache     string   // the workspace's caches (XDG_CACHE_HOME)
-	gitDirs   []string // the workspace's git directories
-	// unprotected are the protected names missing when the box opened,
-	// and why each matters: what a run makes there is disarmed.
-	unprotected map[string]string
-	extraEnv    []string // cache locations and tool presets
-	cleanup     func()
-	release     func() // gives a cached box back; nil for one of its own
-}
-
-// openBox prepares the box a request's programs run in: read-write on the
-// workspace, the read-write roots and a private HOME and TMPDIR;
-// read-only on the read-only roots; nothing of the user's home.
-func (st *state) openBox(early *earlyRunDirs) (*box, error) {
+// openBox prepares the box the request's programs run in.
+func (st *state) openBox(early *runbox.EarlyDirs) (*runbox.Box, error) {
 	mode, err := confine.ParseMode(pick(st.req.Confinement, st.pol.Confinement))
 	if err != nil {
 		return nil, &RequestError{Code: "bad_request", Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
 	}
-	b := &box{cleanup: func() {}}
-	// The private HOME and TMPDIR are the command's whatever the
-	// confinement, and new for every run: the check inspects git with no
-	// user configuration, and the command must see the same, not what an
-	// earlier run wrote there.
-	dirs, ok, err := early.take(st.ws.Root())
-	if !ok {
-		early.discard()
-		dirs, err = makeRunDirs(st.ws.Root())
+	b, err := runbox.Open(runbox.Options{Root: st.ws.Root(), Mode: mode, Policy: st.pol, Plan: st.decided.Plan,
+		Network: st.decided.Network, Early: early, Cache: &st.engine.boxes})
+	var refused *runbox.Refusal
+	if errors.As(err, &refused) {
+		return nil, &RequestError{Code: refused.Code, Reason: refused.Reason, Hint: refused.Hint}
 	}
-	if err != nil {
-		return nil, &RequestError{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
-			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
-	}
-	b.home, b.tmp, b.runs, b.cache, b.cleanup = dirs.home, dirs.tmp, dirs.runs, dirs.cache, dirs.remove
-	b.extraEnv = cacheEnv(b.cache)
-	grantNetwork(st.decided.Plan, st.decided.Network)
-	if st.decided.Plan.Any(func(c plan.Cmd) bool { return c.Git }) {
-		writeGitIdentity(b.home)
-	}
-	if mode == confine.ModeOff {
-		b.Box, _ = confine.Open(confine.Spec{}, mode)
-		return b, nil
-	}
-	lim := st.pol.Limits
-	spec := confine.Spec{
-		ReadWrite: []string{st.ws.Root(), b.runs, b.cache},
-		Limits:    confine.Limits{FileSize: lim.FileSize, OpenFiles: lim.OpenFiles, Processes: lim.Processes, CPUTime: lim.CPUTime, Memory: lim.Memory},
-	}
-	spec.Protected, spec.GitDirs = protectedPaths(st.ws.Root(), st.pol.Protect)
-	b.gitDirs = spec.GitDirs
-	spec.Placeholders = st.pol.Placeholders
-	spec.PlaceholderFiles = st.pol.PlaceholderFiles
-	b.extraEnv = append(b.extraEnv, toolPresets(st.decided.Plan, &spec)...)
-	for _, r := range st.pol.Roots {
-		if r.Access == "read-write" {
-			spec.ReadWrite = append(spec.ReadWrite, r.Path)
-		} else {
-			spec.ReadOnly = append(spec.ReadOnly, r.Path)
-		}
-	}
-	cb, release, err := st.engine.boxes.open(spec, mode)
-	if err != nil {
-		b.cleanup()
-		if errors.Is(err, confine.ErrUnsupported) {
-			return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(),
-				Hint: `run on a Linux kernel with Landlock (5.13 or later), or set confinement = "best-effort" in the policy (or --confinement best-effort) to run with what this kernel offers`}
-		}
-		return nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that the workspace and the policy's roots exist"}
-	}
-	b.Box, b.release = cb, release
-	if st.decided.Plan.Any(func(c plan.Cmd) bool { return c.Network }) && !cb.CanGrantNetwork() {
-		b.cleanup()
-		release()
-		return nil, &RequestError{Code: CodeNetworkUnavailable, Reason: "a command here was granted the network, and vtexec gives a granted command the network only in a network namespace of its own, through slirp4netns, which is not installed",
-			Hint: "install slirp4netns (Debian and Ubuntu: apt install slirp4netns), or run the command without the network"}
-	}
-	// After the box made its placeholders: those are not missing.
-	b.unprotected = missingProtected(st.ws.Root(), spec, st.decided.Plan.Any(approvedGitWrite))
-	return b, nil
+	return b, err
 }
 
-// report is the box's report for this run.
-func (b *box) report(p *plan.Plan) confine.Report {
-	r := b.Report()
-	if p != nil {
-		for _, c := range p.Commands() {
-			if c.Network {
-				r.NetworkGranted = append(r.NetworkGranted, filepath.Base(c.Argv[0]))
-			}
-		}
-	}
-	return r
-}
-
-// boxCache keeps the boxes of a long-lived Engine, so a request whose box
-// would be the same (the same spec and mode, the same files at the paths
-// it protects and binds) reuses its Landlock ruleset and mount
-// namespaces instead of building them again.
-type boxCache struct {
-	mu sync.Mutex
-	m  map[string]*cachedBox
-}
-
-type cachedBox struct {
-	box     *confine.Box
-	refs    int
-	evicted bool
-}
-
-const boxCacheSize = 16
-
-// closeAll closes every cached box; those still in use close when
-// released.
-func (c *boxCache) closeAll() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, e := range c.m {
-		e.evicted = true
-		if e.refs == 0 {
-			e.box.Close()
-		}
-		delete(c.m, k)
-	}
-}
-
-// open returns a box for spec, and the function that releases it.
-func (c *boxCache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func(), error) {
-	key := confine.SpecKey(spec, mode)
-	c.mu.Lock()
-	if e := c.m[key]; e != nil {
-		e.refs++
-		c.mu.Unlock()
-		return e.box, c.releaser(e), nil
-	}
-	c.mu.Unlock()
-	b, err := confine.Open(spec, mode)
-	if err != nil {
-		return nil, nil, err
-	}
-	e := &cachedBox{box: b, refs: 1}
-	key = confine.SpecKey(spec, mode) // placeholders may have been made
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= boxCacheSize {
-		for k, old := range c.m {
-			old.evicted = true
-			if old.refs == 0 {
-				old.box.Close()
-			}
-			delete(c.m, k)
-		}
-		if c.m == nil {
-			c.m = map[string]*cachedBox{}
-		}
-	}
-	if _, taken := c.m[key]; taken {
-		e.evicted = true // another request made the same box meanwhile
-	} else {
-		c.m[key] = e
-	}
-	return b, c.releaser(e), nil
-}
-
-func (c *boxCache) releaser(e *cachedBox) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			e.refs--
-			if e.refs == 0 && e.evicted {
-				e.box.Close()
-			}
-		})
-	}
-}
-
-// ProtectedNames are the names at the workspace root that hold code or
-// configuration something runs later: vtexec's own files, agents' and
-// editors' settings, direnv's script and git's attributes (which pick
-// filter and diff programs). The kernel keeps them read-only for every
-// command; a missing directory name gets an empty placeholder directory
-// (made once, then left), a missing file name is left to the
-// validators. A trailing "/" marks a directory.
-var ProtectedNames = append([]string{".vtexec/"}, workspace.ConfigNames...)
-
-// protectedPaths returns the protected names of a workspace root and its
-// git directory (a .git file, as in a worktree, is protected like a name).
-func protectedPaths(root string, more []string) ([]confine.Protected, []string) {
-	var prot []confine.Protected
-	for _, n := range append(append([]string{}, ProtectedNames...), more...) {
-		name, dir := strings.CutSuffix(n, "/")
-		prot = append(prot, confine.Protected{Path: filepath.Join(root, name), Dir: dir})
-	}
-	git := filepath.Join(root, ".git")
-	fi, err := os.Lstat(git)
-	switch {
-	case err != nil:
-		return prot, nil
-	case fi.IsDir():
-		return prot, []string{git}
-	}
-	prot = append(prot, confine.Protected{Path: git})
-	// A .git file names the git directory git uses (a worktree, a
-	// submodule, --separate-git-dir); in the workspace, it is protected
-	// as a .git directory is.
-	if dir := gitFileDir(root, git); dir != "" {
-		return prot, []string{dir}
-	}
-	return prot, nil
-}
-
-// gitFileDir is the git directory a .git file names, if it is a real
-// directory inside root (its links resolved), else "".
-func gitFileDir(root, gitFile string) string {
-	data, _, err := fsutil.ReadRegular(gitFile, 4096, false)
+// quarantine is where what a run left under a name that outlives it is
+// moved, "" when vtexec has no state directory.
+func quarantine() string {
+	dir, err := StateDir()
 	if err != nil {
 		return ""
 	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return ""
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil || real == root || !strings.HasPrefix(real, root+"/") {
-		return ""
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return ""
-	}
-	return real
+	return filepath.Join(dir, "disarmed")
 }
 
 // watchPlants disarms, while the run goes on, what it makes under a
-// protected name at the workspace root (see confine.PlantWatch).
-func (st *state) watchPlants(unprotected map[string]string) *confine.PlantWatch {
-	if len(unprotected) == 0 {
+// missing protected name.
+func (st *state) watchPlants(bx *runbox.Box) *confine.PlantWatch {
+	q := quarantine()
+	if q == "" {
 		return nil
 	}
-	dir, err := StateDir()
-	if err != nil {
-		return nil
-	}
-	return confine.WatchPlants(st.ws.Root(), unprotected, filepath.Join(dir, "disarmed"))
+	return bx.WatchPlants(st.ws.Root(), q)
 }
 
-// missingProtected are the protected names of spec, and the workspace's
-// .git, that do not exist now and have no placeholder: what a run makes
-// there is moved away after it. The value says why the name matters.
-func missingProtected(root string, spec confine.Spec, initsGit bool) map[string]string {
-	out := map[string]string{}
-	for _, p := range spec.Protected {
-		if _, err := os.Lstat(p.Path); err != nil {
-			out[p.Path] = "a protected name: " + whyProtected(filepath.Base(p.Path))
-		}
-	}
-	if len(spec.GitDirs) == 0 && !initsGit {
-		git := filepath.Join(root, ".git")
-		if _, err := os.Lstat(git); err != nil {
-			out[git] = "a .git where the workspace had none, made by a command no person approved as one that writes a repository: git, editors and the person's shell prompt would run git with its configuration and hooks"
-		}
-	}
-	return out
-}
-
-// approvedGitWrite reports whether c runs git in a way a person had to
-// approve (git init, git clone: they make the workspace's .git); only
-// such a run may leave a .git where there was none.
-func approvedGitWrite(c plan.Cmd) bool { return c.Git && len(c.Asks) > 0 }
-
-// whyProtected says what reads a protected name.
-func whyProtected(name string) string {
-	switch name {
-	case ".envrc":
-		return "direnv runs it when a shell enters the directory"
-	case ".gitattributes":
-		return "it picks the filter and diff programs git runs"
-	case ".mcp.json":
-		return "agents start the MCP servers it names"
-	case ".vtexec":
-		return "vtexec's own policy"
-	}
-	return "agents and editors read their settings, hooks and tasks from it"
-}
-
-// disarm moves out of the workspace each of absent (files that steer git,
-// missing before the run) and each protected name missing before it that
-// the run made, and warns of it.
-func (st *state) disarm(during []confine.Disarmed, absent []string, unprotected map[string]string) []confine.Disarmed {
-	if len(during) == 0 && len(absent) == 0 && len(unprotected) == 0 {
+// disarm moves away what the run left that outlives it (see
+// runbox.Box.Disarm) and warns of each.
+func (st *state) disarm(bx *runbox.Box, during []confine.Disarmed, absent []string) []confine.Disarmed {
+	q := quarantine()
+	if q == "" {
 		return nil
 	}
-	dir, err := StateDir()
-	if err != nil {
-		return nil
-	}
-	quarantine := filepath.Join(dir, "disarmed")
-	out := append(during, confine.Disarm(absent, quarantine, "it tells git where to take its configuration and hooks from, and git itself never makes it here")...)
-	for p, why := range unprotected {
-		out = append(out, confine.Disarm([]string{p}, quarantine, why)...)
-	}
+	out := bx.Disarm(q, during, absent)
 	for _, d := range out {
 		where := "it could not be moved; remove it before running git"
 		if d.MovedTo != "" {
@@ -357,364 +78,4 @@ func (st *state) disarm(during []confine.Disarmed, absent []string, unprotected 
 		st.warn("disarmed", fmt.Sprintf("the command made %s: %s; %s", d.Path, d.Why, where))
 	}
 	return out
-}
-
-// environ is vtexec's environment with HOME and TMPDIR pointing into the
-// box; the runner keeps only the variables it allows from it.
-func (b *box) environ() []string {
-	env := os.Environ()
-	if b.home == "" {
-		return env
-	}
-	out := make([]string, 0, len(env)+2)
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "TMPDIR=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, "HOME="+b.home, "TMPDIR="+b.tmp)
-}
-
-func (b *box) close() {
-	if b == nil {
-		return
-	}
-	if b.release != nil {
-		b.release()
-	} else if b.Box != nil {
-		b.Box.Close()
-	}
-	removeLater(b.cleanup)
-}
-
-// CodeDiskFull warns that a file system the command writes was full after
-// it ran.
-const CodeDiskFull = "disk_full"
-
-// writablePlace is a place a run writes, and how to name it.
-type writablePlace struct{ path, what string }
-
-// writable are the places the run writes: the workspace, and its
-// private TMPDIR (where HOME is).
-func (b *box) writable(root string) []writablePlace {
-	out := []writablePlace{{root, "the workspace"}}
-	if b.tmp != "" {
-		out = append(out, writablePlace{b.tmp, "the command's TMPDIR and HOME"})
-	}
-	return out
-}
-
-// removals are the run directories being removed once their run has
-// ended (its processes are gone with its PID namespace): off the
-// answer's path, since removing a directory costs a journal write on
-// many file systems. Close waits for them.
-var removals sync.WaitGroup
-
-func removeLater(remove func()) {
-	removals.Add(1)
-	go func() {
-		defer removals.Done()
-		remove()
-	}()
-}
-
-// runDirs are a run's private HOME and TMPDIR, new and empty, removed
-// when the run ends, under the workspace's directory of runs; and the
-// workspace's cache directory, kept between runs (within maxCache).
-type runDirs struct {
-	root                   string // the workspace they are for
-	runs, cache, home, tmp string
-	remove                 func()
-}
-
-// makeRunDirs makes the run directories of the workspace at root.
-func makeRunDirs(root string) (*runDirs, error) {
-	base, err := privateBase()
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256([]byte(root))
-	name := "workspace-" + hex.EncodeToString(sum[:12])
-	dir := filepath.Join(base, name)
-	d := &runDirs{root: root, runs: filepath.Join(dir, "runs"), cache: filepath.Join(dir, "cache")}
-	runsDir := dir
-	if mem := memoryBase(); mem != "" {
-		runsDir = filepath.Join(mem, name)
-		d.runs = filepath.Join(runsDir, "runs")
-	}
-	for _, p := range []string{dir, runsDir, d.runs, d.cache} {
-		if err := fsutil.OwnDir(p); err != nil {
-			return nil, err
-		}
-	}
-	tidy(dir, d.runs, d.cache)
-	run, err := os.MkdirTemp(d.runs, "run-")
-	if err != nil {
-		return nil, err
-	}
-	// HOME is the run's directory, TMPDIR a directory in it.
-	d.home, d.tmp = run, filepath.Join(run, "tmp")
-	if err := os.Mkdir(d.tmp, 0o700); err != nil {
-		removeTree(run)
-		return nil, err
-	}
-	d.remove = func() {
-		// Most runs leave both empty: two removals, else the whole tree.
-		if os.Remove(d.tmp) != nil || os.Remove(run) != nil {
-			removeTree(run)
-		}
-	}
-	return d, nil
-}
-
-// earlyRunDirs makes the run directories of the workspace at root while
-// the request is checked (a directory costs a journal write on many file
-// systems); the box takes them if the run goes ahead in that workspace,
-// and they are removed otherwise.
-type earlyRunDirs struct {
-	root  string
-	done  chan struct{}
-	dirs  *runDirs
-	err   error
-	taken bool
-}
-
-func startRunDirs(root string) *earlyRunDirs {
-	e := &earlyRunDirs{root: root, done: make(chan struct{})}
-	go func() {
-		defer close(e.done)
-		e.dirs, e.err = makeRunDirs(root)
-	}()
-	return e
-}
-
-// take returns the directories if they are for root.
-func (e *earlyRunDirs) take(root string) (*runDirs, bool, error) {
-	if e == nil || e.root != root {
-		return nil, false, nil
-	}
-	<-e.done
-	e.taken = true
-	return e.dirs, true, e.err
-}
-
-// discard removes the directories unless a box took them.
-func (e *earlyRunDirs) discard() {
-	if e == nil || e.taken {
-		return
-	}
-	e.taken = true
-	removeLater(func() {
-		<-e.done
-		if e.dirs != nil {
-			e.dirs.remove()
-		}
-	})
-}
-
-// cacheEnv points the caches programs keep (Go's build cache, npm's and
-// pip's downloads, XDG_CACHE_HOME) into the workspace's cache directory:
-// data that may be reused, not configuration.
-func cacheEnv(cache string) []string {
-	return []string{"XDG_CACHE_HOME=" + cache, "GOCACHE=" + filepath.Join(cache, "go-build"),
-		"npm_config_cache=" + filepath.Join(cache, "npm"), "PIP_CACHE_DIR=" + filepath.Join(cache, "pip")}
-}
-
-// maxCache bounds a workspace's cache directory; over it the cache is
-// emptied. It is measured at most every cacheCheckEvery.
-const (
-	maxCache        = 4 << 30
-	cacheCheckEvery = 10 * time.Minute
-	staleRun        = 24 * time.Hour
-)
-
-// tidy, at most every cacheCheckEvery (the time is kept in
-// dir/cache.checked), removes what a killed vtexec left in runs (see
-// sweepRuns) and the HOME and TMPDIR earlier versions kept in dir, and
-// empties cache when it has grown over maxCache.
-func tidy(dir, runs, cache string) {
-	stamp := filepath.Join(dir, "cache.checked")
-	if fi, err := os.Lstat(stamp); err == nil && time.Since(fi.ModTime()) < cacheCheckEvery {
-		return
-	}
-	if f, err := os.Create(stamp); err == nil {
-		f.Close()
-	}
-	sweepRuns(runs)
-	for _, old := range []string{"home", "tmp"} {
-		if _, err := os.Lstat(filepath.Join(dir, old)); err == nil {
-			removeTree(filepath.Join(dir, old))
-		}
-	}
-	var size int64
-	filepath.WalkDir(cache, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				size += fi.Size()
-			}
-		}
-		return nil
-	})
-	if size > maxCache {
-		removeTree(cache)
-		fsutil.OwnDir(cache)
-	}
-}
-
-// sweepRuns removes runs' directories left for more than staleRun (by a
-// vtexec that was killed).
-func sweepRuns(runs string) {
-	entries, err := os.ReadDir(runs)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleRun {
-			removeTree(filepath.Join(runs, e.Name()))
-		}
-	}
-}
-
-// removeTree removes dir and everything in it, making directories a
-// command left without write or search permission removable first. Links
-// are removed, never followed.
-func removeTree(dir string) {
-	if os.RemoveAll(dir) == nil {
-		return
-	}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if d != nil && d.IsDir() {
-			os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	os.RemoveAll(dir)
-}
-
-// privateBase is $TMPDIR/vtexec-UID, a directory only this user owns.
-// memoryBase is where runs' HOME and TMPDIR are made when the machine
-// has a file system in memory vtexec may use (see memoryFS), which makes
-// and removes a directory without a journal write; "" otherwise, when
-// they go under privateBase.
-var memoryBase = sync.OnceValue(func() string {
-	dir, ok := memoryFS()
-	if !ok {
-		return ""
-	}
-	base := filepath.Join(dir, "vtexec-"+strconv.Itoa(os.Geteuid()))
-	if fsutil.OwnDir(base) != nil {
-		return ""
-	}
-	return base
-})
-
-func privateBase() (string, error) {
-	base := filepath.Join(os.TempDir(), "vtexec-"+strconv.Itoa(os.Geteuid()))
-	return base, fsutil.OwnDir(base)
-}
-
-// toolPresets give an approved toolchain what it needs without a lasting
-// way out: for go, the user's module cache read-only (the build cache is
-// the private HOME's, per workspace, so a poisoned entry can never reach
-// the user's own builds), no toolchain switching and no proxy (a
-// download needs a network rule; then GOPROXY is the user's). It
-// returns the environment the preset sets.
-func toolPresets(p *plan.Plan, spec *confine.Spec) []string {
-	if p == nil {
-		return nil
-	}
-	for _, c := range p.Commands() {
-		if !c.GoToolchain {
-			continue
-		}
-		env := []string{"GOTOOLCHAIN=local"}
-		if !c.Network {
-			env = append(env, "GOPROXY=off")
-		} else if v := os.Getenv("GOPROXY"); v != "" {
-			env = append(env, "GOPROXY="+v)
-		}
-		if mc := userModCache(); mc != "" {
-			spec.ReadOnly = append(spec.ReadOnly, mc)
-			env = append(env, "GOMODCACHE="+mc)
-		}
-		return env
-	}
-	return nil
-}
-
-// userModCache is the user's Go module cache, if it exists.
-func userModCache() string {
-	dir := os.Getenv("GOMODCACHE")
-	if dir == "" {
-		gopath := os.Getenv("GOPATH")
-		if gopath == "" {
-			if home, err := os.UserHomeDir(); err == nil {
-				gopath = filepath.Join(home, "go")
-			}
-		}
-		if first, _, _ := strings.Cut(gopath, ":"); first != "" {
-			dir = filepath.Join(first, "pkg", "mod")
-		}
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
-		return ""
-	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		return real
-	}
-	return ""
-}
-
-// grantNetwork marks the plan's commands a person's network rule
-// approved (by their index in plan order).
-func grantNetwork(p *plan.Plan, granted map[int]bool) {
-	if p == nil {
-		return
-	}
-	i := 0
-	for s := range p.Steps {
-		cmds := p.Steps[s].Pipeline.Cmds
-		for c := range cmds {
-			cmds[c].Network = granted[i]
-			i++
-		}
-	}
-}
-
-var (
-	gitIdentityOnce sync.Once
-	gitIdentity     []byte
-)
-
-// writeGitIdentity gives the private HOME a git configuration with the
-// user's name and email, and nothing else of the user's configuration.
-func writeGitIdentity(home string) {
-	gitIdentityOnce.Do(func() {
-		prog, ok := execpolicy.LookPath("git")
-		if !ok {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, prog, "config", "--global", "--get-regexp", `^user\.(name|email)$`)
-		cmd.Env = []string{"PATH=" + plan.TrustedPath, "HOME=" + os.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1"}
-		out, err := cmd.Output()
-		if err != nil {
-			return
-		}
-		var b bytes.Buffer
-		b.WriteString("[user]\n")
-		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			key, value, ok := strings.Cut(line, " ")
-			if !ok || strings.ContainsAny(value, "\n\"\\") {
-				continue
-			}
-			fmt.Fprintf(&b, "\t%s = \"%s\"\n", strings.TrimPrefix(key, "user."), value)
-		}
-		gitIdentity = b.Bytes()
-	})
-	if gitIdentity != nil {
-		// A replace, never a write through whatever a command left there.
-		fsutil.WriteAtomic(filepath.Join(home, ".gitconfig"), gitIdentity, 0o600)
-	}
 }

@@ -26,19 +26,17 @@ func checkWith(t *testing.T, e *Engine, dir, cmd string) string {
 func TestEnginePolicyCache(t *testing.T) {
 	config, _ := hermetic(t)
 	dir := testDir(t)
-	old := settle
-	settle = 50 * time.Millisecond
-	t.Cleanup(func() { settle = old })
 	user := filepath.Join(config, "vtexec", "policy.toml")
 	require.NoError(t, os.MkdirAll(filepath.Dir(user), 0o755))
 	rule := func(decision string) []byte { // the same size for ask and deny
 		return []byte("[[rule]]\nprogram = \"head\"\ndecision = \"" + decision + "\"\n" +
 			map[string]string{"ask": "#", "deny": ""}[decision])
 	}
-	require.NoError(t, os.WriteFile(user, rule("deny"), 0o644))
-	time.Sleep(2 * settle)
-
 	e := NewEngine(Config{})
+	e.settle = 50 * time.Millisecond
+	require.NoError(t, os.WriteFile(user, rule("deny"), 0o644))
+	time.Sleep(2 * e.settle)
+
 	assert.Equal(t, "deny", checkWith(t, e, dir, "head src/a\\ b.txt"))
 	assert.Equal(t, "deny", checkWith(t, e, dir, "head src/a\\ b.txt"))
 	assert.Equal(t, "allow", checkWith(t, e, dir, "cat src/a\\ b.txt"))
@@ -49,7 +47,7 @@ func TestEnginePolicyCache(t *testing.T) {
 	assert.Equal(t, "ask", checkWith(t, e, dir, "head src/a\\ b.txt"))
 	require.NoError(t, os.WriteFile(user, rule("deny"), 0o644))
 	assert.Equal(t, "deny", checkWith(t, e, dir, "head src/a\\ b.txt"))
-	time.Sleep(2 * settle)
+	time.Sleep(2 * e.settle)
 	loads := e.loads.Load()
 	checkWith(t, e, dir, "head src/a\\ b.txt")
 	checkWith(t, e, dir, "head src/a\\ b.txt")
@@ -61,7 +59,7 @@ func TestEnginePolicyCache(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(project), 0o755))
 	require.NoError(t, os.WriteFile(project, []byte("[[rule]]\nprogram = \"tar\"\ndecision = \"allow\"\n"), 0o644))
 	assert.Equal(t, "ask", checkWith(t, e, dir, askCmd))
-	time.Sleep(2 * settle)
+	time.Sleep(2 * e.settle)
 	assert.Equal(t, "ask", checkWith(t, e, dir, askCmd))
 	files, err := PolicyFilesFor(dir)
 	require.NoError(t, err)

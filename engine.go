@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/vtexec/vtexec/audit"
@@ -176,7 +175,7 @@ func (f PolicyFiles) identities() (ids [4]fsutil.Identity, err error) {
 // settle is how long a file must have stayed unchanged before a loaded
 // policy is kept by its identity: a file written twice within one
 // timestamp tick, at the same size, would otherwise look unchanged.
-var settle = 2 * time.Second
+const settle = 2 * time.Second
 
 // maxCached bounds the policies an Engine keeps (one per workspace).
 const maxCached = 64
@@ -210,7 +209,7 @@ func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
 	now := time.Now()
 	keep := stable
 	for _, id := range ids {
-		keep = keep && !id.Recent(now, settle)
+		keep = keep && !id.Recent(now, e.settle)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -491,22 +490,15 @@ func (st *state) ownFilesOutside() error {
 	return nil
 }
 
-// realPaths caches the real paths of vtexec's own directories, which are
-// the user's: no command vtexec allows can change what they resolve to
-// (it would have to write where they lie, which this check keeps out of
-// every workspace), so one resolution per process serves every request
-// (a check --jsonl stream makes thousands).
-var realPaths sync.Map
-
 // holds reports whether the workspace (or an extra root) holds p.
 func (st *state) holds(p string) bool {
-	real, ok := realPaths.Load(p)
+	real, ok := st.engine.realPaths.Load(p)
 	if !ok {
 		r, err := workspace.Real(p)
 		if err != nil {
 			return false
 		}
-		real, _ = realPaths.LoadOrStore(p, r)
+		real, _ = st.engine.realPaths.LoadOrStore(p, r)
 	}
 	return st.ws.Holds(real.(string))
 }

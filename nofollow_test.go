@@ -35,7 +35,7 @@ func TestOwnWritesDoNotFollowPlantedLinks(t *testing.T) {
 	lock := filepath.Join(dot, "policy.local.toml.lock")
 	require.NoError(t, os.Remove(lock))
 	require.NoError(t, os.Symlink(victim, lock))
-	_, err = Run(t.Context(), Request{Command: "tar --help", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}, AuditLog: "off"})
+	_, err = testEngine.Run(t.Context(), Request{Command: "tar --help", Workspace: dir, Approver: &fakeApprover{answer: AnswerAlways}, AuditLog: "off"})
 	assert.Error(t, err, "a lock file that is a link is refused")
 
 	// policy.local.toml itself as a link: the atomic write replaces the

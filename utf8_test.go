@@ -19,7 +19,7 @@ func TestResultJSONKeepsInvalidUTF8(t *testing.T) {
 	bin := "ok \xff\xfe end\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bin.dat"), []byte(bin), 0o644))
 	for cmd, want := range map[string]string{"cat bin.dat": bin, "cat src/a\\ b.txt": "spaced\n"} {
-		res, err := Run(context.Background(), Request{Command: cmd, Workspace: dir, AuditLog: "off"})
+		res, err := testEngine.Run(context.Background(), Request{Command: cmd, Workspace: dir, AuditLog: "off"})
 		require.NoError(t, err)
 		assert.Equal(t, want, res.Stdout, "the Go value is exact")
 		data, err := json.Marshal(res)

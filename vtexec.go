@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vtexec/vtexec/internal/fsutil"
+	"github.com/vtexec/vtexec/internal/runbox"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -251,9 +252,21 @@ type Engine struct {
 
 	mu       sync.Mutex
 	policies map[string]*cachedPolicy // by policy files, see policy
-	boxes    boxCache
+	boxes    runbox.Cache
 	sessions cwdtrack.Cache
 	loads    atomic.Int64 // policy loads, for tests
+	// realPaths caches the real paths of vtexec's own directories, which
+	// are the user's: no command vtexec allows can change what they
+	// resolve to (it would have to write where they lie, which the check
+	// keeps out of every workspace), so one resolution serves every
+	// request (a check --jsonl stream makes thousands).
+	realPaths sync.Map
+	// settle is how long a policy file must have stayed unchanged before
+	// the policy loaded from it is kept by its identity (see settle).
+	settle time.Duration
+	// afterRun, if set, is called once a command has run (a test's fault
+	// injection).
+	afterRun func(*state)
 }
 
 // Config sets up an Engine. The zero Config is what the CLI uses.
@@ -267,32 +280,16 @@ type Config struct {
 
 // NewEngine returns an Engine set up by cfg.
 func NewEngine(cfg Config) *Engine {
-	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}}
+	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}, settle: settle}
 }
-
-// defaultEngine serves the package-level Check and Run, made when first
-// used (nothing is built at init).
-var defaultEngine = sync.OnceValue(func() *Engine { return NewEngine(Config{}) })
 
 // Close releases what the Engine keeps between requests: its boxes'
 // rulesets, namespaces and cgroups. Requests still running finish first.
 func (e *Engine) Close() error {
-	removals.Wait()
-	e.boxes.closeAll()
+	runbox.Wait()
+	e.boxes.CloseAll()
 	return nil
 }
-
-// Close closes the default Engine (see Engine.Close); a command that used
-// Check or Run calls it before it exits.
-func Close() error { return defaultEngine().Close() }
-
-// Check decides on req with the default Engine.
-func Check(ctx context.Context, req Request) (Decision, error) {
-	return defaultEngine().Check(ctx, req)
-}
-
-// Run runs req with the default Engine.
-func Run(ctx context.Context, req Request) (Result, error) { return defaultEngine().Run(ctx, req) }
 
 // Check decides on req without running anything and without asking.
 func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
@@ -318,20 +315,20 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.
 func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
-	var early *earlyRunDirs
+	var early *runbox.EarlyDirs
 	if req.Workspace != "" {
 		if root, err := filepath.EvalSymlinks(req.Workspace); err == nil {
 			if root, err = filepath.Abs(root); err == nil {
 				// While the command is checked: the run's directories, and
 				// the network namespace.
-				early = startRunDirs(root)
+				early = runbox.StartDirs(root)
 				if req.Confinement != string(confine.ModeOff) {
 					confine.Warm(root)
 				}
 			}
 		}
 	}
-	defer early.discard() // unless the box took them
+	defer early.Discard() // unless the box took them
 	st, err := e.prepare(req)
 	if err != nil {
 		return Result{}, err
@@ -356,33 +353,33 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	defer bx.close()
+	defer bx.Close()
 	group, err := bx.NewGroup()
 	if err != nil {
 		return Result{}, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that vtexec may make cgroups here, or set confinement = \"best-effort\""}
 	}
 	defer group.Close()
 	startCwd := st.ws.Cwd()
-	absent := confine.AbsentGitFiles(bx.gitDirs)
+	absent := confine.AbsentGitFiles(bx.GitDirs())
 	oomBefore := group.OOMKills()
-	watch := st.watchPlants(bx.unprotected)
+	watch := st.watchPlants(bx)
 	res, err := runner.Run(ctx, st.decided.Plan, st.ws, runner.Options{
 		Timeout:   pick(req.Timeout, st.pol.Timeout, DefaultTimeout),
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
 		Recheck:   st.recheck(asked),
 		Launcher:  runner.Boxed{Box: bx.Box, Group: group},
-		Environ:   bx.environ(),
-		ExtraEnv:  bx.extraEnv,
+		Environ:   bx.Environ(),
+		ExtraEnv:  bx.ExtraEnv(),
 		Output:    started(req.Started),
 		Terminal:  req.Terminal,
 	})
-	report := bx.report(st.decided.Plan)
-	disarmed := st.disarm(watch.Stop(), absent, bx.unprotected)
+	report := bx.ReportFor(st.decided.Plan)
+	disarmed := st.disarm(bx, watch.Stop(), absent)
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}
-	if afterRun != nil {
-		afterRun(st)
+	if e.afterRun != nil {
+		e.afterRun(st)
 	}
 	var stopped *Stop
 	errors.As(res.Stopped, &stopped)
@@ -400,9 +397,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		}
 		st.warn(CodeOutOfMemory, fmt.Sprintf("the kernel killed %d process(es) of the command for exceeding the memory bound%s; its output and exit code are those of a killed program", after-oomBefore, limit))
 	}
-	for _, where := range bx.writable(st.ws.Root()) {
-		if fsutil.Full(where.path) {
-			st.warn(CodeDiskFull, fmt.Sprintf("the file system holding %s has no space left: a write of the command may have failed for that, and its output or exit code may say so only in the program's own words", where.what))
+	for _, where := range bx.Writable(st.ws.Root()) {
+		if fsutil.Full(where.Path) {
+			st.warn(CodeDiskFull, fmt.Sprintf("the file system holding %s has no space left: a write of the command may have failed for that, and its output or exit code may say so only in the program's own words", where.What))
 			break
 		}
 	}
@@ -450,10 +447,6 @@ func started(f func(func() (string, string))) func(stdout, stderr *runner.Captur
 		f(func() (string, string) { return stdout.String(), stderr.String() })
 	}
 }
-
-// afterRun, if set, is called once the command has run (a test's fault
-// injection).
-var afterRun func(*state)
 
 // pick returns the first non-zero value.
 func pick[T comparable](vals ...T) T {

@@ -31,13 +31,13 @@ func TestArgvRequestRunsExactlyThoseWords(t *testing.T) {
 		{"cat", "src/a b.txt"},
 		{"echo", "$(id)", "`id`", "$HOME", "*", "a;b", "x && y", "'q'", `"dq"`, "\\", "\t"},
 	} {
-		res, err := Run(ctx, Request{Argv: argv, Workspace: dir})
+		res, err := testEngine.Run(ctx, Request{Argv: argv, Workspace: dir})
 		require.NoError(t, err)
 		require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 		require.Len(t, res.Decision.Commands, 1)
 		assert.Equal(t, argv, res.Decision.Commands[0].Argv)
 	}
-	res, err := Run(ctx, Request{Argv: []string{"echo", "$(id)", "*"}, Workspace: dir})
+	res, err := testEngine.Run(ctx, Request{Argv: []string{"echo", "$(id)", "*"}, Workspace: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "$(id) *\n", res.Stdout)
 }
@@ -55,19 +55,19 @@ func TestBadRequests(t *testing.T) {
 		"cwd missing":       {Command: "ls", Workspace: dir, Cwd: "nope"},
 		"NUL in argv":       {Argv: []string{"echo", "a\x00b"}, Workspace: dir},
 	} {
-		_, err := Check(ctx, req)
+		_, err := testEngine.Check(ctx, req)
 		var re *RequestError
 		require.True(t, errors.As(err, &re), name)
 		assert.Equal(t, "bad_request", re.Code, name)
 		assert.NotEmpty(t, re.Hint, name)
-		_, err = Run(ctx, req)
+		_, err = testEngine.Run(ctx, req)
 		assert.True(t, errors.As(err, &re), name)
 	}
 }
 
 func TestRunRefusedDoesNotRun(t *testing.T) {
 	dir := testDir(t)
-	res, err := Run(context.Background(), Request{Command: "cp src/a\\ b.txt copy.txt && cat /etc/passwd", Workspace: dir})
+	res, err := testEngine.Run(context.Background(), Request{Command: "cp src/a\\ b.txt copy.txt && cat /etc/passwd", Workspace: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "deny", string(res.Decision.Decision))
 	assert.Equal(t, ExitRefused, res.ExitCode)
@@ -76,9 +76,13 @@ func TestRunRefusedDoesNotRun(t *testing.T) {
 
 func TestRunCwd(t *testing.T) {
 	dir := testDir(t)
-	res, err := Run(context.Background(), Request{Command: "pwd && cd .. && pwd", Workspace: dir, Cwd: "src"})
+	res, err := testEngine.Run(context.Background(), Request{Command: "pwd && cd .. && pwd", Workspace: dir, Cwd: "src"})
 	require.NoError(t, err)
 	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.Equal(t, filepath.Join(dir, "src")+"\n"+dir+"\n", res.Stdout)
 	assert.Equal(t, dir, res.Cwd)
 }
+
+// testEngine decides and runs the requests of tests that need no engine
+// of their own.
+var testEngine = NewEngine(Config{})

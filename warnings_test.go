@@ -22,14 +22,14 @@ func TestRunKeepsResultWhenStateFailsAfter(t *testing.T) {
 	_, stateDir := hermetic(t)
 	dir := testDir(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
-	afterRun = func(st *state) {
+	e := NewEngine(Config{})
+	e.afterRun = func(st *state) {
 		st.log.Close() // the execution record cannot be written
 		lock := filepath.Join(stateDir, "vtexec", "sessions", "s1.json.lock")
 		os.Remove(lock)
 		require.NoError(t, syscall.Mkfifo(lock, 0o600)) // nor the session saved
 	}
-	t.Cleanup(func() { afterRun = nil })
-	res, err := Run(context.Background(), Request{Command: "cd src && echo hi", Workspace: dir, Session: "s1", AuditLog: audit})
+	res, err := e.Run(context.Background(), Request{Command: "cd src && echo hi", Workspace: dir, Session: "s1", AuditLog: audit})
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.ExitCode)
 	assert.Equal(t, "hi\n", res.Stdout)

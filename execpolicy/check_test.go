@@ -142,7 +142,7 @@ func TestPartsOnePerCommandAndWrappedCommand(t *testing.T) {
 	}{{"timeout", Allow}, {"make", Ask}, {"cat", Deny}, {"ls", Allow}}
 	for i, w := range want {
 		assert.Equal(t, w.argv0, v.Parts[i].Argv[0])
-		assert.Equal(t, w.decision, string(v.Parts[i].Decision), v.Parts[i].Reason)
+		assert.Equal(t, w.decision, v.Parts[i].Decision, v.Parts[i].Reason)
 	}
 	assert.True(t, filepath.IsAbs(v.Parts[1].Program))
 

@@ -127,7 +127,7 @@ func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 	return Verdict{Kind: Pass}
 }
 
-// protectedName is the entry of vtexec.ProtectedNames (names at the
+// protectedName is the entry of workspace.ProtectedNames (names at the
 // workspace root the kernel box keeps read-only) that real is or lies
 // under; "" if none.
 func protectedName(root, real string) string {
@@ -136,7 +136,7 @@ func protectedName(root, real string) string {
 		return ""
 	}
 	first, _, _ := strings.Cut(rel, "/")
-	for _, n := range vtexec.ProtectedNames {
+	for _, n := range workspace.ProtectedNames {
 		if strings.EqualFold(first, strings.TrimSuffix(n, "/")) {
 			return n
 		}

@@ -116,7 +116,7 @@ func TestShellSessionCarriesCd(t *testing.T) {
 	ws := project(t)
 	// A cd run through vtexec in this session moves the session's cwd;
 	// the next check starts there, so a relative path means src/…
-	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "cd src", Workspace: ws, Session: "sess-1", AuditLog: "off"})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: "cd src", Workspace: ws, Session: "sess-1", AuditLog: "off"})
 	require.NoError(t, err)
 	require.True(t, res.Decision.Allowed(), res.Decision.Reason)
 	v := Decide(context.Background(), event(Gemini, ws, "run_shell_command", map[string]any{"command": "cat a.txt"}), options(ws, fakeExe))
@@ -383,3 +383,6 @@ func FuzzRewriteLine(f *testing.F) {
 		assert.Equal(t, []string{"/v t/vtexec", "run", "--no-prompt", "--workspace", "/w", "--cwd", "/w/s", "--session", "id-1", "--", cmd}, words)
 	})
 }
+
+// testEngine runs the requests of tests that need no engine of their own.
+var testEngine = vtexec.NewEngine(vtexec.Config{})

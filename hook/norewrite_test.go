@@ -95,7 +95,7 @@ func TestNoRewriteRunsWhatWasChecked(t *testing.T) {
 				allowedClean++
 			}
 			checked++
-			res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+			res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
 			require.True(t, res.Decision.Allowed(), cmd)
 			out, errOut, code := geminiBash(ws, cmd, env)

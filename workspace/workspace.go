@@ -64,9 +64,17 @@ var DefaultAskNames = func() []string {
 }()
 
 // ConfigNames are the same names, a trailing "/" marking a directory:
-// the one list the validators, the kernel box (vtexec.ProtectedNames)
-// and the hook take them from.
+// the one list the validators, the kernel box (ProtectedNames) and the
+// hook take them from.
 var ConfigNames = []string{".claude/", ".codex/", ".gemini/", ".cursor/", ".vscode/", ".idea/", ".mcp.json", ".envrc", ".gitattributes"}
+
+// ProtectedNames are the names at the workspace root that hold code or
+// configuration something runs later: vtexec's own files and
+// ConfigNames. The kernel box keeps them read-only for every command; a
+// missing directory name gets an empty placeholder directory (made once,
+// then left), a missing file name is left to the validators. A trailing
+// "/" marks a directory.
+var ProtectedNames = append([]string{".vtexec/"}, ConfigNames...)
 
 // extraRoot is a directory outside the root that policy grants.
 type extraRoot struct {

@@ -41,7 +41,7 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	req.Workspace, req.Cwd, req.Session, req.AuditLog = *wsDir, *cwd, *session, *auditLog
 	req.WantApprovalID = *asJSON
-	d, err := vtexec.Check(ctx, req)
+	d, err := engine().Check(ctx, req)
 	if err != nil {
 		return 0, err
 	}

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/vtexec/vtexec"
@@ -64,11 +65,14 @@ check exits 0 allow, 1 deny, 3 ask, 2 usage error.
 run exits with the command's code, or 126 when vtexec refuses it.
 `
 
+// engine is the process's Engine, made when a command first needs it.
+var engine = sync.OnceValue(func() *vtexec.Engine { return vtexec.NewEngine(vtexec.Config{}) })
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	vtexec.Close()
+	engine().Close()
 	os.Exit(code)
 }
 

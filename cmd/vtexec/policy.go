@@ -285,7 +285,7 @@ func policyExplain(ctx context.Context, args []string, stdout io.Writer) (int, e
 		return 0, err
 	}
 	req.Workspace, req.Cwd, req.Session, req.AuditLog = *wsDir, *cwd, *session, "off"
-	d, err := vtexec.Check(ctx, req)
+	d, err := engine().Check(ctx, req)
 	if err != nil {
 		return 0, err
 	}

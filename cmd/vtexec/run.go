@@ -59,7 +59,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	case !*noPrompt:
 		req.Approver = terminalApprover(stdin, *askTimeout)
 	}
-	res, err := vtexec.Run(ctx, req)
+	res, err := engine().Run(ctx, req)
 	if err != nil {
 		return 0, err
 	}

@@ -66,6 +66,8 @@ func main() {
 
 // report prints the figures for one corpus and says whether it failed.
 func report(name string, lines []line, ws string, verbose bool) bool {
+	engine := vtexec.NewEngine(vtexec.Config{})
+	defer engine.Close()
 	counts := map[string]map[string]int{} // expectation -> decision -> n
 	var differ []string
 	failed := false
@@ -74,7 +76,7 @@ func report(name string, lines []line, ws string, verbose bool) bool {
 		if want == "" {
 			want = l.ExpectHint
 		}
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: l.Cmd, Workspace: ws})
+		d, err := engine.Check(context.Background(), vtexec.Request{Command: l.Cmd, Workspace: ws})
 		got, code := string(d.Decision), d.Code
 		if err != nil {
 			got, code = "deny", "bad_request"

@@ -28,7 +28,7 @@ func (r *recordingApprover) Approve(_ context.Context, q vtexec.Question) (vtexe
 func runAnswering(t *testing.T, ws, cmd, session string, a vtexec.Answer) (vtexec.Result, *recordingApprover) {
 	t.Helper()
 	ap := &recordingApprover{answer: a}
-	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Session: session, AuditLog: "off", Approver: ap})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Session: session, AuditLog: "off", Approver: ap})
 	require.NoError(t, err)
 	return res, ap
 }
@@ -55,7 +55,7 @@ func TestApprovalsOfPathsAreExact(t *testing.T) {
 	} {
 		res, _ := runAnswering(t, ws, tc.first, "s-"+strings.Fields(tc.first)[0], vtexec.AnswerSession)
 		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", tc.first, res.Decision.Reason)
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: tc.later, Workspace: ws, Session: "s-" + strings.Fields(tc.first)[0], AuditLog: "off"})
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: tc.later, Workspace: ws, Session: "s-" + strings.Fields(tc.first)[0], AuditLog: "off"})
 		require.NoError(t, err)
 		assert.Equal(t, "ask", string(d.Decision), "approving %q approved %q", tc.first, tc.later)
 	}
@@ -69,7 +69,7 @@ func TestVtexecDirMustBeARealDirectory(t *testing.T) {
 	ws := fixture(t)
 	require.NoError(t, os.Rename(filepath.Join(ws, ".vtexec"), filepath.Join(ws, "conf")))
 	require.NoError(t, os.Symlink("conf", filepath.Join(ws, ".vtexec")))
-	_, err := vtexec.Check(context.Background(), vtexec.Request{Command: "true > conf/policy.toml", Workspace: ws, AuditLog: "off"})
+	_, err := testEngine.Check(context.Background(), vtexec.Request{Command: "true > conf/policy.toml", Workspace: ws, AuditLog: "off"})
 	var re *vtexec.RequestError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, "bad_request", re.Code)
@@ -83,7 +83,7 @@ func TestRootsDoNotCoverOwnDirectories(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(cfg, "vtexec"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(cfg, "vtexec", "policy.toml"), []byte(
 		"[[root]]\npath = \""+state+"\"\naccess = \"read-write\"\n"), 0o644))
-	_, err := vtexec.Check(context.Background(), vtexec.Request{Command: "ls", Workspace: ws, AuditLog: "off"})
+	_, err := testEngine.Check(context.Background(), vtexec.Request{Command: "ls", Workspace: ws, AuditLog: "off"})
 	var re *vtexec.RequestError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, "bad_request", re.Code)

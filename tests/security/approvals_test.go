@@ -22,7 +22,7 @@ func (a answerWith) Approve(context.Context, vtexec.Question) (vtexec.Answer, er
 
 func decide(t *testing.T, ws, cmd string) vtexec.Decision {
 	t.Helper()
-	d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+	d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 	require.NoError(t, err)
 	return d
 }
@@ -36,7 +36,7 @@ func TestAlwaysDoesNotTrustWhatWasAlreadyThere(t *testing.T) {
 	require.NoError(t, os.WriteFile(local, []byte("[[rule]]\nprogram = \"base64\"\ndecision = \"allow\"\n"), 0o644))
 	require.Equal(t, "ask", string(decide(t, ws, "base64 file.txt").Decision))
 
-	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "base32 file.txt", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerAlways)})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: "base32 file.txt", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerAlways)})
 	require.NoError(t, err)
 	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.NotEmpty(t, res.Decision.Note, "the person should learn that the rule waits for policy trust")
@@ -53,7 +53,7 @@ func TestOwnConfigAndStateInsideWorkspaceRefused(t *testing.T) {
 		ws := fixture(t)
 		t.Setenv(env, filepath.Join(ws, ".local"))
 		for _, cmd := range []string{"cat file.txt", "grep -r token .local"} {
-			_, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+			_, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 			var re *vtexec.RequestError
 			require.ErrorAs(t, err, &re, "%s with %s inside", cmd, env)
 			assert.Equal(t, "bad_request", re.Code)
@@ -61,7 +61,7 @@ func TestOwnConfigAndStateInsideWorkspaceRefused(t *testing.T) {
 		}
 	}
 	ws := fixture(t)
-	_, err := vtexec.Check(context.Background(), vtexec.Request{Command: "ls", Workspace: ws, AuditLog: filepath.Join(ws, "audit.jsonl")})
+	_, err := testEngine.Check(context.Background(), vtexec.Request{Command: "ls", Workspace: ws, AuditLog: filepath.Join(ws, "audit.jsonl")})
 	var re *vtexec.RequestError
 	require.ErrorAs(t, err, &re, "an audit log inside the workspace")
 }

@@ -23,7 +23,7 @@ func TestNULInCommandIsBadRequest(t *testing.T) {
 	for _, cmd := range []string{"cat\x00 README.md", "ls\x00", "echo 'a\x00b'", "cat README.md # \x00", "\x00",
 		// bash keeps a CR before LF in the word; the parser would drop it.
 		"echo a\r\necho b", "echo 'x\r\ny'"} {
-		_, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+		_, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		var re *vtexec.RequestError
 		require.True(t, errors.As(err, &re), "%q: %v", cmd, err)
 		assert.Equal(t, "bad_request", re.Code, "%q", cmd)

@@ -71,7 +71,7 @@ func TestWritersResolveDotDotPhysically(t *testing.T) {
 		"mv sub/l2 nested/sub/w/..":                                    "outside_workspace",
 	} {
 		t.Run(cmd, func(t *testing.T) {
-			d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+			d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
 			assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 			assert.Equal(t, code, d.Code, "%s: %s", cmd, d.Reason)
@@ -79,7 +79,7 @@ func TestWritersResolveDotDotPhysically(t *testing.T) {
 	}
 	// The same operations without the detour stay allowed.
 	for _, cmd := range []string{"cp -r docs dd", "cp --parents src/a.txt dd", "mv docs/guide.md dd/", "cp file.txt README.md dd", "cp -P pl dd/pl2"} {
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
 		assert.Equal(t, "allow", string(d.Decision), "%s: %s", cmd, d.Reason)
 	}

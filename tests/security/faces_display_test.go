@@ -58,7 +58,7 @@ func TestEveryFaceEscapesWhatItShows(t *testing.T) {
 	commands := []string{"ls --'" + name + "'", "cat '" + trickName + "'", "rm '" + name + "'"}
 
 	// The library's decision keeps the bytes (JSON carries them safely).
-	d, err := vtexec.Check(context.Background(), vtexec.Request{Command: commands[0], Workspace: ws, AuditLog: "off"})
+	d, err := testEngine.Check(context.Background(), vtexec.Request{Command: commands[0], Workspace: ws, AuditLog: "off"})
 	require.NoError(t, err)
 	require.Contains(t, d.Reason, "\x1b", "the test needs a reason that holds the name as it is")
 

@@ -100,3 +100,7 @@ func expandCase(cmd, ws string) string {
 	r := strings.NewReplacer("{{WS}}", ws, "{{WS2}}", filepath.Join(filepath.Dir(ws), "ws2"))
 	return r.Replace(cmd)
 }
+
+// testEngine decides and runs the requests of tests that need no engine
+// of their own.
+var testEngine = vtexec.NewEngine(vtexec.Config{})

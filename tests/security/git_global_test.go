@@ -36,7 +36,7 @@ func TestGitNeverPrintsTheUsersGlobalConfiguration(t *testing.T) {
 	for _, confinement := range []string{"", "off"} {
 		for _, cmd := range []string{"git remote -v", "git config --list", "git config --get-regexp url", "git ls-remote --get-url origin",
 			"git config --get alias.secret", "git config --global --list", "git config --list --show-origin"} {
-			res, err := vtexec.Run(ctx, vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Confinement: confinement})
+			res, err := testEngine.Run(ctx, vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Confinement: confinement})
 			require.NoError(t, err)
 			assert.NotContains(t, res.Stdout+res.Stderr, "ghp_TOKEN7", "%s (confinement %q): %s", cmd, confinement, res.Decision.Reason)
 		}

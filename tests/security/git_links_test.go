@@ -43,11 +43,11 @@ func TestGitDirectoryEntriesMustStayProtected(t *testing.T) {
 			git := exec.Command("git", "init", "-q")
 			git.Dir = ws
 			require.NoError(t, git.Run())
-			d, err := vtexec.Check(context.Background(), vtexec.Request{Command: "git status", Workspace: ws, AuditLog: "off"})
+			d, err := testEngine.Check(context.Background(), vtexec.Request{Command: "git status", Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
 			require.Equal(t, "allow", string(d.Decision), "before the plant: %s", d.Reason)
 			plant(t, ws)
-			d, err = vtexec.Check(context.Background(), vtexec.Request{Command: "git status", Workspace: ws, AuditLog: "off"})
+			d, err = testEngine.Check(context.Background(), vtexec.Request{Command: "git status", Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
 			assert.Equal(t, "deny", string(d.Decision), d.Reason)
 			assert.NotEmpty(t, d.Hint)

@@ -30,7 +30,7 @@ func TestGitPathsConfinedInBothReadings(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "ws2", "objects"), 0o755))
 	require.NoError(t, os.MkdirAll(filepath.Join(base, "ws2", "objects"), 0o755))
 	check := func(cmd string) vtexec.Decision {
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
 		return d
 	}
@@ -62,7 +62,7 @@ func TestGitNoIndexPathsConfinedInBothReadings(t *testing.T) {
 		"git diff --no-index sibling/../ws2/secret.txt file.txt",
 		"git diff --no-index file.txt escape/../etc/passwd",
 	} {
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
 		assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 	}
@@ -80,7 +80,7 @@ func TestGitConfigPathsConfinedInBothReadings(t *testing.T) {
 		require.NoError(t, git.Run())
 	}
 	for _, cmd := range []string{"git status", "git check-ignore -v --no-index x"} {
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
 		assert.Equal(t, "deny", string(d.Decision), "%s: %s", cmd, d.Reason)
 	}

@@ -261,7 +261,7 @@ func (l *gitLab) run(cmd string, approve bool) vtexec.Result {
 	if approve {
 		req.Approver = approveOnce{}
 	}
-	res, err := vtexec.Run(context.Background(), req)
+	res, err := testEngine.Run(context.Background(), req)
 	require.NoError(l.t, err)
 	return res
 }

@@ -72,7 +72,7 @@ func TestHostProgramsRun(t *testing.T) {
 		{"file -b --mime-type src/a.txt", "text/plain"},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
-			res, err := vtexec.Run(context.Background(), vtexec.Request{Command: tc.cmd, Workspace: ws, AuditLog: "off"})
+			res, err := testEngine.Run(context.Background(), vtexec.Request{Command: tc.cmd, Workspace: ws, AuditLog: "off"})
 			require.NoError(t, err)
 			require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 			assert.Equal(t, 0, res.ExitCode, "stderr: %s", res.Stderr)

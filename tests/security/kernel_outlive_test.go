@@ -299,7 +299,7 @@ try("settings-target", "notes.json"); try("hook-target", "scripts/hook.sh"); try
 func TestKernelApprovedGitInitKeepsItsGitDir(t *testing.T) {
 	ws := fixture(t)
 	require.NoError(t, os.RemoveAll(filepath.Join(ws, ".git")))
-	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "git init -q", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerOnce)})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: "git init -q", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerOnce)})
 	require.NoError(t, err)
 	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.DirExists(t, filepath.Join(ws, ".git"), "%+v %s", res.Disarmed, res.Stderr)

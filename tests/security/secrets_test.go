@@ -23,7 +23,7 @@ func TestSecretsInEnvironmentDoNotReachCommands(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	for _, cmd := range []string{"printenv", "env", "printenv GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY OPENAI_API_KEY", "env -0"} {
-		res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+		res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
 		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		for k, v := range secrets {
@@ -31,7 +31,7 @@ func TestSecretsInEnvironmentDoNotReachCommands(t *testing.T) {
 			assert.NotContains(t, res.Stdout, k+"=", "%s leaked %s", cmd, k)
 		}
 	}
-	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "printenv GITHUB_TOKEN", Workspace: ws})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: "printenv GITHUB_TOKEN", Workspace: ws})
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.ExitCode, "the variable is not set for the command")
 }

@@ -36,7 +36,7 @@ func sequenceFixture(t *testing.T) string {
 
 func runIn(t *testing.T, ws, cmd string) vtexec.Result {
 	t.Helper()
-	res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 	require.NoError(t, err)
 	return res
 }
@@ -122,7 +122,7 @@ func TestSequenceEverydayListsStillRun(t *testing.T) {
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			ws := sequenceFixture(t)
-			res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Approver: approveOnce{}})
+			res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Approver: approveOnce{}})
 			require.NoError(t, err)
 			require.Nil(t, res.Stopped, "%+v", res.Stopped)
 			assert.Equal(t, 0, res.ExitCode, "%s%s", res.Stdout, res.Stderr)

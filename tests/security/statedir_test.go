@@ -44,7 +44,7 @@ func TestStateDirFullOrReadOnly(t *testing.T) {
 				require.NoError(t, syscall.Mount("", state, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, "size=16k"))
 			}
 			t.Setenv("XDG_STATE_HOME", state)
-			res, err := vtexec.Run(context.Background(), vtexec.Request{Command: "cat file.txt", Workspace: ws, Session: "new-session-1", AuditLog: "off"})
+			res, err := testEngine.Run(context.Background(), vtexec.Request{Command: "cat file.txt", Workspace: ws, Session: "new-session-1", AuditLog: "off"})
 			require.NoError(t, err, "a command that needs no saved state runs")
 			assert.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 			assert.Equal(t, "one\ntwo\n", res.Stdout)
@@ -70,7 +70,7 @@ func TestApprovalKeyRecoversAfterAFullDisk(t *testing.T) {
 	require.NoError(t, os.WriteFile(key, nil, 0o600))
 	old := time.Now().Add(-time.Minute)
 	require.NoError(t, os.Chtimes(key, old, old))
-	d, err := vtexec.Check(context.Background(), vtexec.Request{Command: "rm file.txt", Workspace: ws, AuditLog: "off", WantApprovalID: true})
+	d, err := testEngine.Check(context.Background(), vtexec.Request{Command: "rm file.txt", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)
 	require.Equal(t, "ask", string(d.Decision))
 	assert.NotEmpty(t, d.ApprovalID, "an approval id is issued again")

@@ -32,19 +32,19 @@ func TestWorkspaceProgramAsksAndRunsConfined(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, cmd := range []string{"./bin/tool", "bin/tool x", "./bin/cat README.md", filepath.Join(ws, "bin/tool")} {
-		d, err := vtexec.Check(ctx, vtexec.Request{Command: cmd, Workspace: ws})
+		d, err := testEngine.Check(ctx, vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
 		assert.Equal(t, "ask", string(d.Decision), cmd)
 		assert.Equal(t, "workspace_program", d.Code, cmd)
 		assert.True(t, d.NeverAlways, cmd)
 	}
 	ap := &onceApprover{}
-	res, err := vtexec.Run(ctx, vtexec.Request{Command: "./bin/tool", Workspace: ws, Approver: ap, AuditLog: "off"})
+	res, err := testEngine.Run(ctx, vtexec.Request{Command: "./bin/tool", Workspace: ws, Approver: ap, AuditLog: "off"})
 	require.NoError(t, err)
 	require.Len(t, ap.asked, 1, "%+v", res)
 	assert.Equal(t, "ran\n", res.Stdout, "%+v", res)
 	assert.NotEqual(t, 0, res.ExitCode, "the tool read a file outside: %s", res.Stdout)
-	res, err = vtexec.Run(ctx, vtexec.Request{Command: "./bin/tool", Workspace: ws, Approver: ap, AuditLog: "off", Confinement: "off"})
+	res, err = testEngine.Run(ctx, vtexec.Request{Command: "./bin/tool", Workspace: ws, Approver: ap, AuditLog: "off", Confinement: "off"})
 	require.NoError(t, err)
 	assert.Equal(t, "ran\nsecret\n", res.Stdout, "unconfined, the same tool reads it (the probe works)")
 }

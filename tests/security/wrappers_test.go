@@ -189,7 +189,7 @@ func TestTimedOutPipelineLeavesNoProcess(t *testing.T) {
 		"timeout 1000 env --ignore-signal=TERM tail -f " + marker,
 		"true | timeout --foreground 1000 env --ignore-signal=TERM tail -f " + marker,
 	} {
-		res, err := vtexec.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Timeout: 500 * time.Millisecond})
+		res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Timeout: 500 * time.Millisecond})
 		require.NoError(t, err)
 		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		assert.True(t, res.TimedOut, cmd)

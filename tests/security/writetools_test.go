@@ -185,7 +185,7 @@ func TestWritetoolsNestedRepo(t *testing.T) {
 		"chmod -R u+w vendor":     deny("protected_path"),
 		"chmod u+w vendor":        allow,
 	} {
-		d, err := vtexec.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 		require.NoError(t, err)
 		assert.Equal(t, want.decision, string(d.Decision), "%s: %s", cmd, d.Reason)
 		assert.Equal(t, want.code, d.Code, "%s: %s", cmd, d.Reason)

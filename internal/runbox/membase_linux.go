@@ -1,4 +1,4 @@
-package vtexec
+package runbox
 
 import "golang.org/x/sys/unix"
 

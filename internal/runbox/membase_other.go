@@ -1,6 +1,6 @@
 //go:build !linux
 
-package vtexec
+package runbox
 
 // memoryFS: runs' directories go under the system's temporary directory.
 func memoryFS() (string, bool) { return "", false }
