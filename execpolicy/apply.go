@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/vtexec/vtexec/validators"
 )
 
 // Code for decisions made by a policy rule.
@@ -137,21 +139,9 @@ var subcommandPrograms = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// noAnyArguments are programs a rule may not allow with any arguments:
-// what they would then approve is unbounded damage.
-var noAnyArguments = map[string]string{
-	"rm":       "it would approve removing anything in the workspace",
-	"rmdir":    "it would approve removing any directory in the workspace",
-	"unlink":   "it would approve removing anything in the workspace",
-	"shred":    "it would approve destroying any file in the workspace",
-	"truncate": "it would approve emptying any file in the workspace",
-	"find":     "it would approve find -delete on anything in the workspace",
-	"git":      "it would approve every git command, history rewrites and pushes included; name the subcommand (git commit)",
-}
-
 // NoAnyArguments says why name may not be allowed with any arguments, or
 // "" if it may.
-func NoAnyArguments(name string) string { return noAnyArguments[canonicalProgram(name)] }
+func NoAnyArguments(name string) string { return validators.NoAnyArguments(canonicalProgram(name)) }
 
 // RuleFor is the rule an approval of part records: for a program with
 // subcommands, the resolved program and its subcommand words (leading

@@ -12,9 +12,9 @@ import (
 // allowlist with each program's flags, the refused programs, and the
 // developer-tool rules.
 type Catalogue struct {
-	Allowed   []validators.Entry `json:"allowed"`
-	Forbidden []ForbiddenEntry   `json:"forbidden"`
-	DevTools  []DevToolRule      `json:"dev_tool_rules"`
+	Allowed   []validators.Entry       `json:"allowed"`
+	Forbidden []ForbiddenEntry         `json:"forbidden"`
+	DevTools  []validators.DevToolRule `json:"dev_tool_rules"`
 }
 
 // ForbiddenEntry is a program refused whatever its arguments.
@@ -26,12 +26,10 @@ type ForbiddenEntry struct {
 
 // Commands returns the catalogue, sorted.
 func Commands() Catalogue {
-	c := Catalogue{Allowed: validators.Catalogue(), DevTools: DevToolRules}
-	for _, g := range forbiddenGroups {
-		for _, name := range g.names {
-			c.Forbidden = append(c.Forbidden, ForbiddenEntry{Program: name, Reason: g.reason, Hint: g.hint})
-		}
-	}
+	c := Catalogue{Allowed: validators.Catalogue(), DevTools: validators.DevToolRules}
+	validators.ForbiddenPrograms(func(name string, why validators.Refused) {
+		c.Forbidden = append(c.Forbidden, ForbiddenEntry{Program: name, Reason: why.Reason, Hint: why.Hint})
+	})
 	sort.Slice(c.Forbidden, func(i, j int) bool { return c.Forbidden[i].Program < c.Forbidden[j].Program })
 	return c
 }

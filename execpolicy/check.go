@@ -578,8 +578,8 @@ func forbiddenAs(name, prog string) *Verdict {
 			"%s is vtexec itself (under another name): a command may not run vtexec", name)
 	}
 	for _, n := range programNames(name, prog) {
-		if f, ok := lookupForbidden(n); ok {
-			return deny(CodeForbiddenProgram, f.hint, "%s is not allowed: %s", name, f.reason)
+		if f, ok := validators.Forbidden(n); ok {
+			return deny(CodeForbiddenProgram, f.Hint, "%s is not allowed: %s", name, f.Reason)
 		}
 	}
 	return nil
@@ -677,7 +677,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
 			"%s is a path into the workspace, not a trusted program", argv0)
 	}
-	if shellBuiltin(name) && !strings.Contains(argv0, "/") {
+	if validators.ShellBuiltin(name) && !strings.Contains(argv0, "/") {
 		return "", deny(CodeForbiddenProgram, "run programs directly; vtexec has no shell state", "%s is a shell builtin: vtexec runs programs directly, without a shell", name)
 	}
 	prog, ok := plan.LookPath(name, c.trustedPath())

@@ -7,73 +7,8 @@ import (
 	"sync"
 
 	"github.com/vtexec/vtexec/plan"
+	"github.com/vtexec/vtexec/validators"
 )
-
-// forbidden is a program refused whatever its arguments.
-type forbidden struct {
-	reason string
-	hint   string
-}
-
-// forbiddenGroups are the programs refused outright, each group with the
-// reason and the safe alternative. They are not asked about: no answer
-// makes them safe here. It is static data: nothing is built at start-up.
-var forbiddenGroups = []struct {
-	names []string
-	forbidden
-}{
-	{[]string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "rbash", "busybox"},
-		forbidden{"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
-			"send the command itself; vtexec parses lists and pipelines"}},
-	{[]string{"sudo", "su", "doas", "pkexec", "runuser", "setpriv", "chroot", "unshare", "nsenter", "capsh"},
-		forbidden{"changes privileges or isolation",
-			"run the command as yourself, inside the workspace"}},
-	{[]string{"dd"},
-		forbidden{"writes raw bytes to any file or device",
-			"use cp for files inside the workspace"}},
-	{[]string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "shred"},
-		forbidden{"destroys file systems or data",
-			"there is no safe form of this command here"}},
-	{[]string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service"},
-		forbidden{"controls the machine or its services",
-			"ask the user to do it"}},
-	{[]string{"chown", "chgrp", "chattr", "setfacl"},
-		forbidden{"changes ownership or attributes",
-			"a person can run it; vtexec keeps file ownership as it is"}},
-	{[]string{"curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp"},
-		forbidden{"reaches the network, which commands run by vtexec may not",
-			"ask the user to fetch the data, or use files already in the workspace"}},
-	{[]string{"docker", "podman", "kubectl", "nerdctl", "crictl", "ctr", "helm"},
-		forbidden{"controls containers or clusters beyond the workspace",
-			"ask the user to run it"}},
-	{[]string{"kill", "pkill", "killall"},
-		forbidden{"signals processes outside the command",
-			"long commands end at the timeout"}},
-	{[]string{"crontab", "at", "batch"},
-		forbidden{"schedules commands to run later, outside vtexec",
-			"run the command now"}},
-	{[]string{"vtexec"},
-		forbidden{"is vtexec itself: a command may not run vtexec, whose flags could approve commands or change its confinement",
-			"send the command itself; vtexec runs it"}},
-	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit"},
-		forbidden{"runs another program given in its arguments, which vtexec would not see",
-			"run the program directly; timeout, nice, nohup, stdbuf and env are understood"}},
-}
-
-// lookupForbidden returns why name is refused outright, if it is.
-func lookupForbidden(name string) (forbidden, bool) {
-	for _, g := range forbiddenGroups {
-		for _, n := range g.names {
-			if n == name {
-				return g.forbidden, true
-			}
-		}
-	}
-	return forbidden{}, false
-}
-
-// programAliases are other names of a program.
-var programAliases = map[string]string{"nodejs": "node", "python": "python", "pypy3": "pypy"}
 
 // canonicalProgram is name without a platform or version suffix, so that
 // rules about python, perl or bash also hold for python3.11,
@@ -83,7 +18,7 @@ func canonicalProgram(name string) string {
 	if base, ok := cutVersionSuffix(name); ok && len(base) >= 2 {
 		name = base
 	}
-	if a, ok := programAliases[name]; ok {
+	if a := validators.AliasOf(name); a != "" {
 		return a
 	}
 	return name
@@ -219,21 +154,6 @@ func realName(prog string) (string, bool) {
 	return filepath.Base(real), true
 }
 
-// shellBuiltin reports whether name is a shell builtin: builtins have no
-// meaning without a shell, or change shell state vtexec does not keep. cd
-// is vtexec's own builtin and is not listed; command is unwrapped (its
-// profile, validators.ProfileOf).
-func shellBuiltin(name string) bool {
-	switch name {
-	case "alias", "unalias", "bg", "fg", "jobs", "disown", "wait", "suspend", "bind", "builtin", "caller",
-		"compgen", "complete", "compopt", "declare", "typeset", "local", "readonly", "export", "unset", "set", "shopt", "enable", "eval", "exec",
-		"source", ".", "exit", "logout", "return", "break", "continue", "shift", "getopts", "hash", "help", "history", "fc", "let", "mapfile", "readarray",
-		"read", "pushd", "popd", "dirs", "trap", "ulimit", "umask", "type", "times":
-		return true
-	}
-	return false
-}
-
 // shellScript reports whether a plan is exactly one `bash -c SCRIPT` (or
 // sh, with -l/--login allowed), and returns SCRIPT. Such a command is
 // checked and run as SCRIPT itself, with no shell.
@@ -242,26 +162,11 @@ func shellScript(p *plan.Plan) (string, bool) {
 	if len(cmds) != 1 || cmds[0].Program == "" || len(cmds[0].Redirects) > 0 {
 		return "", false
 	}
-	argv := cmds[0].Argv
-	if name := filepath.Base(argv[0]); name != "bash" && name != "sh" {
+	script := validators.ProfileOf(filepath.Base(cmds[0].Argv[0])).ShellScript
+	if script == nil {
 		return "", false
 	}
-	sawC := false
-	for i := 1; i < len(argv); i++ {
-		switch argv[i] {
-		case "-c":
-			sawC = true
-		case "-l", "--login":
-		case "-lc", "-cl":
-			sawC = true
-		default:
-			if sawC && i == len(argv)-1 && !strings.HasPrefix(argv[i], "-") {
-				return argv[i], true
-			}
-			return "", false
-		}
-	}
-	return "", false
+	return script(cmds[0].Argv)
 }
 
 var (

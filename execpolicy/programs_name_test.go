@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/vtexec/vtexec/validators"
 )
 
 // The regular expressions canonicalProgram once used: the hand-written
@@ -19,7 +21,7 @@ func refCanonicalProgram(name string) string {
 	if m := refVersionSuffix.FindStringSubmatch(name); m != nil && len(m[1]) >= 2 {
 		name = m[1]
 	}
-	if a, ok := programAliases[name]; ok {
+	if a := validators.AliasOf(name); a != "" {
 		return a
 	}
 	return name

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// go and npm are developer tools a person approves (execpolicy's
-// DevToolRules), but a few of their uses only read and print: those are
-// allowed here, and every other use returns ErrUnlisted. They run with
-// vtexec's go preset (GOTOOLCHAIN=local, GOPROXY=off: nothing is
-// downloaded or switched) and, like everything, in the kernel box.
+// go and npm are developer tools a person approves (DevToolRules), but
+// a few of their uses only read and print: those are allowed here, and
+// every other use returns ErrUnlisted. They run with vtexec's go preset
+// (GOTOOLCHAIN=local, GOPROXY=off: nothing is downloaded or switched)
+// and, like everything, in the kernel box.
 
 // goVersionSpec is `go version` alone: it prints the toolchain's version
 // (with -m FILE it would read a binary's build information; not offered).

@@ -51,6 +51,10 @@ type Profile struct {
 	// Unwrap, for a builtin that runs the command in its arguments,
 	// returns that command (a *Finding when it cannot).
 	Unwrap func(argv []string) ([]string, error)
+	// ShellScript, for a shell, returns SCRIPT when argv is exactly
+	// `SHELL -c SCRIPT` (-l/--login allowed), which vtexec checks and
+	// runs as SCRIPT itself, with no shell.
+	ShellScript func(argv []string) (string, bool)
 }
 
 // ProfileOf returns the profile of the program or builtin called name
@@ -66,6 +70,8 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		"mv":      {RearrangesTree: true},
 		"pwd":     {PrintsCwd: true},
 		"timeout": {LeavesProcessGroup: timeoutLeavesGroup},
+		"bash":    {ShellScript: shellCScript},
+		"sh":      {ShellScript: shellCScript},
 	}
 	for name, p := range builtinProfiles {
 		m[name] = p
@@ -101,6 +107,26 @@ func timeoutLeavesGroup(argv []string) bool {
 		}
 	}
 	return true
+}
+
+// shellCScript returns SCRIPT of `SHELL [-l|--login] -c SCRIPT`.
+func shellCScript(argv []string) (string, bool) {
+	sawC := false
+	for i := 1; i < len(argv); i++ {
+		switch argv[i] {
+		case "-c":
+			sawC = true
+		case "-l", "--login":
+		case "-lc", "-cl":
+			sawC = true
+		default:
+			if sawC && i == len(argv)-1 && !strings.HasPrefix(argv[i], "-") {
+				return argv[i], true
+			}
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // builtinProfiles are the shell builtins vtexec carries out itself.

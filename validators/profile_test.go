@@ -1,10 +1,12 @@
 package validators
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,10 +14,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// What vtexec knows of a program lives here, in its registration and its
-// profile: no other package compares a command's name with a program's
-// (==, !=, a case) or keys a set of programs by name. The runner, which
-// carries out vtexec's own builtins, names those builtins.
+// notProgramNames are literals outside the registry that equal a
+// program's name but do not name one, each with what it is.
+var notProgramNames = map[string]string{
+	"../hook/hook.go:test":          "the hook's own test subcommand",
+	"../hook/hook.go:file":          "a class of harness tool (file edits)",
+	"../hook/install.go:type":       "a key of a harness's settings JSON",
+	"../hook/install.go:command":    "a key of a harness's settings JSON",
+	"../cmd/vtexec/prompt.go:true":  "the value of CI",
+	"../runner/pipeline.go:type":    "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
+	"../runner/pipeline.go:command": "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
+}
+
+// What vtexec knows of a program lives in this package: no other package
+// holds a program's name in a comparison, a case of a switch, a map key,
+// a constant or a list of two or more programs.
 func TestNoProgramNamesOutsideTheRegistry(t *testing.T) {
 	names := map[string]bool{}
 	for _, n := range Names() {
@@ -24,13 +37,17 @@ func TestNoProgramNamesOutsideTheRegistry(t *testing.T) {
 	for n := range profiles() {
 		names[n] = true
 	}
-	// A comparison about a command's words or program, or a case of a
-	// switch on them.
-	aboutCommand := `(?:argv|Argv|Program|filepath\.Base\(|\.Lit\(\))`
-	compare := regexp.MustCompile(aboutCommand + `[^"\n]*(?:==|!=)\s*"([^"]+)"`)
-	switchOnCommand := regexp.MustCompile(`\bswitch\b.*` + aboutCommand)
-	caseLabels := regexp.MustCompile(`^\s*case\s+((?:"[^"]+",?\s*)+):`)
-	setKey := regexp.MustCompile(`"([^"]+)":\s*true`)
+	ForbiddenPrograms(func(n string, _ Refused) { names[n] = true })
+	for _, r := range DevToolRules {
+		names[r.Program] = true
+	}
+	for n, a := range aliases {
+		names[n], names[a] = true, true
+	}
+	for n := range noAnyArguments {
+		names[n] = true
+	}
+	seen, found := 0, 0
 	require.NoError(t, filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -46,43 +63,75 @@ func TestNoProgramNamesOutsideTheRegistry(t *testing.T) {
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
 		require.NoError(t, err)
-		// The runner carries out vtexec's builtins: their names are its own.
-		counts := func(name string) bool {
-			return names[name] && !(strings.HasPrefix(rel, "../runner/") && builtinProfiles[name].ProgramLookup != nil)
+		seen++
+		name := func(e ast.Expr) (string, bool) {
+			lit, ok := e.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return "", false
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil || !names[s] {
+				return "", false
+			}
+			_, exempt := notProgramNames[rel+":"+s]
+			return s, !exempt
 		}
-		onCommand := false
-		for i, line := range strings.Split(string(data), "\n") {
-			if strings.Contains(line, "switch ") {
-				onCommand = switchOnCommand.MatchString(line)
-			}
-			var found []string
-			for _, m := range compare.FindAllStringSubmatch(line, -1) {
-				found = append(found, m[1])
-			}
-			if m := caseLabels.FindStringSubmatch(line); m != nil && onCommand {
-				for _, q := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
-					found = append(found, q[1])
-				}
-			}
-			keys := 0
-			for _, m := range setKey.FindAllStringSubmatch(line, -1) {
-				if counts(m[1]) {
-					keys++
-				}
-			}
-			if keys >= 2 {
-				found = append(found, "a set of programs")
-			}
-			for _, name := range found {
-				if name == "a set of programs" || counts(name) {
-					assert.Fail(t, "a program's name outside the registry", "%s:%d: %s (give the program a trait in its profile)", rel, i+1, strings.TrimSpace(line))
-				}
+		report := func(e ast.Expr, where string) {
+			if s, ok := name(e); ok {
+				found++
+				assert.Fail(t, "a program's name outside the registry", "%s: %q in %s (give the program a trait in its profile)", fset.Position(e.Pos()), s, where)
 			}
 		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.BinaryExpr:
+				if x.Op == token.EQL || x.Op == token.NEQ {
+					report(x.X, "a comparison")
+					report(x.Y, "a comparison")
+				}
+			case *ast.CaseClause:
+				for _, e := range x.List {
+					report(e, "a case")
+				}
+			case *ast.CompositeLit:
+				if _, ok := x.Type.(*ast.MapType); ok {
+					for _, e := range x.Elts {
+						if kv, ok := e.(*ast.KeyValueExpr); ok {
+							report(kv.Key, "a map key")
+						}
+					}
+				}
+				if at, ok := x.Type.(*ast.ArrayType); ok {
+					if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "string" {
+						programs := 0
+						for _, e := range x.Elts {
+							if _, ok := name(e); ok {
+								programs++
+							}
+						}
+						if programs >= 2 {
+							report(x.Elts[0], "a list of programs")
+						}
+					}
+				}
+			case *ast.GenDecl:
+				if x.Tok == token.CONST {
+					for _, spec := range x.Specs {
+						for _, v := range spec.(*ast.ValueSpec).Values {
+							report(v, "a constant")
+						}
+					}
+				}
+			}
+			return true
+		})
 		return nil
 	}))
+	assert.Greater(t, seen, 100, "the source was read")
+	t.Logf("%d program names found outside the registry, %d files read", found, seen)
 }
 
 func TestProfiles(t *testing.T) {
