@@ -64,14 +64,12 @@ func ProfileOf(name string) Profile { return profiles()[name] }
 // profiles are the traits of every program and builtin that has any.
 var profiles = sync.OnceValue(func() map[string]Profile {
 	m := map[string]Profile{
-		"git":     {WritesGitDir: true, ConfiguredByRepository: true, SubcommandArgs: GitSubcommandArgs},
-		"go":      {GoToolchain: true},
-		"cp":      {RearrangesTree: true},
-		"mv":      {RearrangesTree: true},
-		"pwd":     {PrintsCwd: true},
-		"timeout": {LeavesProcessGroup: timeoutLeavesGroup},
-		"bash":    {ShellScript: shellCScript},
-		"sh":      {ShellScript: shellCScript},
+		// Not on the allowlist: shells, refused but for `bash -c SCRIPT`.
+		"bash": {ShellScript: shellCScript},
+		"sh":   {ShellScript: shellCScript},
+	}
+	for _, p := range programs {
+		m[p.name] = p.profile
 	}
 	for name, p := range builtinProfiles {
 		m[name] = p
@@ -89,9 +87,6 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		p.RunsInputAsProgram = true
 		m[name] = p
 	}
-	cat := m["cat"]
-	cat.CopiesInput = true
-	m["cat"] = cat
 	return m
 })
 
