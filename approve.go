@@ -48,7 +48,8 @@ type Ask struct {
 	Argv    []string `json:"argv"`
 	Display string   `json:"display"` // Argv escaped for a terminal
 	Reason  string   `json:"reason"`
-	Rule    string   `json:"rule"` // what "session" or "always" records
+	Code    string   `json:"code,omitempty"` // why it asks
+	Rule    string   `json:"rule"`           // what "session" or "always" records
 	// Exact: the rule approves exactly these arguments; otherwise the
 	// program and subcommand words, with any further arguments.
 	Exact       bool `json:"exact,omitempty"`

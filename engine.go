@@ -77,6 +77,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	st.ws.SetBudget(checkBudget(req))
 	verdict := e.checker.Check(st.src, st.ws)
 	st.decided = st.pol.Apply(verdict, st.sessionRules())
+	st.holdEscalated()
 	return st, nil
 }
 
@@ -292,7 +293,7 @@ func (st *state) decision() Decision {
 		for _, p := range v.Parts {
 			if p.Decision == execpolicy.Ask {
 				r := execpolicy.RuleFor(p, st.ws.Cwd())
-				d.Asks = append(d.Asks, Ask{Argv: p.Argv, Display: DisplayArgv(p.Argv), Reason: p.Reason,
+				d.Asks = append(d.Asks, Ask{Argv: p.Argv, Display: DisplayArgv(p.Argv), Reason: p.Reason, Code: p.Code,
 					Rule: r.String(), Exact: r.Argv != nil, NeverAlways: p.NeverAlways})
 			}
 		}
@@ -324,6 +325,11 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 		if err := st.recordSession(); err != nil {
 			return d, err
 		}
+		if resetsEscalation(d) {
+			if err := st.resetSession("a person's \"session\" answer"); err != nil {
+				return d, err
+			}
+		}
 	case AnswerAlways:
 		if err := st.recordAlways(); err != nil {
 			return d, err
@@ -344,8 +350,11 @@ func NeedsApproval(d Decision) Decision { return needsApproval(d) }
 func needsApproval(d Decision) Decision {
 	asked := d.Hint
 	d.Decision = VerdictDeny
-	d.Code = CodeNeedsApproval
 	d.Reason = "needs a person's approval, and none can be asked here: " + d.Reason
+	if d.Code == CodeSessionEscalated {
+		return d // its own code and hint: no rule approved ahead lifts it, only a reset
+	}
+	d.Code = CodeNeedsApproval
 	hints := []string{}
 	for _, a := range d.Asks {
 		if !a.NeverAlways && !a.Exact {

@@ -300,6 +300,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	defer st.log.Close()
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
+	st.countProbe()
 	if req.WantApprovalID && d.Decision == VerdictAsk {
 		id, err := newApprovalID(st.question(d), req.Session, time.Now())
 		if err != nil {
@@ -335,6 +336,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	defer st.log.Close()
 	d := st.decision()
+	st.countProbe()
 	asked := d.Decision == VerdictAsk
 	if asked {
 		d, err = st.ask(ctx, req.Approver, d)

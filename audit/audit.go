@@ -20,6 +20,9 @@ const (
 	KindDecision = "decision"
 	// KindExecution marks a record of a finished execution.
 	KindExecution = "execution"
+	// KindSession marks a change of a session's standing: escalated
+	// after repeated refusals that signal probing, or reset by a person.
+	KindSession = "session"
 )
 
 // Record is one audit line. Fields with zero values are omitted except Time,
@@ -36,7 +39,7 @@ type Record struct {
 	// Write fills in time.Now().UTC() if it is zero and converts any other
 	// value to UTC.
 	Time time.Time `json:"time"`
-	// Kind is KindDecision or KindExecution.
+	// Kind is KindDecision, KindExecution or KindSession.
 	Kind string `json:"kind"`
 	// Session identifies the agent session, if any.
 	Session string `json:"session,omitempty"`

@@ -26,6 +26,13 @@ type Session struct {
 	Workspace string     `json:"workspace"`
 	Cwd       string     `json:"cwd"`
 	Approvals []Approval `json:"approvals,omitempty"`
+	// Probes counts the session's refusals that signal probing (codes
+	// the code list marks as security codes) since it began or was
+	// last reset.
+	Probes int `json:"probes,omitempty"`
+	// Escalated: the session reached its policy's escalate_after, and
+	// every command in it needs a person until it is reset.
+	Escalated bool `json:"escalated,omitempty"`
 }
 
 // Approval is a rule a person approved for the session: the program and

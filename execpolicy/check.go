@@ -678,7 +678,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 			"%s is a path into the workspace, not a trusted program", argv0)
 	}
 	if validators.ShellBuiltin(name) && !strings.Contains(argv0, "/") {
-		return "", deny(CodeForbiddenProgram, "run programs directly; vtexec has no shell state", "%s is a shell builtin: vtexec runs programs directly, without a shell", name)
+		return "", deny(CodeShellBuiltin, "run programs directly; vtexec has no shell state", "%s is a shell builtin: vtexec runs programs directly, without a shell", name)
 	}
 	prog, ok := plan.LookPath(name, c.trustedPath())
 	if !ok {

@@ -33,6 +33,11 @@ const (
 	DefaultMaxOutput = 64 << 10
 )
 
+// DefaultEscalateAfter is how many refusals that signal probing (see
+// codes.IsSecurity) a session may have before vtexec allows nothing in
+// it on its own.
+const DefaultEscalateAfter = 3
+
 func orDefault[T comparable](v, def T) T {
 	var zero T
 	if v == zero {
@@ -185,6 +190,9 @@ type policyFile struct {
 	Rule         []PolicyRule `toml:"rule"`
 	Root         []PolicyRoot `toml:"root"`
 	Limits       policyLimits `toml:"limits"`
+	// EscalateAfter is how many refusals that signal probing a session
+	// may have before every command in it needs a person; 0: never.
+	EscalateAfter *int `toml:"escalate_after"`
 }
 
 // ProcessLimits bound every process a command starts. The zero value
@@ -221,6 +229,10 @@ type Policy struct {
 	Placeholders bool
 	// Limits are the process limits, defaults filled in.
 	Limits ProcessLimits
+	// EscalateAfter is how many refusals that signal probing a session
+	// may have before every command in it needs a person; 0: never. An
+	// untrusted file may only lower it.
+	EscalateAfter int
 	Files  []string // the files that existed and were loaded
 	// Ignored are allow rules and roots from untrusted files, kept so
 	// that policy list can show them.
@@ -282,7 +294,7 @@ func ReadLayer(path string, follow bool) ([]byte, fsutil.Identity, error) {
 // problem in a file that exists fails the whole load, naming file and
 // line: vtexec never runs on a policy it could not read.
 func LoadPolicy(layers ...Layer) (*Policy, error) {
-	pol := &Policy{Limits: DefaultProcessLimits}
+	pol := &Policy{Limits: DefaultProcessLimits, EscalateAfter: DefaultEscalateAfter}
 	for _, l := range layers {
 		data := l.Data
 		if !l.Loaded {
@@ -421,6 +433,15 @@ func (pol *Policy) add(l Layer, data []byte) error {
 		// An untrusted file may only ask for more.
 		if l.Trusted || confinementStrength[c] > confinementStrength[orDefault(pol.Confinement, "best-effort")] {
 			pol.Confinement = c
+		}
+	}
+	if n := pf.EscalateAfter; n != nil {
+		if *n < 0 {
+			return &PolicyError{File: l.Path, Problem: fmt.Sprintf("escalate_after %d: use a count of refusals, or 0 for never", *n)}
+		}
+		// An untrusted file may only make it sooner.
+		if l.Trusted || (*n > 0 && (pol.EscalateAfter == 0 || *n < pol.EscalateAfter)) {
+			pol.EscalateAfter = *n
 		}
 	}
 	return pol.addLimits(l, pf.Limits, data)

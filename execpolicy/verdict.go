@@ -42,6 +42,9 @@ const (
 	// workspace (./bin/tool): it runs confined, once or for a session.
 	CodeWorkspaceProgram = "workspace_program"
 	CodeForbiddenProgram = "forbidden_program"
+	// CodeShellBuiltin refuses a shell builtin (export, source, set …):
+	// a form vtexec has no shell to run, not a sign of probing.
+	CodeShellBuiltin = "shell_builtin"
 	CodeBadUsage         = "bad_usage"
 	CodeForbiddenFlag    = "forbidden_flag"
 	CodeInlineCode       = "inline_code"

@@ -46,6 +46,12 @@ func geminiBash(dir, command string, env []string) (stdout, stderr string, code 
 // must be refused.
 func TestNoRewriteRunsWhatWasChecked(t *testing.T) {
 	ws := project(t)
+	// One session sends every form, probes included: escalation (tested
+	// in tests/security) would end the comparison after three.
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	require.NoError(t, os.MkdirAll(filepath.Join(config, "vtexec"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(config, "vtexec", "policy.toml"), []byte("escalate_after = 0\n"), 0o644))
 	evil := t.TempDir()
 	rc := filepath.Join(evil, "rc.sh")
 	require.NoError(t, os.WriteFile(rc, []byte("echo SOURCED-RC\nls() { echo HIJACKED; }\ncat() { echo HIJACKED; }\n"), 0o644))

@@ -57,6 +57,7 @@ const usage = `usage:
   vtexec hook [--harness claude|codex|gemini|auto] [--no-rewrite]   (a harness's pre-tool hook: event on stdin)
   vtexec hook install|uninstall --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]
 
+  vtexec session reset [--workspace DIR] ID   (a person lifts a session's escalation)
   vtexec describe                               (the rules, written for a model)
   vtexec version | vtexec SUBCOMMAND --help
 
@@ -96,6 +97,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdPolicy(ctx, args[1:], stdout)
 	case "serve":
 		code, err = cmdServe(ctx, args[1:], stdin, stdout)
+	case "session":
+		code, err = cmdSession(ctx, args[1:], stdout)
 	case "hook":
 		return hook.Main(args[1:], stdin, stdout, stderr, os.Environ())
 	case "help", "-h", "--help":

@@ -313,7 +313,7 @@ func TestForLoops(t *testing.T) {
 		{"for x in a; do echo ${x%a}; done", deny("expansion")},
 		{"for x in a; do echo $x; done; echo $x", deny("expansion")},
 		{"for x in {1..100}; do echo $x; done", deny("too_long")},
-		{"for x in a; do break; done", deny("forbidden_program")},
+		{"for x in a; do break; done", deny("shell_builtin")},
 	})
 }
 
@@ -357,7 +357,7 @@ func TestProgramLookup(t *testing.T) {
 		{"type git", allow},
 		{"command -v git > where.txt", allow},
 		{"command -v git > ../ws2/x", deny("outside_workspace")},
-		{"type -a ls", deny("forbidden_program")},
+		{"type -a ls", deny("shell_builtin")},
 		{"command -v", deny("bad_usage")},
 	})
 	ws := fixture(t)
