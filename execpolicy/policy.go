@@ -233,7 +233,7 @@ type Policy struct {
 	// may have before every command in it needs a person; 0: never. An
 	// untrusted file may only lower it.
 	EscalateAfter int
-	Files  []string // the files that existed and were loaded
+	Files         []string // the files that existed and were loaded
 	// Ignored are allow rules and roots from untrusted files, kept so
 	// that policy list can show them.
 	Ignored []PolicyRule

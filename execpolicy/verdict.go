@@ -44,10 +44,10 @@ const (
 	CodeForbiddenProgram = "forbidden_program"
 	// CodeShellBuiltin refuses a shell builtin (export, source, set …):
 	// a form vtexec has no shell to run, not a sign of probing.
-	CodeShellBuiltin = "shell_builtin"
-	CodeBadUsage         = "bad_usage"
-	CodeForbiddenFlag    = "forbidden_flag"
-	CodeInlineCode       = "inline_code"
+	CodeShellBuiltin  = "shell_builtin"
+	CodeBadUsage      = "bad_usage"
+	CodeForbiddenFlag = "forbidden_flag"
+	CodeInlineCode    = "inline_code"
 )
 
 // Verdict is the decision on a whole command string. For Ask and Deny,
