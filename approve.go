@@ -50,6 +50,11 @@ type Ask struct {
 	Reason  string   `json:"reason"`
 	Code    string   `json:"code,omitempty"` // why it asks
 	Rule    string   `json:"rule"`           // what "session" or "always" records
+	// Covers says in words what Rule approves besides this command.
+	Covers string `json:"covers,omitempty"`
+	// Shaped: Rule is in the terms of the program's approval shape, so
+	// `vtexec policy allow -- ARGV` records the same rule.
+	Shaped bool `json:"-"`
 	// Exact: the rule approves exactly these arguments; otherwise the
 	// program and subcommand words, with any further arguments.
 	Exact       bool `json:"exact,omitempty"`
@@ -79,14 +84,17 @@ func (q Question) Text() string {
 	}
 	for _, a := range q.Asks {
 		fmt.Fprintf(&b, "  asks: %s\n    because %s\n", a.Display, DisplayText(a.Reason))
-		scope := "with any further arguments"
-		if a.Exact {
-			scope = "exactly these arguments"
+		scope := a.Covers
+		if scope == "" {
+			scope = "with any further arguments"
+			if a.Exact {
+				scope = "exactly these arguments"
+			}
 		}
 		if !a.NeverAlways {
-			fmt.Fprintf(&b, "    session/always would record: %s (%s)\n", DisplayText(a.Rule), scope)
+			fmt.Fprintf(&b, "    session/always would approve %s\n", DisplayText(scope))
 		} else {
-			fmt.Fprintf(&b, "    session would record: %s (%s; never always)\n", DisplayText(a.Rule), scope)
+			fmt.Fprintf(&b, "    session would approve %s (never always)\n", DisplayText(scope))
 		}
 	}
 	if q.NeverAlways {

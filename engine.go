@@ -267,7 +267,8 @@ func (st *state) sessionRules() []execpolicy.PolicyRule {
 	}
 	var rules []execpolicy.PolicyRule
 	for _, a := range st.sess.Approvals {
-		r := execpolicy.PolicyRule{Program: a.Program, Subcommand: a.Subcommand, Decision: execpolicy.RuleAllow, File: "session " + st.sess.ID}
+		r := execpolicy.PolicyRule{Program: a.Program, Subcommand: a.Subcommand, Decision: execpolicy.RuleAllow, File: "session " + st.sess.ID,
+			Shaped: a.Shaped, Flags: a.Flags, Operands: a.Operands, AnyOperands: a.AnyOperands, Bound: a.Bound}
 		if a.Exact {
 			r.Argv = append([]string{}, a.Argv...)
 		}
@@ -294,7 +295,7 @@ func (st *state) decision() Decision {
 			if p.Decision == execpolicy.Ask {
 				r := execpolicy.RuleFor(p, st.ws.Cwd())
 				d.Asks = append(d.Asks, Ask{Argv: p.Argv, Display: DisplayArgv(p.Argv), Reason: p.Reason, Code: p.Code,
-					Rule: r.String(), Exact: r.Argv != nil, NeverAlways: p.NeverAlways})
+					Rule: r.String(), Covers: r.Covers(), Shaped: r.Shaped, Exact: r.Argv != nil, NeverAlways: p.NeverAlways})
 			}
 		}
 	}
@@ -357,7 +358,11 @@ func needsApproval(d Decision) Decision {
 	d.Code = CodeNeedsApproval
 	hints := []string{}
 	for _, a := range d.Asks {
-		if !a.NeverAlways && !a.Exact {
+		switch {
+		case a.NeverAlways || a.Exact:
+		case a.Shaped:
+			hints = append(hints, "vtexec policy allow -- "+a.Display)
+		default:
 			hints = append(hints, "vtexec policy allow -- "+ruleWords(a.Rule))
 		}
 	}
@@ -393,7 +398,8 @@ func (st *state) recordSession() error {
 	sess, err := st.store.Update(st.sess.ID, st.ws.Root(), func(s *cwdtrack.Session) error {
 		for _, p := range st.askingParts() {
 			r := execpolicy.RuleFor(p, st.ws.Cwd())
-			s.Approvals = append(s.Approvals, cwdtrack.Approval{Program: r.Program, Subcommand: r.Subcommand, Argv: r.Argv, Exact: r.Argv != nil})
+			s.Approvals = append(s.Approvals, cwdtrack.Approval{Program: r.Program, Subcommand: r.Subcommand, Argv: r.Argv, Exact: r.Argv != nil,
+				Shaped: r.Shaped, Flags: r.Flags, Operands: r.Operands, AnyOperands: r.AnyOperands, Bound: r.Bound})
 		}
 		return nil
 	})

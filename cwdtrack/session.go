@@ -42,6 +42,14 @@ type Approval struct {
 	Subcommand []string `json:"subcommand,omitempty"`
 	Argv       []string `json:"argv,omitempty"`
 	Exact      bool     `json:"exact,omitempty"` // Argv is the exact argument list (possibly empty)
+	// Shaped: Subcommand, Flags, Operands (or AnyOperands) and Bound are
+	// what the approval covers, in the terms of the program's approval
+	// shape (see execpolicy.PolicyRule.Shaped).
+	Shaped      bool     `json:"shaped,omitempty"`
+	Flags       []string `json:"flags,omitempty"`
+	Operands    []string `json:"operands,omitempty"`
+	AnyOperands bool     `json:"any_operands,omitempty"`
+	Bound       string   `json:"bound,omitempty"`
 }
 
 // Store keeps sessions as one JSON file each in Dir.

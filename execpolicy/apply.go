@@ -156,6 +156,13 @@ func RuleFor(p Part, dir string) PolicyRule {
 	if p.Dir != "" {
 		dir = p.Dir
 	}
+	name := canonicalProgram(filepath.Base(p.Argv[0]))
+	if shape, ok := validators.ShapeOf(name); ok {
+		a := shape.Approve(subcommandArgs(p.Argv))
+		r.Shaped, r.Subcommand, r.Flags, r.Operands, r.AnyOperands = true, a.Words, a.Flags, a.Operands, a.AnyOperands
+		r.Bound = validators.Binding(name, dir, a)
+		return r
+	}
 	for _, a := range subcommandArgs(p.Argv) {
 		if len(r.Subcommand) == 2 || !subcommandPrograms()[canonicalProgram(filepath.Base(p.Argv[0]))] || !isSubcommandWord(a, dir) {
 			break

@@ -68,6 +68,19 @@ type PolicyRule struct {
 	// network (npm install, go mod download); everything else runs
 	// without it.
 	Network bool `toml:"network,omitempty"`
+	// Shaped marks a person's approval in the terms of its program's
+	// approval shape (validators.ShapeOf): Subcommand are the words that
+	// name what runs (the script, target, tool, package or module),
+	// Flags the flags that change what it does, Operands the other
+	// arguments (any, with AnyOperands), and Bound the digest of the
+	// files that decide what the words run (validators.Binding). Each
+	// must be the same for the rule to hold; flags that only change how
+	// the program reports do not count.
+	Shaped      bool     `toml:"shaped,omitempty"`
+	Flags       []string `toml:"flags,omitempty"`
+	Operands    []string `toml:"operands,omitempty"`
+	AnyOperands bool     `toml:"any_operands,omitempty"`
+	Bound       string   `toml:"bound,omitempty"`
 	// Match and NotMatch are example commands checked when the file loads.
 	Match    []string `toml:"match,omitempty"`
 	NotMatch []string `toml:"not_match,omitempty"`
@@ -79,6 +92,18 @@ type PolicyRule struct {
 // String is the rule as a person reads it: "allow make test".
 func (r PolicyRule) String() string {
 	words := append([]string{r.Decision, r.Program}, r.Subcommand...)
+	if r.Shaped {
+		words = append(words, r.Flags...)
+		if r.AnyOperands {
+			words = append(words, "(any operands)")
+		} else {
+			words = append(words, r.Operands...)
+		}
+		if r.Bound != "" {
+			words = append(words, "(while its script is unchanged)")
+		}
+		return strings.Join(words, " ")
+	}
 	if r.Argv != nil {
 		words = append(words, r.Argv...)
 		if len(r.Argv) == 0 {
@@ -86,6 +111,37 @@ func (r PolicyRule) String() string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// Covers says in words what an approval recorded as the rule covers
+// besides the command asked about.
+func (r PolicyRule) Covers() string {
+	switch {
+	case r.Shaped:
+		what := "this and other runs of " + strings.Join(append([]string{filepath.Base(r.Program)}, r.Subcommand...), " ")
+		if len(r.Flags) > 0 {
+			what += " with the same flags (" + strings.Join(r.Flags, " ") + ")"
+		} else {
+			what += " with no flags that change what it does"
+		}
+		what += "; flags that only change how it reports do not count"
+		if r.AnyOperands {
+			what += "; any operands (test paths)"
+		} else if len(r.Operands) > 0 {
+			what += "; the same operands (" + strings.Join(r.Operands, " ") + ")"
+		} else {
+			what += "; no operands"
+		}
+		if r.Bound != "" {
+			what += "; only while the script it runs (package.json's scripts and .npmrc, the Makefile and what it includes, the justfile) is unchanged"
+		}
+		return what
+	case r.Argv != nil:
+		return "exactly these arguments"
+	case len(r.Subcommand) > 0:
+		return "every run of " + strings.Join(append([]string{filepath.Base(r.Program)}, r.Subcommand...), " ") + ", with any further arguments"
+	}
+	return "every run of " + filepath.Base(r.Program) + ", with any arguments"
 }
 
 // Where is "file:line", or the file alone.
@@ -112,6 +168,9 @@ func (r PolicyRule) Matches(p Part) bool {
 		!(strict && canonicalProgram(base) == canonicalProgram(r.Program)) {
 		return false
 	}
+	if r.Shaped {
+		return r.coversShaped(p)
+	}
 	args := p.Argv[1:]
 	switch {
 	case r.Argv != nil:
@@ -121,6 +180,26 @@ func (r PolicyRule) Matches(p Part) bool {
 		return len(args) >= len(r.Subcommand) && equalWords(args[:len(r.Subcommand)], r.Subcommand)
 	}
 	return true
+}
+
+// coversShaped reports whether a shaped rule covers the part: the same
+// words, flags and operands (see PolicyRule.Shaped), and the files that
+// decide what the words run unchanged.
+func (r PolicyRule) coversShaped(p Part) bool {
+	name := canonicalProgram(filepath.Base(p.Argv[0]))
+	shape, ok := validators.ShapeOf(name)
+	if !ok {
+		return false
+	}
+	a := shape.Approve(subcommandArgs(p.Argv))
+	rec := validators.Approval{Words: r.Subcommand, Flags: r.Flags, Operands: r.Operands, AnyOperands: r.AnyOperands}
+	if !rec.Covers(a) {
+		return false
+	}
+	if r.Bound == "" && !a.Binds {
+		return true
+	}
+	return p.Dir != "" && r.Bound == validators.Binding(name, p.Dir, a)
 }
 
 // subcommandArgs returns the arguments from where subcommand words begin:
@@ -520,6 +599,15 @@ func (r *PolicyRule) validate() error {
 		return errors.New("network = true belongs on an allow rule")
 	case strings.Contains(r.Program, "/") && !filepath.IsAbs(r.Program):
 		return fmt.Errorf("program %q must be a name or an absolute path", r.Program)
+	case r.Shaped && r.Argv != nil:
+		return errors.New("a shaped rule has subcommand, flags and operands, not argv")
+	case !r.Shaped && (r.Flags != nil || r.Operands != nil || r.AnyOperands || r.Bound != ""):
+		return errors.New("flags, operands, any_operands and bound belong to a shaped rule (shaped = true)")
+	}
+	if r.Shaped {
+		if _, ok := validators.ShapeOf(canonicalProgram(filepath.Base(r.Program))); !ok {
+			return fmt.Errorf("program %q has no approval shape: write subcommand or argv instead of shaped", r.Program)
+		}
 	}
 	for _, ex := range r.Match {
 		p, err := examplePart(ex)

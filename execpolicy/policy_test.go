@@ -107,20 +107,20 @@ func TestRuleFor(t *testing.T) {
 		want string
 	}{
 		{[]string{"go", "test", "./..."}, "allow /x/go test"},
-		{[]string{"npm", "run", "build", "--", "--prod"}, "allow /x/npm run build"},
-		{[]string{"make", "--version"}, "allow /x/make --version"},
-		{[]string{"make"}, "allow /x/make (no arguments)"},
+		{[]string{"npm", "run", "build", "--", "--prod"}, "allow /x/npm run build -- --prod (while its script is unchanged)"},
+		{[]string{"make", "--version"}, "allow /x/make --version (while its script is unchanged)"},
+		{[]string{"make"}, "allow /x/make (while its script is unchanged)"},
 		{[]string{"python3", "script.py"}, "allow /x/python3 script.py"},
-		{[]string{"git", "commit", "-m", "x"}, "allow /x/git commit"},
+		{[]string{"git", "commit", "-m", "x"}, "allow /x/git commit -m"},
 	}
 	for _, tc := range cases {
-		p := Part{Argv: tc.argv, Program: "/x/" + tc.argv[0]}
+		p := Part{Argv: tc.argv, Program: "/x/" + tc.argv[0], Dir: dir}
 		r := RuleFor(p, dir)
 		assert.Equal(t, tc.want, r.String(), "%q", tc.argv)
 		assert.True(t, r.Matches(p))
 	}
 	r := RuleFor(Part{Argv: []string{"make", "--version"}, Program: "/x/make"}, dir)
-	assert.False(t, r.Matches(Part{Argv: []string{"make", "clean"}, Program: "/x/make"}), "make --version approves make --version only")
+	assert.False(t, r.Matches(Part{Argv: []string{"make", "clean"}, Program: "/x/make", Dir: dir}), "make --version approves make --version only")
 }
 
 func TestAppendRuleKeepsTextAndDedups(t *testing.T) {

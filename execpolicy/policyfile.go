@@ -214,7 +214,8 @@ func ruleBlock(b []byte) []byte {
 
 func sameRule(a, b PolicyRule) bool {
 	return a.Program == b.Program && a.Decision == b.Decision &&
-		equalWords(a.Subcommand, b.Subcommand) && (a.Argv == nil) == (b.Argv == nil) && equalWords(a.Argv, b.Argv)
+		equalWords(a.Subcommand, b.Subcommand) && (a.Argv == nil) == (b.Argv == nil) && equalWords(a.Argv, b.Argv) &&
+		a.Shaped == b.Shaped && equalWords(a.Flags, b.Flags) && equalWords(a.Operands, b.Operands) && a.AnyOperands == b.AnyOperands && a.Bound == b.Bound
 }
 
 // TrustStore records which project policy files a person vouched for, by

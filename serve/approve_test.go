@@ -131,18 +131,49 @@ func TestElicitSessionHoldsForTheConnection(t *testing.T) {
 		assert.False(t, res.IsError, txt)
 		_, _, how := approval(t, res)
 		assert.Equal(t, "session", how)
-		assert.Contains(t, p.asked[0].Message, "session/always would record: allow /usr/bin/git commit (with any further arguments)")
+		assert.Contains(t, p.asked[0].Message, "session/always would approve this and other runs of git commit with the same flags (-m)")
 
-		// The rule "git commit" now holds on this connection, without asking.
+		// The rule "git commit -m" now holds on this connection, without asking.
 		res, txt, _ = call(t, a, ToolShell, map[string]any{"command": "git commit -m two"})
 		assert.False(t, res.IsError, txt)
 		assert.Equal(t, 1, p.count())
+		// Not for a flag that changes what it does.
+		res, _, _ = call(t, a, ToolShell, map[string]any{"command": "git commit --amend -m two"})
+		assert.True(t, res.IsError)
+		assert.Equal(t, 2, p.count(), "--amend asks")
 
 		// Not on another one.
 		b := (&person{}).client(t, s, version)
 		res, txt, _ = call(t, b, ToolShell, map[string]any{"command": "git commit -m two"})
 		assert.True(t, res.IsError)
 		assert.Contains(t, txt, "denied_by_user")
+	})
+}
+
+// A session approval of a script covers that script as it was shown:
+// another script, or the same one edited, asks again.
+func TestElicitSessionCoversTheScriptShown(t *testing.T) {
+	eachMode(t, func(t *testing.T, version string) {
+		s, ws := newServer(t)
+		pkg := func(test string) {
+			require.NoError(t, os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{"scripts": {"test": "`+test+`", "build": "echo built"}}`), 0o644))
+		}
+		pkg("echo tested")
+		p := &person{answers: map[string]string{"npm run test": "session", "npm run test --silent": "session"}}
+		a := p.client(t, s, version)
+		res, txt, _ := call(t, a, ToolShell, map[string]any{"command": "npm run test"})
+		assert.False(t, res.IsError, txt)
+		assert.Contains(t, p.asked[0].Message, "only while the script it runs")
+		res, txt, _ = call(t, a, ToolShell, map[string]any{"command": "npm run test --silent"})
+		assert.False(t, res.IsError, txt)
+		assert.Equal(t, 1, p.count(), "a reporting flag does not ask")
+		res, _, _ = call(t, a, ToolShell, map[string]any{"command": "npm run build"})
+		assert.True(t, res.IsError)
+		assert.Equal(t, 2, p.count(), "another script asks")
+		pkg("echo tested; echo more")
+		res, _, _ = call(t, a, ToolShell, map[string]any{"command": "npm run test --silent"})
+		assert.Equal(t, 3, p.count(), "the edited script asks again")
+		assert.False(t, res.IsError, "answered session again")
 	})
 }
 

@@ -51,6 +51,9 @@ type Profile struct {
 	// Unwrap, for a builtin that runs the command in its arguments,
 	// returns that command (a *Finding when it cannot).
 	Unwrap func(argv []string) ([]string, error)
+	// Approval is what a person's approval of the program covers (see
+	// ApprovalShape); nil: its subcommand words, or its exact arguments.
+	Approval *ApprovalShape
 	// ShellScript, for a shell, returns SCRIPT when argv is exactly
 	// `SHELL -c SCRIPT` (-l/--login allowed), which vtexec checks and
 	// runs as SCRIPT itself, with no shell.
@@ -72,6 +75,11 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		m[p.name] = p.profile
 	}
 	for name, p := range builtinProfiles {
+		m[name] = p
+	}
+	for name, shape := range approvalShapes() {
+		p := m[name]
+		p.Approval = &shape
 		m[name] = p
 	}
 	// Programs (on the allowlist or not) whose input is data.
