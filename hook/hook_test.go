@@ -386,3 +386,31 @@ func FuzzRewriteLine(f *testing.F) {
 
 // testEngine runs the requests of tests that need no engine of their own.
 var testEngine = vtexec.NewEngine(vtexec.Config{})
+
+// A harness session that keeps probing is escalated: Claude Code asks its
+// person about a command vtexec would have allowed; a harness that
+// cannot ask through the hook is refused with session_escalated.
+func TestHookSessionThatKeepsProbingIsEscalated(t *testing.T) {
+	ws := project(t)
+	opt := options(ws, fakeExe)
+	for _, h := range []Harness{Claude, Gemini} {
+		tool := map[Harness]string{Claude: "Bash", Gemini: "run_shell_command"}[h]
+		decide := func(cmd string) Verdict {
+			return Decide(context.Background(), event(h, ws, tool, map[string]any{"command": cmd}), opt)
+		}
+		require.Equal(t, Rewrite, decide("cat README.md").Kind, h)
+		for _, probe := range []string{"cat /etc/shadow", "sudo ls", "cat ../x"} {
+			require.Equal(t, Deny, decide(probe).Kind, "%s: %s", h, probe)
+		}
+		v := decide("cat README.md")
+		if h == Claude {
+			assert.Equal(t, Ask, v.Kind, "Claude Code asks its person")
+		} else {
+			assert.Equal(t, Deny, v.Kind, h)
+			assert.Equal(t, vtexec.CodeSessionEscalated, v.Code, h)
+		}
+		// The events' session ids are the same (sess-1): reset it.
+		require.NoError(t, opt.Engine.ResetSession(vtexec.Request{Workspace: ws, Session: "sess-1", AuditLog: "off"}))
+		assert.Equal(t, Rewrite, decide("cat README.md").Kind, "%s: reset", h)
+	}
+}

@@ -300,3 +300,36 @@ func TestRoundTripAnswerIsSealed(t *testing.T) {
 	assert.False(t, res.IsError, text(t, res))
 	assert.NoFileExists(t, keep)
 }
+
+// A connection that keeps probing is escalated: after three refusals
+// with security codes its allowed commands ask its person, and one
+// without elicitation is refused with session_escalated; a "session"
+// answer lifts it. Other connections are not touched.
+func TestConnectionThatKeepsProbingIsEscalated(t *testing.T) {
+	s, ws := newServer(t)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hi\n"), 0o644))
+	plain := connect(t, s, nil)
+	for _, probe := range []string{"cat /etc/shadow", "sudo ls", "cat ../../x"} {
+		res, _, _ := call(t, plain, ToolShell, map[string]any{"command": probe})
+		require.True(t, res.IsError, probe)
+	}
+	res, txt, _ := call(t, plain, ToolShell, map[string]any{"command": "cat a.txt"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, txt, "session_escalated")
+	other := connect(t, s, nil)
+	res, txt, _ = call(t, other, ToolShell, map[string]any{"command": "cat a.txt"})
+	assert.False(t, res.IsError, txt)
+
+	p := &person{answers: map[string]string{"cat a.txt": "session"}}
+	asking := p.client(t, s, "")
+	for _, probe := range []string{"cat /etc/shadow", "sudo ls", "cat ../../x"} {
+		call(t, asking, ToolShell, map[string]any{"command": probe})
+	}
+	res, txt, _ = call(t, asking, ToolShell, map[string]any{"command": "cat a.txt"})
+	assert.False(t, res.IsError, txt)
+	require.Equal(t, 1, p.count())
+	assert.Contains(t, p.asked[0].Message, "refusals that signal probing")
+	res, txt, _ = call(t, asking, ToolShell, map[string]any{"command": "cat a.txt"})
+	assert.False(t, res.IsError, txt)
+	assert.Equal(t, 1, p.count(), "the session answer reset the escalation")
+}
