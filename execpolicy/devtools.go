@@ -17,7 +17,8 @@ func devToolVerdict(name, prog string, argv []string, ws *workspace.Workspace) *
 		if !contains(names, r.Program) || (len(r.Subs) > 0 && !contains(r.Subs, sub)) {
 			continue
 		}
-		for i, arg := range argv[1:] {
+		own := argv[1 : 1+validators.OwnOptionsEnd(r.Program, argv[1:])]
+		for i, arg := range own {
 			if arg == "--" {
 				break
 			}

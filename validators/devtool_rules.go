@@ -1,5 +1,7 @@
 package validators
 
+import "strings"
+
 // Developer tools (go, npm, node, python, make, …) are not allowlisted: a
 // person approves them. Some of their flags hand control to a program,
 // file or source of the caller's choosing; those are refused whatever a
@@ -44,4 +46,46 @@ var DevToolRules = []DevToolRule{
 	{"pytest", nil, []string{"-c", "--config-file", "--rootdir", "--confcutdir"}, "refuse_outside", "reads configuration that must be inside the workspace"},
 	{"cargo", nil, []string{"--config"}, "refuse", "overrides configuration, which can name programs to run"},
 	{"cargo", nil, []string{"--manifest-path"}, "refuse_outside", "builds a manifest that must be inside the workspace"},
+}
+
+// OwnOptionsEnd returns how many of args (a developer tool's arguments)
+// are the tool's own options, for a tool whose options end where the
+// command it runs begins (npx TOOL ARGS: ARGS are TOOL's, so tsc's -p is
+// not npx's --package). It is len(args) — every argument is the tool's
+// to judge — for any other tool, and wherever an option before the
+// command might take the next argument as its value.
+func OwnOptionsEnd(program string, args []string) int {
+	own, ok := ownOptions[program]
+	if !ok {
+		return len(args)
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--", !strings.HasPrefix(a, "-") || a == "-":
+			return i
+		case strings.Contains(a, "="), own[a] == noValue:
+		case own[a] == takesValue:
+			i++ // its value, never the command
+		default:
+			return len(args) // an option it may not know: judge them all
+		}
+	}
+	return len(args)
+}
+
+const (
+	unknownOption = iota
+	noValue
+	takesValue
+)
+
+// ownOptions are, for the tools OwnOptionsEnd knows, their options and
+// whether each takes the next argument as its value (npx: npm's
+// bin/npx-cli.js, which stops at the first positional argument).
+var ownOptions = map[string]map[string]int{
+	"npx": {"-y": noValue, "--yes": noValue, "--no": noValue, "--no-install": noValue, "-q": noValue, "--quiet": noValue,
+		"--silent": noValue, "--prefer-offline": noValue, "--offline": noValue, "--no-audit": noValue, "--no-fund": noValue,
+		"-p": takesValue, "--package": takesValue, "--cache": takesValue, "--userconfig": takesValue, "-c": takesValue,
+		"--call": takesValue, "--shell": takesValue, "-n": takesValue, "--node-arg": takesValue},
 }

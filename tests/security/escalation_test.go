@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 )
 
 // probes are refusals with security codes: a path outside, a protected
@@ -133,14 +135,42 @@ func TestEscalateAfterIsThePolicys(t *testing.T) {
 	assert.Equal(t, "ask", run("", "escalate_after = 0\n", 3), "an untrusted project may not turn it off")
 }
 
+// pythonTyped and nodeTyped are what agents type on Python and Node
+// projects, refused or not.
+var pythonTyped = []string{
+	"ls", "cat pyproject.toml", "python3 --version", "python3 -m pytest -q", "pytest -q tests/", "pytest -x -k test_parse",
+	".venv/bin/python -m pytest -q", "source .venv/bin/activate && pytest", "PYTHONPATH=src python3 -m pytest",
+	"pip install -e .", "pip install -r requirements.txt", "python3 -m venv .venv", "flake8 src", "mypy src",
+	"python3 -c 'import sys; print(sys.version)'", "grep -rn 'def main' src", "find . -name '*.py' | head",
+	"export PYTHONDONTWRITEBYTECODE=1", "python3 setup.py --version", "cat requirements.txt | wc -l",
+	"rm -rf .pytest_cache", "git status", "git diff --stat", "make test", "tox -q",
+}
+
+var nodeTyped = []string{
+	"cat package.json", "npm test", "npm test --silent", "npm run build", "npm run lint -- --fix", "npx tsc -p .",
+	"npx tsc --noEmit", "node --test", "node --version", "npm --version", "npm pkg get version", "npm ci",
+	"npm install", "npm install --save-dev typescript", "npx prettier --check .", "npx eslint src",
+	"ls node_modules/.bin", "cat tsconfig.json", "grep -rn TODO src", "rm -rf dist", "npm run test -- --coverage",
+	"echo $NODE_ENV", "NODE_ENV=test npm test", "git log --oneline -5",
+}
+
 // What agents type on real projects never escalates a session.
 func TestAgentTypedCommandsNeverEscalate(t *testing.T) {
 	ws := fixture(t)
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
-	for _, cmd := range append(append([]string{}, agentTyped...), ordinary...) {
-		_, err := e.Check(context.Background(), escalationRequest(ws, "off", cmd))
+	refused, probing := 0, 0
+	for _, cmd := range slices.Concat(agentTyped, pythonTyped, nodeTyped, ordinary) {
+		d, err := e.Check(context.Background(), escalationRequest(ws, "off", cmd))
 		require.NoError(t, err, cmd)
+		if d.Decision == vtexec.VerdictDeny {
+			refused++
+			if codes.IsSecurity(d.Code) {
+				probing++
+				t.Logf("a security refusal: %s: %s %s", cmd, d.Code, d.Reason)
+			}
+		}
 	}
+	t.Logf("%d refused, %d of them with security codes", refused, probing)
 	d, err := e.Check(context.Background(), escalationRequest(ws, "off", "cat README.md"))
 	require.NoError(t, err)
 	assert.Equal(t, "allow", string(d.Decision), d.Reason)
