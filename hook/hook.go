@@ -127,11 +127,19 @@ func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Works
 			cwd = ws.Cwd()
 		}
 	}
-	d, err := opt.Engine.Check(ctx, vtexec.Request{Command: command, Workspace: ws.Root(), Cwd: cwd, Session: ev.SessionID})
+	d, err := opt.Engine.Check(ctx, vtexec.Request{Command: command, Workspace: ws.Root(), Cwd: cwd, Session: ev.SessionID,
+		WantApprovalID: ev.Harness == Claude && opt.Exe != ""})
 	if err != nil {
 		return requestError(err)
 	}
 	switch {
+	case d.Decision == vtexec.VerdictAsk && ev.Harness == Claude && d.ApprovalID != "":
+		// Claude Code asks its person about the command rewritten to run
+		// through vtexec with this ask's approval id: a yes runs it in
+		// the box, once.
+		v := fromDecision(d)
+		v.Input = withCommand(ev.ToolInput, cmdKey, ApprovedLine(opt.Exe, ws.Root(), cwd, ev.SessionID, d.ApprovalID, command))
+		return v
 	case d.Decision == vtexec.VerdictAsk && ev.Harness == Claude:
 		return fromDecision(d)
 	case d.Decision == vtexec.VerdictAsk:
@@ -139,19 +147,24 @@ func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Works
 	case !d.Allowed():
 		return fromDecision(d)
 	case opt.Exe != "":
-		in := make(map[string]json.RawMessage, len(ev.ToolInput))
-		for k, v := range ev.ToolInput {
-			in[k] = v
-		}
-		line, _ := json.Marshal(RewriteLine(opt.Exe, ws.Root(), cwd, ev.SessionID, command))
-		in[cmdKey] = line
-		return Verdict{Kind: Rewrite, Input: in}
+		return Verdict{Kind: Rewrite, Input: withCommand(ev.ToolInput, cmdKey, RewriteLine(opt.Exe, ws.Root(), cwd, ev.SessionID, command))}
 	}
 	if why := plainForBash(ev.Harness, command, d, bashEnviron{get: opt.Getenv, list: opt.Environ}, ws.Cwd()); why != "" {
 		return deny("needs_vtexec", "vtexec allows this command only when it runs it itself, and rewriting is off: "+why,
 			"let the hook rewrite commands (install it without --no-rewrite); without rewriting only plain words of programs, no builtin, git, glob, expansion or redirection, pass, and only in a plain bash -c (Gemini CLI)")
 	}
 	return Verdict{Kind: Allow}
+}
+
+// withCommand is a copy of a shell tool's input with line as its
+// command (under cmdKey).
+func withCommand(input map[string]json.RawMessage, cmdKey, line string) map[string]json.RawMessage {
+	in := make(map[string]json.RawMessage, len(input))
+	for k, v := range input {
+		in[k] = v
+	}
+	in[cmdKey], _ = json.Marshal(line)
+	return in
 }
 
 // boundary is the deny for a path the workspace refuses.

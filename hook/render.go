@@ -93,6 +93,9 @@ func Render(h Harness, v Verdict) []byte {
 		case Ask, Deny:
 			spec["permissionDecision"] = string(v.Kind)
 			spec["permissionDecisionReason"] = v.Message()
+			if v.Kind == Ask && v.Input != nil {
+				spec["updatedInput"] = v.Input // the command through vtexec, with its approval id
+			}
 		}
 		out = map[string]any{"hookSpecificOutput": spec}
 	}

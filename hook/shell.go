@@ -24,12 +24,27 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // every word single-quoted so bash passes each on exactly as written.
 // cwd and session may be empty.
 func RewriteLine(exe, workspace, cwd, session, command string) string {
+	return rewriteLine(exe, workspace, cwd, session, "", command)
+}
+
+// ApprovedLine is RewriteLine for a command a person is asked about in
+// the harness: it runs through vtexec with the approval id vtexec gave
+// for exactly this command, cwd and session, answered once — so a yes
+// runs it inside vtexec's box, once, and nothing else.
+func ApprovedLine(exe, workspace, cwd, session, approvalID, command string) string {
+	return rewriteLine(exe, workspace, cwd, session, approvalID, command)
+}
+
+func rewriteLine(exe, workspace, cwd, session, approvalID, command string) string {
 	words := []string{exe, "run", "--no-prompt", "--workspace", workspace}
 	if cwd != "" {
 		words = append(words, "--cwd", cwd)
 	}
 	if session != "" {
 		words = append(words, "--session", session)
+	}
+	if approvalID != "" {
+		words = append(words, "--approve", "once", "--approval-id", approvalID)
 	}
 	words = append(words, "--", command)
 	for i, w := range words {
