@@ -669,10 +669,24 @@ func findingVerdict(name string, err error) *Verdict {
 	return deny(CodeBadUsage, "", "%s: %v", name, err)
 }
 
+// Program is the trusted program argv0 runs, as the check finds it (a
+// name on the trusted PATH, the same file by path, a virtual
+// environment's interpreter), or an error saying why there is none.
+func (c *Checker) Program(argv0 string, ws *workspace.Workspace) (string, error) {
+	prog, v := c.program(argv0, ws)
+	if v != nil {
+		return "", errors.New(v.Reason + " (" + v.Hint + ")")
+	}
+	return prog, nil
+}
+
 // program finds the executable for argv0 on the trusted PATH. A path is
 // accepted only if it names that same file.
 func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdict) {
 	name := filepath.Base(argv0)
+	if prog, ok := c.venvInterpreter(argv0, ws); ok {
+		return prog, nil
+	}
 	if strings.Contains(argv0, "/") && !filepath.IsAbs(argv0) {
 		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
 			"%s is a path into the workspace, not a trusted program", argv0)
@@ -694,6 +708,35 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return "", deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
 	}
 	return prog, nil
+}
+
+// venvInterpreter reports whether argv0 is the interpreter of a virtual
+// environment in the workspace (DIR/bin/python, DIR/pyvenv.cfg beside
+// bin) that leads to a trusted interpreter of the same name, and returns
+// that interpreter: it runs with argv0 as its name, from which Python
+// finds the environment, so the environment is active. The link itself
+// is never run: a link changed after the check changes nothing.
+func (c *Checker) venvInterpreter(argv0 string, ws *workspace.Workspace) (string, bool) {
+	name := filepath.Base(argv0)
+	if !strings.Contains(argv0, "/") || !validators.ProfileOf(canonicalProgram(name)).VenvInterpreter {
+		return "", false
+	}
+	bin, err := ws.Resolve(filepath.Dir(argv0), workspace.Read)
+	if err != nil || !ws.Contains(bin) || filepath.Base(bin) != "bin" {
+		return "", false
+	}
+	if fi, err := os.Lstat(filepath.Join(filepath.Dir(bin), "pyvenv.cfg")); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(bin, name))
+	if err != nil || ws.Contains(target) || canonicalProgram(filepath.Base(target)) != canonicalProgram(name) {
+		return "", false
+	}
+	prog, ok := plan.LookPath(filepath.Base(target), c.trustedPath())
+	if !ok || !fsutil.SameFile(prog, target) {
+		return "", false
+	}
+	return prog, true
 }
 
 // workspaceProgram reports whether argv0 is a path ("./bin/tool",

@@ -198,7 +198,17 @@ func withRule(path string, old []byte, r PolicyRule, note string) ([]byte, bool,
 		// would allow the program with any arguments.
 		block = append(bytes.TrimRight(ruleBlock(block), "\n"), []byte("\nargv = []\n")...)
 	}
-	return withBlock(old, note, bytes.TrimLeft(ruleBlock(block), "\n")), true, nil
+	content := withBlock(old, note, bytes.TrimLeft(ruleBlock(block), "\n"))
+	// Never write what the loader would refuse, or read back as another
+	// rule: one bad line would stop every command in the workspace.
+	back := &Policy{}
+	if err := back.add(Layer{Path: path, Trusted: true}, content); err != nil {
+		return nil, false, fmt.Errorf("the rule %s cannot be written: %v", r, err)
+	}
+	if n := len(back.Rules); n == 0 || !sameRule(back.Rules[n-1], r) {
+		return nil, false, fmt.Errorf("the rule %s cannot be written: it would read back as another rule", r)
+	}
+	return content, true, nil
 }
 
 // ruleBlock keeps only the [[rule]] table of a marshalled policyFile.

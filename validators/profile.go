@@ -51,6 +51,10 @@ type Profile struct {
 	// Unwrap, for a builtin that runs the command in its arguments,
 	// returns that command (a *Finding when it cannot).
 	Unwrap func(argv []string) ([]string, error)
+	// VenvInterpreter: the program is an interpreter a virtual
+	// environment links to (DIR/bin/python with DIR/pyvenv.cfg); run
+	// under that link's name, it runs with the environment active.
+	VenvInterpreter bool
 	// Approval is what a person's approval of the program covers (see
 	// ApprovalShape); nil: its subcommand words, or its exact arguments.
 	Approval *ApprovalShape
@@ -87,6 +91,11 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`) {
 		p := m[name]
 		p.ReadsInputAsData = true
+		m[name] = p
+	}
+	for _, name := range []string{"python", "pypy"} {
+		p := m[name]
+		p.VenvInterpreter = true
 		m[name] = p
 	}
 	for _, name := range strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh

@@ -104,20 +104,21 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 			return 0, fmt.Errorf("%s is refused whatever the policy says: %s", words[0], f.Reason)
 		}
 	}
-	prog := words[0]
-	if !strings.Contains(prog, "/") {
-		found, ok := execpolicy.LookPath(prog)
-		if !ok {
-			return 0, fmt.Errorf("no program %q on the trusted PATH", prog)
-		}
-		prog = found
+	root, _ := filepath.Abs(*wsDir)
+	ws, err := workspace.New(root)
+	if err != nil {
+		return 0, err
+	}
+	// The program as the check finds it: the rule must name what runs.
+	prog, err := (&execpolicy.Checker{}).Program(words[0], ws)
+	if err != nil {
+		return 0, fmt.Errorf("no rule for %s: %v", words[0], err)
 	}
 	// The rule a person's "always" answer records for the same command:
 	// a program with subcommands gets its subcommand words (and any later
 	// arguments); any other program, its exact arguments.
 	// The command as vtexec checks and runs it: its canonical form.
-	words = validators.Canonical(filepath.Base(prog), words, nil)
-	root, _ := filepath.Abs(*wsDir)
+	words = validators.Canonical(filepath.Base(words[0]), words, nil)
 	r := execpolicy.RuleFor(execpolicy.Part{Argv: words, Program: prog}, root)
 	if *anyArgs {
 		if why := execpolicy.NoAnyArguments(filepath.Base(prog)); why != "" {
