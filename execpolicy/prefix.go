@@ -21,6 +21,36 @@ var outputEnv = map[string]func(string) bool{
 	"TERM": equals("dumb"), "PAGER": equals("cat"), "GIT_PAGER": equals("cat"), "MANPAGER": equals("cat"),
 	"CI":       oneOf("1", "0", "true", "false"),
 	"CLICOLOR": oneOf("0", "1"), "CLICOLOR_FORCE": oneOf("0", "1"), "FORCE_COLOR": oneOf("0", "1", "2", "3"),
+	// Settings of toolchains that cannot name code to run: no bytecode
+	// files, unbuffered output, the mode a Node project runs in, and
+	// Python's import path as directories of the workspace.
+	"PYTHONDONTWRITEBYTECODE": isFlagValue, "PYTHONUNBUFFERED": isFlagValue,
+	"NODE_ENV":   func(v string) bool { return v != "" && len(v) <= 32 && isNameChars(v, "-_") },
+	"PYTHONPATH": isRelativeDirs,
+}
+
+// isFlagValue is a variable set or not: 1, 0, true, yes …
+func isFlagValue(v string) bool { return len(v) <= 8 && isAlnum(v) }
+
+// isRelativeDirs is a colon-separated list of directories below the
+// working directory (src, src:lib): no absolute path, no "..", nothing
+// a flag or a home could be read from. Where they lead is the kernel
+// box's to hold; a program given them is one a person approves.
+func isRelativeDirs(v string) bool {
+	if v == "" || len(v) > 256 {
+		return false
+	}
+	for _, d := range strings.Split(v, ":") {
+		if d == "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "-") || strings.HasPrefix(d, "~") {
+			return false
+		}
+		for _, part := range strings.Split(d, "/") {
+			if part == ".." || !isNameChars(part, "-_.") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // OutputEnvNames lists the variables a command may be prefixed with.
@@ -64,7 +94,7 @@ func prefixEnv(f *syntax.File) (map[*syntax.CallExpr][]string, *Verdict) {
 }
 
 func prefixAssign(a *syntax.Assign) (string, *Verdict) {
-	hint := "only output settings may prefix a command (" + strings.Join(OutputEnvNames(), " ") + "), with a literal value; pass other values as arguments or flags"
+	hint := "only these settings may prefix a command (" + strings.Join(OutputEnvNames(), " ") + "), with a literal value; pass other values as arguments or flags"
 	if a.Name == nil || a.Append || a.Naked || a.Index != nil || a.Array != nil {
 		return "", deny(CodeAssignment, hint, "this kind of assignment is not allowed")
 	}

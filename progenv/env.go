@@ -19,6 +19,10 @@ var keptEnv = map[string]bool{
 	"LANG":   true,
 	"TZ":     true,
 	"TMPDIR": true,
+	// The user's settings that cannot name code to run: no bytecode
+	// files in the workspace, unbuffered output.
+	"PYTHONDONTWRITEBYTECODE": true,
+	"PYTHONUNBUFFERED":        true,
 }
 
 // forcedEnv is set whatever the source says: no pager, no terminal, no
