@@ -466,6 +466,10 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 			if err := rules.allow("/proc", fsRead); err != nil {
 				return err
 			}
+			// The same for its own /dev/shm.
+			if err := rules.allow(PrivateShm, writeRights(rules.abi)); err != nil {
+				return err
+			}
 		}
 		if network && b.netns >= 0 {
 			g, err := apart(newGrantedNetns)

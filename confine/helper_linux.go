@@ -118,6 +118,10 @@ func helperMain(program string, argv []string) int {
 		if err != nil {
 			return fail("%v", err)
 		}
+		// The box's own /dev/shm, made with the new root just now.
+		if err := rs.allow(PrivateShm, writeRights(hs.ABI)); err != nil {
+			return fail("%v", err)
+		}
 		if err := rs.restrictThread(); err != nil {
 			return fail("%v", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -72,15 +73,23 @@ var systemReadExec = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64
 // systemReadFiles are the files and directories outside /usr that
 // ordinary programs read: the dynamic loader's cache, users and groups
 // for ls -l, the time zone, name service and locale settings, TLS roots
-// for an approved network tool, kernel facts for nproc and runtimes.
-var systemReadFiles = []string{
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
-	"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
-	"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
-	"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
-	"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
-	"/sys/devices/system/cpu", "/sys/fs/cgroup",
-}
+// for an approved network tool, what identifies the system (pip and
+// platform read /etc/debian_version and os-release), Debian's Python
+// settings (/etc/python3.X/sitecustomize.py), kernel facts for nproc and
+// runtimes. No secret is among them.
+var systemReadFiles = sync.OnceValue(func() []string {
+	files := []string{
+		"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
+		"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
+		"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+		"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
+		"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
+		"/etc/debian_version", "/etc/lsb-release", "/etc/issue", "/etc/python3",
+		"/sys/devices/system/cpu", "/sys/fs/cgroup",
+	}
+	versioned, _ := filepath.Glob("/etc/python3.*")
+	return append(files, versioned...)
+})
 
 // systemDevices are read and written like files.
 var systemDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
@@ -119,7 +128,7 @@ func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
 	}
 	for _, step := range []error{
 		add(systemReadExec, read, true),
-		add(systemReadFiles, fsRead, true),
+		add(systemReadFiles(), fsRead, true),
 		add([]string{"/proc"}, fsRead, true),
 		add(systemDevices, fsRead|ll.AccessFSWriteFile, true),
 		add(spec.ReadOnly, read, false),

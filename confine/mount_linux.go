@@ -48,6 +48,9 @@ func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
 	return fd, nil
 }
 
+// PrivateShm is the box's own /dev/shm, a tmpfs of its new root.
+const PrivateShm = "/dev/shm"
+
 // setUpMounts changes the calling thread's own, new mount namespace.
 func (b *Box) setUpMounts(writableGitDirs bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
@@ -238,7 +241,7 @@ func newRoot(keep []string, rootOwned bool) error {
 			return err
 		}
 	}
-	for _, p := range systemReadFiles {
+	for _, p := range systemReadFiles() {
 		if p == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
 		}
@@ -259,6 +262,15 @@ func newRoot(keep []string, rootOwned bool) error {
 		if err := bind(d, false); err != nil {
 			return err
 		}
+	}
+	// A /dev/shm of the box's own, empty at first: POSIX shared memory
+	// and semaphores (Python's multiprocessing, pytest-xdist) live there,
+	// and nothing of the machine's is.
+	if err := os.MkdirAll(nr+PrivateShm, 0o1777); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", nr+PrivateShm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,size=256m"); err != nil {
+		return fmt.Errorf("new root: %s: %w", PrivateShm, err)
 	}
 	for name, target := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
 		if err := os.Symlink(target, nr+"/dev/"+name); err != nil {

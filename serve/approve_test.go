@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/plan"
 )
 
 // person answers elicitations: the first answer whose command occurs
@@ -154,7 +155,16 @@ func TestElicitSessionHoldsForTheConnection(t *testing.T) {
 // another script, or the same one edited, asks again.
 func TestElicitSessionCoversTheScriptShown(t *testing.T) {
 	eachMode(t, func(t *testing.T, version string) {
-		s, ws := newServer(t)
+		// npm itself is a stand-in that succeeds: what is judged is the
+		// approval, not npm.
+		bin := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\nexit 0\n"), 0o755))
+		t.Setenv("XDG_STATE_HOME", t.TempDir())
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		t.Setenv("CI", "true")
+		ws := t.TempDir()
+		s, err := New(Options{Workspace: ws, AuditLog: "off", Engine: vtexec.NewEngine(vtexec.Config{TrustedPath: bin + ":" + plan.TrustedPath})})
+		require.NoError(t, err)
 		pkg := func(test string) {
 			require.NoError(t, os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{"scripts": {"test": "`+test+`", "build": "echo built"}}`), 0o644))
 		}

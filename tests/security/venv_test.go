@@ -1,3 +1,5 @@
+//go:build hostprograms
+
 package security
 
 import (
