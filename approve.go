@@ -18,6 +18,9 @@ const (
 	AnswerOnce    Answer = "once"    // run this time only
 	AnswerSession Answer = "session" // and remember for this session
 	AnswerAlways  Answer = "always"  // and record the rule in the project-local policy
+	// AnswerNetwork runs it this time, with the network for the parts
+	// that fetch from it (offered when Question.Network).
+	AnswerNetwork Answer = "network"
 )
 
 // Approver answers questions about commands that need a person. A face
@@ -37,6 +40,9 @@ type Question struct {
 	Asks     []Ask
 	// NeverAlways: "always" may not be offered.
 	NeverAlways bool
+	// Network: a part fetches from the network, which it runs without
+	// unless the answer is AnswerNetwork.
+	Network bool
 	// flow is how the commands are joined (see flowOf); grouped, that a
 	// group has redirects of its own, which no command line shows.
 	flow    string
@@ -52,6 +58,9 @@ type Ask struct {
 	Rule    string   `json:"rule"`           // what "session" or "always" records
 	// Covers says in words what Rule approves besides this command.
 	Covers string `json:"covers,omitempty"`
+	// Network: the part fetches from the network (an installer, a
+	// fetcher), which it runs without unless a person grants it.
+	Network bool `json:"network,omitempty"`
 	// Shaped: Rule is in the terms of the program's approval shape, so
 	// `vtexec policy allow -- ARGV` records the same rule.
 	Shaped bool `json:"-"`
@@ -96,12 +105,18 @@ func (q Question) Text() string {
 		} else {
 			fmt.Fprintf(&b, "    session would approve %s (never always)\n", DisplayText(scope))
 		}
+		if a.Network {
+			b.WriteString("    it fetches from the network, and runs without it unless you answer network (this time, with the network)\n")
+		}
 	}
-	if q.NeverAlways {
-		b.WriteString("[o]nce  [s]ession  [d]eny (Enter, Ctrl-C or no answer: deny) ")
-	} else {
-		b.WriteString("[o]nce  [s]ession  [a]lways  [d]eny (Enter, Ctrl-C or no answer: deny) ")
+	b.WriteString("[o]nce  [s]ession  ")
+	if !q.NeverAlways {
+		b.WriteString("[a]lways  ")
 	}
+	if q.Network {
+		b.WriteString("[n]etwork  ")
+	}
+	b.WriteString("[d]eny (Enter, Ctrl-C or no answer: deny) ")
 	return b.String()
 }
 

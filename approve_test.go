@@ -51,10 +51,11 @@ func TestAskWithoutApproverNeedsApproval(t *testing.T) {
 	res := run(t, Request{Command: askCmd, Workspace: dir})
 	assert.Equal(t, "deny", string(res.Decision.Decision))
 	assert.Equal(t, CodeNeedsApproval, res.Decision.Code)
-	// tar has no subcommands: its approval is for these exact arguments,
-	// which policy allow cannot record, so the hint is to be asked.
+	// tar has no subcommands: its approval is for these exact
+	// arguments, and the hint's line records exactly that.
 	assert.Contains(t, res.Decision.Hint, "run it in a terminal to be asked")
-	assert.NotContains(t, res.Decision.Hint, "policy allow")
+	assert.Contains(t, res.Decision.Hint, "vtexec policy allow -- tar -cf out.tar src")
+	assert.NotContains(t, res.Decision.Hint, "allowlisted programs", "no allowlist dump")
 	assert.NoFileExists(t, filepath.Join(dir, "out.tar"))
 
 	d, err := testEngine.Check(context.Background(), Request{Command: askCmd, Workspace: dir})

@@ -295,7 +295,8 @@ func (st *state) decision() Decision {
 			if p.Decision == execpolicy.Ask {
 				r := execpolicy.RuleFor(p, st.ws.Cwd())
 				d.Asks = append(d.Asks, Ask{Argv: p.Argv, Display: DisplayArgv(p.Argv), Reason: p.Reason, Code: p.Code,
-					Rule: r.String(), Covers: r.Covers(), Shaped: r.Shaped, Exact: r.Argv != nil, NeverAlways: p.NeverAlways})
+					Rule: r.String(), Covers: r.Covers(), Shaped: r.Shaped, Exact: r.Argv != nil, NeverAlways: p.NeverAlways,
+					Network: execpolicy.NeedsNetwork(p) && !v.Network[p.Cmd]})
 			}
 		}
 	}
@@ -321,6 +322,12 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 	if answer == AnswerAlways && d.NeverAlways {
 		return d, errors.New("approver answered always to a question that does not allow it")
 	}
+	if answer == AnswerNetwork {
+		if !askNeedsNetwork(d) {
+			return d, errors.New("approver answered network to a question that does not offer it")
+		}
+		st.grantNetwork()
+	}
 	switch answer {
 	case AnswerSession:
 		if err := st.recordSession(); err != nil {
@@ -335,13 +342,52 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 		if err := st.recordAlways(); err != nil {
 			return d, err
 		}
-	case AnswerOnce:
+	case AnswerOnce, AnswerNetwork:
 	default:
 		return d, fmt.Errorf("unknown answer %q", answer)
 	}
 	d.Decision, d.Code, d.Reason, d.Hint, d.Approval = VerdictAllow, "", "", "", string(answer)
 	d.Note = st.note
 	return d, nil
+}
+
+// askNeedsNetwork reports whether a part asked about fetches from the
+// network.
+func askNeedsNetwork(d Decision) bool {
+	for _, a := range d.Asks {
+		if a.Network {
+			return true
+		}
+	}
+	return false
+}
+
+// grantNetwork gives the network, for this run, to the asking parts that
+// fetch from it.
+func (st *state) grantNetwork() {
+	for _, p := range st.askingParts() {
+		if execpolicy.NeedsNetwork(p) {
+			if st.decided.Network == nil {
+				st.decided.Network = map[int]bool{}
+			}
+			st.decided.Network[p.Cmd] = true
+		}
+	}
+}
+
+// CodeRanWithoutNetwork warns that a command that fetches from the
+// network ran without it and failed.
+const CodeRanWithoutNetwork = "ran_without_network"
+
+// warnWithoutNetwork says, after a failed run, which of its commands
+// fetch from the network and ran without it: their failure may be that.
+func (st *state) warnWithoutNetwork() {
+	for _, p := range st.decided.Parts {
+		if p.Decision != execpolicy.Deny && execpolicy.NeedsNetwork(p) && !st.decided.Network[p.Cmd] {
+			st.warn(CodeRanWithoutNetwork, fmt.Sprintf("%s fetches from the network and ran without it (vtexec gives the network only to a command a person granted it): if it failed for that, ask the person to answer network, or to run vtexec policy allow --network -- %s", DisplayArgv(p.Argv[:1]), DisplayArgv(p.Argv)))
+			return
+		}
+	}
 }
 
 // NeedsApproval turns an ask into the deny given where no person can be
@@ -357,10 +403,19 @@ func needsApproval(d Decision) Decision {
 	}
 	d.Code = CodeNeedsApproval
 	hints := []string{}
+	never := d.NeverAlways
+	for _, a := range d.Asks {
+		never = never || a.NeverAlways
+	}
 	for _, a := range d.Asks {
 		switch {
-		case a.NeverAlways || a.Exact:
-		case a.Shaped:
+		case never:
+			// One part no rule lifts: no line would make it pass.
+		case a.Network:
+			hints = append(hints, "vtexec policy allow --network -- "+a.Display)
+		case a.Shaped || a.Exact:
+			// The command itself: policy allow records from it the rule
+			// "session" or "always" would.
 			hints = append(hints, "vtexec policy allow -- "+a.Display)
 		default:
 			hints = append(hints, "vtexec policy allow -- "+ruleWords(a.Rule))
@@ -368,7 +423,7 @@ func needsApproval(d Decision) Decision {
 	}
 	if len(hints) > 0 {
 		d.Hint = "run it in a terminal to be asked, or approve it ahead: " + joinHints(hints)
-	} else if d.NeverAlways {
+	} else if never {
 		d.Hint = "run it in a terminal to be asked; this command cannot be approved always"
 	} else {
 		d.Hint = "run it in a terminal to be asked; an approval covers exactly these arguments"

@@ -32,7 +32,7 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 
 // question is what a person is asked about an ask decision.
 func (st *state) question(d Decision) Question {
-	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands}
+	q := Question{Command: st.src, Cwd: st.ws.Cwd(), Asks: d.Asks, NeverAlways: d.NeverAlways, Commands: d.Commands, Network: askNeedsNetwork(d)}
 	if st.decided != nil && st.decided.Plan != nil {
 		q.flow = flowOf(st.decided.Plan)
 		for _, g := range st.decided.Plan.Groups {

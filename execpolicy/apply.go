@@ -139,6 +139,17 @@ var subcommandPrograms = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// NeedsNetwork reports whether the part's program fetches from the
+// network with these arguments (its profile's NeedsNetwork): it runs
+// without the network unless a person grants it.
+func NeedsNetwork(p Part) bool {
+	if len(p.Argv) == 0 {
+		return false
+	}
+	f := validators.ProfileOf(canonicalProgram(filepath.Base(p.Argv[0]))).NeedsNetwork
+	return f != nil && f(subcommandArgs(p.Argv))
+}
+
 // NoAnyArguments says why name may not be allowed with any arguments, or
 // "" if it may.
 func NoAnyArguments(name string) string { return validators.NoAnyArguments(canonicalProgram(name)) }

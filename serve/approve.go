@@ -107,6 +107,10 @@ func answerOf(res *mcp.ElicitResult, q vtexec.Question) vtexec.Answer {
 		if !q.NeverAlways {
 			return a
 		}
+	case vtexec.AnswerNetwork:
+		if q.Network {
+			return a
+		}
 	}
 	return vtexec.AnswerDeny
 }
@@ -118,7 +122,7 @@ func textDigest(text string) string {
 }
 
 func elicitParams(q vtexec.Question, timeout time.Duration, purpose string) *mcp.ElicitParams {
-	return &mcp.ElicitParams{Mode: "form", Message: elicitMessage(q, timeout, purpose), RequestedSchema: answerSchema(q.NeverAlways)}
+	return &mcp.ElicitParams{Mode: "form", Message: elicitMessage(q, timeout, purpose), RequestedSchema: answerSchema(q)}
 }
 
 // maxPurpose bounds the agent's description shown with a question.
@@ -143,6 +147,9 @@ func elicitMessage(q vtexec.Question, timeout time.Duration, purpose string) str
 	if q.NeverAlways {
 		offer = "Answer once (run it this time), session (allow the rule for this connection) or deny; this command cannot be approved always."
 	}
+	if q.Network {
+		offer += " Or network: run it this time with the network, which it fetches from."
+	}
 	deadline := ""
 	if timeout > 0 {
 		deadline = fmt.Sprintf(" No answer within %s denies.", timeout)
@@ -150,11 +157,15 @@ func elicitMessage(q vtexec.Question, timeout time.Duration, purpose string) str
 	return text + offer + deadline
 }
 
-func answerSchema(neverAlways bool) *jsonschema.Schema {
-	choices := []any{string(vtexec.AnswerOnce), string(vtexec.AnswerSession), string(vtexec.AnswerAlways), string(vtexec.AnswerDeny)}
-	if neverAlways {
-		choices = []any{string(vtexec.AnswerOnce), string(vtexec.AnswerSession), string(vtexec.AnswerDeny)}
+func answerSchema(q vtexec.Question) *jsonschema.Schema {
+	choices := []any{string(vtexec.AnswerOnce), string(vtexec.AnswerSession)}
+	if !q.NeverAlways {
+		choices = append(choices, string(vtexec.AnswerAlways))
 	}
+	if q.Network {
+		choices = append(choices, string(vtexec.AnswerNetwork))
+	}
+	choices = append(choices, string(vtexec.AnswerDeny))
 	return &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{

@@ -234,6 +234,8 @@ func TestAnswerOf(t *testing.T) {
 		{accept("session"), q, vtexec.AnswerSession},
 		{accept("always"), q, vtexec.AnswerAlways},
 		{accept("always"), never, vtexec.AnswerDeny},
+		{accept("network"), q, vtexec.AnswerDeny},
+		{accept("network"), vtexec.Question{Network: true}, vtexec.AnswerNetwork},
 		{accept("deny"), q, vtexec.AnswerDeny},
 		{accept("yes"), q, vtexec.AnswerDeny},
 		{accept(true), q, vtexec.AnswerDeny},
@@ -244,6 +246,8 @@ func TestAnswerOf(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, answerOf(tc.res, tc.q), "%+v", tc.res)
 	}
+	assert.Equal(t, []any{"once", "session", "always", "deny"}, answerSchema(q).Properties["answer"].Enum)
+	assert.Equal(t, []any{"once", "session", "network", "deny"}, answerSchema(vtexec.Question{NeverAlways: true, Network: true}).Properties["answer"].Enum)
 }
 
 func TestElicitNoAnswerInTimeDenies(t *testing.T) {

@@ -20,7 +20,7 @@ Write a file with a here-document (cat > notes.md <<'EOF', the lines, then EOF) 
 
 cd persists: after cd src (alone or as in cd src && ls) later calls on this connection start in src; other connections are not affected. Each result tells the cwd.
 
-Some commands (rm, programs not on the allowlist, git commands that rewrite history) need a person's approval; when none can be given the call fails with code needs_approval. An approval covers the command as shown: the same script, target, tool or package and the same flags (reporting flags like --silent or -q aside), and for npm and make scripts only while the script is unchanged; anything else asks again. Every refusal has a code, a reason and a hint: follow the hint instead of retrying the same command.
+Some commands (rm, programs not on the allowlist, git commands that rewrite history) need a person's approval; when none can be given the call fails with code needs_approval. An approval covers the command as shown: the same script, target, tool or package and the same flags (reporting flags like --silent or -q aside), and for npm and make scripts only while the script is unchanged; anything else asks again. Commands run without the network; an installer (npm install, pip install, go mod download) gets it only when the person answers network, and one that failed without it says so (ran_without_network). Every refusal has a code, a reason and a hint: follow the hint instead of retrying the same command.
 
 A session that keeps trying what is refused for safety (paths outside the workspace, protected names, forbidden programs or flags) is escalated after 3 such refusals: from then on every command in it needs a person (code session_escalated) until a person resets it.`
 

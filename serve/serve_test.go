@@ -208,7 +208,7 @@ func TestShellWithoutElicitationNeedsApproval(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Equal(t, "needs_approval", r.Decision.Code)
 	assert.Contains(t, txt, "refused: deny needs_approval: ")
-	assert.Contains(t, txt, "\nhint: run it in a terminal to be asked; an approval covers exactly these arguments; or: a person must approve removals; or move the files into a trash directory")
+	assert.Contains(t, txt, "\nhint: run it in a terminal to be asked, or approve it ahead: vtexec policy allow -- rm keep.txt; or: a person must approve removals; or move the files into a trash directory")
 	assert.FileExists(t, victim)
 }
 

@@ -55,6 +55,11 @@ type Profile struct {
 	// environment links to (DIR/bin/python with DIR/pyvenv.cfg); run
 	// under that link's name, it runs with the environment active.
 	VenvInterpreter bool
+	// NeedsNetwork reports whether the program, called with args (after
+	// its global options), fetches from the network (npm install, pip
+	// install, go mod download): it runs without it unless a person
+	// grants it, and the question says so.
+	NeedsNetwork func(args []string) bool
 	// Approval is what a person's approval of the program covers (see
 	// ApprovalShape); nil: its subcommand words, or its exact arguments.
 	Approval *ApprovalShape
@@ -79,6 +84,11 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		m[p.name] = p.profile
 	}
 	for name, p := range builtinProfiles {
+		m[name] = p
+	}
+	for name, f := range networkUses {
+		p := m[name]
+		p.NeedsNetwork = f
 		m[name] = p
 	}
 	for name, shape := range approvalShapes() {

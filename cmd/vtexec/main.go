@@ -45,7 +45,7 @@ const usage = `usage:
   vtexec check --jsonl [--workspace DIR]        (JSON requests on stdin, verdicts on stdout)
   vtexec run [--workspace DIR] [--cwd DIR] [--session ID] [--timeout 30s] [--max-output 64KiB]
              [--audit FILE|off] [--ask-timeout 2m] [--confinement required|best-effort|off] [--no-prompt] [--json] -- 'COMMAND'
-  vtexec policy allow [--workspace DIR] [--scope local|project|user] [--any-arguments] -- PROGRAM [ARGUMENTS...]
+  vtexec policy allow [--workspace DIR] [--scope local|project|user] [--any-arguments] [--network] -- PROGRAM [ARGUMENTS...]
   vtexec policy root add [--workspace DIR] [--scope local|project|user] [--read-only] PATH
   vtexec policy list [--workspace DIR] [--json]
   vtexec policy explain [--workspace DIR] [--cwd DIR] [--session ID] -- 'COMMAND'

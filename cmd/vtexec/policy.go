@@ -76,6 +76,7 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("policy allow")
 	wsDir := fs.String("workspace", ".", "workspace root")
 	scope := fs.String("scope", "local", "local (.vtexec/policy.local.toml), project (.vtexec/policy.toml) or user")
+	network := fs.Bool("network", false, "let the commands the rule allows use the network (npm install, pip install, go mod download); everything else runs without it")
 	anyArgs := fs.Bool("any-arguments", false, "allow every use of PROGRAM (give the program alone); not offered for programs that remove files or rewrite history")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
@@ -83,9 +84,6 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 	words := fs.Args()
 	if len(words) == 0 {
 		return 0, &usageError{"name the program: vtexec policy allow -- PROGRAM [ARGUMENTS...]"}
-	}
-	if len(words) == 1 && !*anyArgs {
-		return 0, &usageError{"name the arguments too (vtexec policy allow -- make test), or add --any-arguments to allow every use of " + words[0]}
 	}
 	if len(words) > 1 && *anyArgs {
 		return 0, &usageError{"--any-arguments takes the program alone: vtexec policy allow --any-arguments -- " + words[0]}
@@ -126,6 +124,7 @@ func policyAllow(args []string, stdout io.Writer) (int, error) {
 		}
 		r = execpolicy.PolicyRule{Program: prog, Decision: execpolicy.RuleAllow}
 	}
+	r.Network = *network
 	var added, trusted bool
 	if *scope == "user" {
 		added, err = execpolicy.AppendRule(target, r, "added by vtexec policy allow")

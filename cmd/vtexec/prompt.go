@@ -58,10 +58,10 @@ func (a *ttyApprover) ask(ctx context.Context, q vtexec.Question) (vtexec.Answer
 	if _, err := io.WriteString(a.tty, strings.ReplaceAll(q.Text(), "\n", "\r\n")); err != nil {
 		return vtexec.AnswerDeny, err
 	}
-	return a.readAnswer(ctx, q.NeverAlways)
+	return a.readAnswer(ctx, q)
 }
 
-func (a *ttyApprover) readAnswer(ctx context.Context, neverAlways bool) (vtexec.Answer, error) {
+func (a *ttyApprover) readAnswer(ctx context.Context, q vtexec.Question) (vtexec.Answer, error) {
 	keys := make(chan byte)
 	done := make(chan struct{})
 	defer close(done)
@@ -98,8 +98,12 @@ func (a *ttyApprover) readAnswer(ctx context.Context, neverAlways bool) (vtexec.
 			case 's', 'S':
 				return vtexec.AnswerSession, nil
 			case 'a', 'A':
-				if !neverAlways {
+				if !q.NeverAlways {
 					return vtexec.AnswerAlways, nil
+				}
+			case 'n', 'N':
+				if q.Network {
+					return vtexec.AnswerNetwork, nil
 				}
 			case 'd', 'D', '\r', '\n', 0x03, 0x04, 0x1b:
 				return vtexec.AnswerDeny, nil

@@ -26,7 +26,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	askTimeout := fs.Duration("ask-timeout", 2*time.Minute, "how long to wait for a person's answer")
 	confinement := fs.String("confinement", "", "kernel confinement: required, best-effort or off (default: the policy's, else required where the kernel has Landlock)")
 	noPrompt := fs.Bool("no-prompt", false, "never ask a person: an ask is refused with code needs_approval")
-	approve := fs.String("approve", "", "a person's answer given through a harness: once, session or always (with --approval-id)")
+	approve := fs.String("approve", "", "a person's answer given through a harness: once, session, always or network (with --approval-id)")
 	approvalID := fs.String("approval-id", "", "the approval_id check --json gave for exactly this command, cwd and session")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
@@ -52,8 +52,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, &usageError{"--approve and --approval-id go together"}
 	case *approve != "":
 		answer := vtexec.Answer(*approve)
-		if answer != vtexec.AnswerOnce && answer != vtexec.AnswerSession && answer != vtexec.AnswerAlways {
-			return 0, &usageError{"--approve: once, session or always"}
+		if answer != vtexec.AnswerOnce && answer != vtexec.AnswerSession && answer != vtexec.AnswerAlways && answer != vtexec.AnswerNetwork {
+			return 0, &usageError{"--approve: once, session, always or network"}
 		}
 		req.Approver = vtexec.IDApprover{ID: *approvalID, Answer: answer, Session: *session}
 	case !*noPrompt:

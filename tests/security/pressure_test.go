@@ -41,8 +41,10 @@ func TestOutputCompleteUnderCPUPressure(t *testing.T) {
 	cg := cpuCgroup(t, 1)
 	const want = 6 * 108894 // seq 1 20000 writes 108894 bytes
 	for i := range 3 {
+		// At 1% of a CPU a run takes tens of seconds: its timeout is
+		// not what this test is about.
 		cmd := exec.Command("/bin/sh", "-c", `echo $$ > "$1/cgroup.procs" && shift && exec "$@"`, "sh", cg,
-			bin, "run", "--json", "--audit", "off", "--max-output", "2MiB", "--workspace", ws, "--", strings.Repeat("seq 1 20000 | cat; ", 5)+"seq 1 20000 | cat")
+			bin, "run", "--json", "--audit", "off", "--max-output", "2MiB", "--timeout", "5m", "--workspace", ws, "--", strings.Repeat("seq 1 20000 | cat; ", 5)+"seq 1 20000 | cat")
 		out, err := cmd.Output()
 		require.NoError(t, err, "%s", out)
 		var res struct {
