@@ -79,3 +79,27 @@ func (st *state) disarm(bx *runbox.Box, during []confine.Disarmed, absent []stri
 	}
 	return out
 }
+
+// explainFailure warns of what the box denied that a failed run's error
+// output names (see runbox.Explain); nothing where no box confined it.
+func (st *state) explainFailure(bx *runbox.Box, report *confine.Report, stderr string) {
+	if report.Filesystem != "confined" {
+		return
+	}
+	f := runbox.Facts{Root: st.ws.Root(), Network: len(report.NetworkGranted) > 0, Protected: runbox.ProtectedNames(st.pol.Protect)}
+	for _, w := range bx.Writable(st.ws.Root()) {
+		f.Writable = append(f.Writable, w.Path)
+	}
+	for _, r := range st.pol.Roots {
+		if r.Access == "read-write" {
+			f.Writable = append(f.Writable, r.Path)
+		}
+	}
+	for _, n := range runbox.Explain(stderr, f) {
+		what := n.Op
+		if n.Path != "" {
+			what += " " + n.Path
+		}
+		st.warn(runbox.CodeBoxDenied, fmt.Sprintf("the command failed, and its output names what the box denied: %s (%s); %s", what, n.Why, n.Hint))
+	}
+}

@@ -407,6 +407,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	if res.ExitCode != 0 {
 		st.warnWithoutNetwork()
+		st.explainFailure(bx, &report, res.Stderr)
 	}
 	if res.Lost > 0 {
 		st.warn("output_incomplete", fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))

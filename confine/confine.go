@@ -185,3 +185,7 @@ func StartDirect(cmd *exec.Cmd, leader Process) (Process, error) {
 	}
 	return cmdProcess{cmd}, nil
 }
+
+// PrivateShm is the box's own /dev/shm, a tmpfs of its new root (Linux):
+// POSIX shared memory and semaphores of the box's programs live there.
+const PrivateShm = "/dev/shm"

@@ -48,9 +48,6 @@ func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
 	return fd, nil
 }
 
-// PrivateShm is the box's own /dev/shm, a tmpfs of its new root.
-const PrivateShm = "/dev/shm"
-
 // setUpMounts changes the calling thread's own, new mount namespace.
 func (b *Box) setUpMounts(writableGitDirs bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
