@@ -34,7 +34,7 @@ func (st *state) openBox(early *runbox.EarlyDirs) (*runbox.Box, error) {
 		return nil, &RequestError{Code: "bad_request", Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
 	}
 	b, err := runbox.Open(runbox.Options{Root: st.ws.Root(), Mode: mode, Policy: st.pol, Plan: st.decided.Plan,
-		Network: st.decided.Network, Early: early, Cache: &st.engine.boxes})
+		Network: st.decided.Network, Early: early, Cache: &st.engine.boxes, ExtraPath: st.extra})
 	var refused *runbox.Refusal
 	if errors.As(err, &refused) {
 		return nil, &RequestError{Code: refused.Code, Reason: refused.Reason, Hint: refused.Hint}

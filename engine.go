@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vtexec/vtexec/audit"
@@ -28,6 +29,8 @@ type state struct {
 	sess     *cwdtrack.Session // nil without --session
 	store    cwdtrack.Store
 	decided  *execpolicy.Decided
+	checker  execpolicy.Checker // the engine's, with the policy's extra PATH
+	extra    []string           // the policy's extra PATH directories that exist
 	log      *audit.Log
 	note     string    // for the person, set by recordAlways
 	warnings []Warning // failures that did not stop the request
@@ -63,6 +66,9 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	if err := st.ownFilesOutside(); err != nil {
 		return nil, err
 	}
+	if err := st.extraPath(); err != nil {
+		return nil, err
+	}
 	if err := st.openSession(); err != nil {
 		return nil, err
 	}
@@ -75,7 +81,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 		return nil, err
 	}
 	st.ws.SetBudget(checkBudget(req))
-	verdict := e.checker.Check(st.src, st.ws)
+	verdict := st.checker.Check(st.src, st.ws)
 	st.decided = st.pol.Apply(verdict, st.sessionRules())
 	st.holdEscalated()
 	return st, nil
@@ -560,6 +566,32 @@ func (st *state) ownFilesOutside() error {
 	return nil
 }
 
+// extraPath takes the policy's extra PATH directories (the user's
+// toolchains) that exist into the request's checker. None may lie where
+// commands write (the workspace, a root): what is there would be
+// trusted.
+func (st *state) extraPath() error {
+	st.checker = st.engine.checker
+	for _, d := range st.pol.ExtraPaths {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue // a toolchain removed since: nothing to find there
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			continue
+		}
+		if st.holds(real) || st.ws.Contains(real) {
+			return &RequestError{Code: "bad_policy", Reason: fmt.Sprintf("paths.extra %s lies where commands may write, so what is there could not be trusted", d),
+				Hint: "name a directory of installed programs outside the workspace and its roots"}
+		}
+		st.extra = append(st.extra, real)
+	}
+	if len(st.extra) > 0 {
+		st.checker.TrustedPath = st.engine.checker.Path() + ":" + strings.Join(st.extra, ":")
+	}
+	return nil
+}
+
 // holds reports whether the workspace (or an extra root) holds p.
 func (st *state) holds(p string) bool {
 	real, ok := st.engine.realPaths.Load(p)
@@ -614,7 +646,7 @@ func (st *state) audit(r audit.Record) {
 // the step is checked again against the tree as it is then. The first
 // step was checked a moment ago, unless a person was asked in between.
 func (st *state) recheck(asked bool) func(int, []plan.Cmd) error {
-	c := st.engine.checker
+	c := st.checker
 	return func(step int, cmds []plan.Cmd) error {
 		if step == 0 && !asked {
 			return nil

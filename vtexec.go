@@ -370,10 +370,16 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		MaxOutput: pick(req.MaxOutput, st.pol.MaxOutput, DefaultMaxOutput),
 		Recheck:   st.recheck(asked),
 		Launcher:  runner.Boxed{Box: bx.Box, Group: group},
-		Environ:   bx.Environ(),
-		ExtraEnv:  bx.ExtraEnv(),
-		Output:    started(req.Started),
-		Terminal:  req.Terminal,
+		TrustedPath: func() string {
+			if len(st.extra) == 0 {
+				return ""
+			}
+			return st.checker.Path()
+		}(),
+		Environ:  bx.Environ(),
+		ExtraEnv: bx.ExtraEnv(),
+		Output:   started(req.Started),
+		Terminal: req.Terminal,
 	})
 	report := bx.ReportFor(st.decided.Plan)
 	disarmed := st.disarm(bx, watch.Stop(), absent)

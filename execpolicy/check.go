@@ -2,6 +2,7 @@ package execpolicy
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -699,7 +700,11 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		if v := forbiddenProgram(name); v != nil {
 			return "", v
 		}
-		return "", deny(CodeNotAllowed, "use a program installed on the system PATH", "no program %q on the trusted PATH", name)
+		hint := "use a program installed on the system PATH"
+		if dir := userPathDir(name); dir != "" {
+			hint = fmt.Sprintf("%s is in %s, which is not on the trusted PATH: a person can add it to their policy ([paths] extra = [%q] in ~/.config/vtexec/policy.toml)", name, dir, dir)
+		}
+		return "", deny(CodeNotAllowed, hint, "no program %q on the trusted PATH", name)
 	}
 	if argv0 != name && !fsutil.SameFile(argv0, prog) {
 		return "", deny(CodeNotAllowed, "run it by name: "+name, "%s is not the trusted %s (%s)", argv0, name, prog)
@@ -708,6 +713,24 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return "", deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
 	}
 	return prog, nil
+}
+
+// userPathDir is the directory of the user's own PATH (vtexec's
+// environment) where a program called name is, or "": to say where a
+// program the trusted PATH lacks is. Nothing is run or trusted from it.
+func userPathDir(name string) string {
+	if strings.Contains(name, "/") {
+		return ""
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return dir
+		}
+	}
+	return ""
 }
 
 // venvInterpreter reports whether argv0 is the interpreter of a virtual
@@ -756,6 +779,9 @@ func workspaceProgram(argv0 string, ws *workspace.Workspace) (string, bool) {
 	}
 	return real, true
 }
+
+// Path is the trusted PATH the checker looks programs up on.
+func (c *Checker) Path() string { return c.trustedPath() }
 
 func (c *Checker) trustedPath() string {
 	if c.TrustedPath != "" {

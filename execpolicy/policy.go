@@ -272,6 +272,11 @@ type policyFile struct {
 	// EscalateAfter is how many refusals that signal probing a session
 	// may have before every command in it needs a person; 0: never.
 	EscalateAfter *int `toml:"escalate_after"`
+	Paths         struct {
+		// Extra are directories of the user's toolchains (pyenv, nvm,
+		// ~/.cargo/bin, ~/.local/bin) added to the trusted PATH.
+		Extra []string `toml:"extra"`
+	} `toml:"paths"`
 }
 
 // ProcessLimits bound every process a command starts. The zero value
@@ -312,7 +317,11 @@ type Policy struct {
 	// may have before every command in it needs a person; 0: never. An
 	// untrusted file may only lower it.
 	EscalateAfter int
-	Files         []string // the files that existed and were loaded
+	// ExtraPaths are directories a trusted layer adds to the trusted
+	// PATH, after the system's: programs there are found, checked and
+	// run (read-only in the box) as the system's are.
+	ExtraPaths []string
+	Files      []string // the files that existed and were loaded
 	// Ignored are allow rules and roots from untrusted files, kept so
 	// that policy list can show them.
 	Ignored []PolicyRule
@@ -512,6 +521,14 @@ func (pol *Policy) add(l Layer, data []byte) error {
 		// An untrusted file may only ask for more.
 		if l.Trusted || confinementStrength[c] > confinementStrength[orDefault(pol.Confinement, "best-effort")] {
 			pol.Confinement = c
+		}
+	}
+	for _, d := range pf.Paths.Extra {
+		if !filepath.IsAbs(d) || filepath.Clean(d) != d || strings.ContainsAny(d, ":\n") || d == "/" {
+			return &PolicyError{File: l.Path, Problem: fmt.Sprintf("paths.extra %q: name an absolute, clean directory without a colon", d)}
+		}
+		if l.Trusted {
+			pol.ExtraPaths = append(pol.ExtraPaths, d)
 		}
 	}
 	if n := pf.EscalateAfter; n != nil {

@@ -128,6 +128,23 @@ func Env(source []string) []string {
 	return out
 }
 
+// WithPath returns env with PATH set to path, if path is set: the
+// trusted PATH with the user's toolchain directories.
+func WithPath(env []string, path string) []string {
+	if path == "" {
+		return env
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, "PATH="+path)
+	sort.Strings(out)
+	return out
+}
+
 // WithExtra adds extra KEY=VALUE pairs to env, unless env sets the key
 // already or the pair is malformed; the result stays sorted.
 func WithExtra(env, extra []string) []string {

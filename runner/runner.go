@@ -38,6 +38,9 @@ type Options struct {
 	Grace     time.Duration // between SIGTERM and SIGKILL on timeout; 0 means 500ms
 	MaxOutput int           // bytes kept per stream (head+tail); 0 means 64 KiB
 	Environ   []string      // source environment to filter; nil means os.Environ()
+	// TrustedPath, if set, is the PATH commands run with instead of
+	// plan.TrustedPath (the system's and the user's toolchains).
+	TrustedPath string
 	// ExtraEnv are KEY=VALUE pairs set after filtering, for tool presets
 	// the caller chose (GOMODCACHE for an approved go); they cannot
 	// replace what Env forces.
@@ -135,7 +138,7 @@ func Run(ctx context.Context, p *plan.Plan, ws *workspace.Workspace, opts Option
 	r := &run{
 		ws:     ws,
 		opts:   opts,
-		env:    progenv.WithExtra(progenv.Env(opts.Environ), opts.ExtraEnv),
+		env:    progenv.WithPath(progenv.WithExtra(progenv.Env(opts.Environ), opts.ExtraEnv), opts.TrustedPath),
 		stdout: NewCapture(opts.MaxOutput),
 		stderr: NewCapture(opts.MaxOutput),
 		fds:    noGroup,

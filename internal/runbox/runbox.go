@@ -68,6 +68,9 @@ type Options struct {
 	Network map[int]bool       // the commands (by index in plan order) a person's rule granted the network
 	Early   *EarlyDirs         // run directories made while the request was checked, or nil
 	Cache   *Cache             // the boxes kept between requests
+	// ExtraPath are the user's toolchain directories on the trusted
+	// PATH: read and run, never written, in the box.
+	ExtraPath []string
 }
 
 // Refusal is a box that cannot be given: the run is refused with Code.
@@ -114,6 +117,7 @@ func Open(o Options) (*Box, error) {
 	spec.Placeholders = pol.Placeholders
 	spec.PlaceholderFiles = pol.PlaceholderFiles
 	b.extraEnv = append(b.extraEnv, toolPresets(o.Plan, &spec)...)
+	spec.ReadOnly = append(spec.ReadOnly, o.ExtraPath...)
 	for _, r := range pol.Roots {
 		if r.Access == "read-write" {
 			spec.ReadWrite = append(spec.ReadWrite, r.Path)

@@ -1,4 +1,4 @@
-//go:build hostprograms
+//go:build hostprograms && !windows
 
 package security
 
