@@ -58,7 +58,7 @@ const usage = `usage:
   vtexec hook install|uninstall --harness claude|codex|gemini [--scope user|project] [--workspace DIR] [--dry-run]
 
   vtexec session reset [--workspace DIR] ID   (a person lifts a session's escalation)
-  vtexec describe                               (the rules, written for a model)
+  vtexec describe [PROGRAM]                     (the rules, written for a model; one program's flags)
   vtexec version | vtexec SUBCOMMAND --help
 
 After --, one argument is a shell command string; several are one argv.
@@ -105,8 +105,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "describe":
-		fmt.Fprint(stdout, describe())
-		return 0
+		switch len(args) {
+		case 1:
+			fmt.Fprint(stdout, describe())
+		case 2:
+			fmt.Fprint(stdout, describeProgram(args[1]))
+		default:
+			err = &usageError{"describe takes at most one program: vtexec describe [PROGRAM]"}
+		}
+		if err == nil {
+			return 0
+		}
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "vtexec", version())
 		return 0
