@@ -60,6 +60,10 @@ func checkGo(c *Call) error {
 	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
 		return ErrUnlisted // an unknown flag: a person decides, as for any go use
 	}
+	if err == nil && (c.Argv[1] == "list" || c.Argv[1] == "doc") {
+		// They read the packages of the modules go.work and go.mod name.
+		return goModulesInside("go "+c.Argv[1], c.WS)
+	}
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 	_ "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	_ "github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/pelletier/go-toml/v2"
+	_ "golang.org/x/mod/modfile"
 	_ "golang.org/x/sys/unix"
 	_ "golang.org/x/term"
 	_ "mvdan.cc/sh/v3/expand"
