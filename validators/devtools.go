@@ -122,6 +122,9 @@ func checkNpm(c *Call) error {
 	if errors.As(err, &f) && !isPathCode(f.Code) {
 		return ErrUnlisted
 	}
+	if err == nil {
+		return npmProjectInside("npm "+args[0], c.WS)
+	}
 	return err
 }
 
