@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vtexec/vtexec/validators"
 )
 
 // lab is the throwaway directory the programs run in: a fixture of files
@@ -178,15 +180,15 @@ func (r run) brief() string {
 	return s
 }
 
-// exec runs argv in a fresh copy of the fixture (or, for git, of the
-// repository), with standard input from /dev/null, a scrubbed
+// exec runs argv in a fresh copy of the fixture (or, for a program the
+// repository configures — git —, of the repository), with standard input from /dev/null, a scrubbed
 // environment and a deadline that kills the whole process group.
 func (p *prober) exec(argv ...string) run {
 	if err := os.RemoveAll(p.dir); err != nil {
 		fatal(err)
 	}
 	src := p.lab.fixture
-	if argv[0] == "git" {
+	if validators.ProfileOf(argv[0]).ConfiguredByRepository {
 		src = p.lab.repo
 	}
 	if err := copyTree(src, p.dir); err != nil {
