@@ -25,7 +25,6 @@ import (
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
-	"github.com/vtexec/vtexec/workspace"
 )
 
 // CodeOutOfMemory warns of a command the kernel killed for exceeding the
@@ -257,7 +256,7 @@ func (c *Cache) releaser(e *cachedBox) func() {
 // git directory (a .git file, as in a worktree, is protected like a name).
 func protectedPaths(root string, more []string) ([]confine.Protected, []string) {
 	var prot []confine.Protected
-	for _, n := range append(append([]string{}, workspace.ProtectedNames...), more...) {
+	for _, n := range ProtectedNames(more) {
 		name, dir := strings.CutSuffix(n, "/")
 		prot = append(prot, confine.Protected{Path: filepath.Join(root, name), Dir: dir})
 	}
