@@ -11,6 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/validators"
@@ -37,6 +38,8 @@ const (
 type Checker struct {
 	TrustedPath string
 	Home        string
+	// Git answers about repositories; nil is gitrepo.Shared().
+	Git gitrepo.Inspector
 
 	vars map[string]string // loop variables of the statement being checked
 }
@@ -604,7 +607,7 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 		add(unlistedVerdict(name, argv, prog, ws, name+" is not on the allowlist"))
 		return
 	}
-	call := &validators.Call{Argv: argv, WS: ws}
+	call := &validators.Call{Argv: argv, WS: ws, Git: c.Git}
 	w, isWrapper := val.(validators.Wrapper)
 	if !isWrapper {
 		err := val.Check(call)

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -12,6 +13,8 @@ import (
 type Call struct {
 	Argv []string
 	WS   *workspace.Workspace
+	// Git answers about repositories; nil is gitrepo.Shared().
+	Git gitrepo.Inspector
 }
 
 // Program is the program name as typed.

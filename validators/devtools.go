@@ -55,7 +55,7 @@ func checkGo(c *Call) error {
 	if !ok {
 		return ErrUnlisted
 	}
-	err := spec.Check(&Call{Argv: append([]string{"go " + c.Argv[1]}, c.Argv[2:]...), WS: c.WS})
+	err := spec.Check(&Call{Argv: append([]string{"go " + c.Argv[1]}, c.Argv[2:]...), WS: c.WS, Git: c.Git})
 	var f *Finding
 	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
 		return ErrUnlisted // an unknown flag: a person decides, as for any go use
@@ -117,7 +117,7 @@ func checkNpm(c *Call) error {
 	if len(args) == 0 || (args[0] != "ls" && args[0] != "list") {
 		return ErrUnlisted
 	}
-	err := npmLsSpec.Check(&Call{Argv: append([]string{"npm " + args[0]}, args[1:]...), WS: c.WS})
+	err := npmLsSpec.Check(&Call{Argv: append([]string{"npm " + args[0]}, args[1:]...), WS: c.WS, Git: c.Git})
 	var f *Finding
 	if errors.As(err, &f) && !isPathCode(f.Code) {
 		return ErrUnlisted

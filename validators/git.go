@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -100,16 +101,24 @@ type gitCall struct {
 	// sub is the subcommand name.
 	sub string
 	// repo is the repository gitLocateRepo found, once located is set.
-	repo    *gitRepo
+	repo    *gitrepo.Repo
 	located bool
 	// answers are git's, for dir and repoArgs, once located is set.
-	answers *gitAnswers
+	answers *gitrepo.Answers
 	// what says what the (sub)subcommand changes, for the ask.
 	what string
 }
 
 // at returns a Call for paths relative to where git runs.
-func (g *gitCall) at() *Call { return &Call{Argv: g.Argv, WS: g.ws} }
+func (g *gitCall) at() *Call { return &Call{Argv: g.Argv, WS: g.ws, Git: g.Git} }
+
+// inspector is who answers about repositories.
+func (g *gitCall) inspector() gitrepo.Inspector {
+	if g.Git != nil {
+		return g.Git
+	}
+	return gitrepo.Shared()
+}
 
 // gitArgs is a subcommand's parsed command line.
 type gitArgs struct {
@@ -481,8 +490,8 @@ func gitPathspecPath(spec string) (string, bool) {
 // topLevel is the top of the working tree, or the current directory when
 // there is none (yet).
 func (g *gitCall) topLevel() string {
-	if repo, err := g.locate(); err == nil && repo != nil && repo.topLevel != "" {
-		return repo.topLevel
+	if repo, err := g.locate(); err == nil && repo != nil && repo.TopLevel != "" {
+		return repo.TopLevel
 	}
 	return g.dir
 }

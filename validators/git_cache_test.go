@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -19,35 +20,35 @@ import (
 // a second confirms them; a third must start no git.
 func gitCacheWarm(t *testing.T, ws *workspace.Workspace, argv ...string) {
 	t.Helper()
-	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	time.Sleep(gitrepo.RacyWindow + 20*time.Millisecond)
 	for i := 0; i < 2; i++ {
 		require.Nil(t, gitFinding(t, ws, argv...), "git %v before the change", argv)
 	}
-	runs := gitHelperRuns.Load()
+	runs := gitrepo.Shared().Runs()
 	require.Nil(t, gitFinding(t, ws, argv...))
-	require.Equal(t, runs, gitHelperRuns.Load(), "git %v ran git again on an unchanged repository", argv)
+	require.Equal(t, runs, gitrepo.Shared().Runs(), "git %v ran git again on an unchanged repository", argv)
 }
 
 func TestGitCacheUnchangedRepositoryRunsNoGit(t *testing.T) {
 	gitHermetic(t)
 	dir := gitRepoDir(t)
 	ws := gitWS(t, dir)
-	time.Sleep(gitRacyWindow + 20*time.Millisecond)
-	runs := gitHelperRuns.Load()
+	time.Sleep(gitrepo.RacyWindow + 20*time.Millisecond)
+	runs := gitrepo.Shared().Runs()
 	assert.Nil(t, gitFinding(t, ws, "status"))
-	assert.Equal(t, int64(3), gitHelperRuns.Load()-runs, "rev-parse, config and ls-files")
+	assert.Equal(t, int64(3), gitrepo.Shared().Runs()-runs, "rev-parse, config and ls-files")
 	assert.Nil(t, gitFinding(t, ws, "status"))
-	assert.Equal(t, int64(6), gitHelperRuns.Load()-runs, "the second check confirms the answers")
+	assert.Equal(t, int64(6), gitrepo.Shared().Runs()-runs, "the second check confirms the answers")
 	for i := 0; i < 3; i++ {
 		assert.Nil(t, gitFinding(t, ws, "log", "--oneline", "-5"))
 		assert.Nil(t, gitFinding(t, ws, "diff", "HEAD~1", "--", "a.txt"))
 	}
-	assert.Equal(t, int64(6), gitHelperRuns.Load()-runs, "an unchanged repository is not asked again")
+	assert.Equal(t, int64(6), gitrepo.Shared().Runs()-runs, "an unchanged repository is not asked again")
 
 	// A subdirectory is another question (discovery starts there).
 	require.NoError(t, ws.Chdir("src"))
 	assert.Nil(t, gitFinding(t, ws, "status"))
-	assert.Equal(t, int64(9), gitHelperRuns.Load()-runs)
+	assert.Equal(t, int64(9), gitrepo.Shared().Runs()-runs)
 }
 
 // A key added to .git/config in place (the git directory unchanged).
@@ -110,12 +111,12 @@ func TestGitCacheSeesRepositoryOnTheWay(t *testing.T) {
 	require.NoError(t, ws.Chdir("src"))
 	gitCacheWarm(t, ws, "status")
 	gitSetup(t, filepath.Join(dir, "src"), "init", "-q")
-	runs := gitHelperRuns.Load()
+	runs := gitrepo.Shared().Runs()
 	assert.Nil(t, gitFinding(t, ws, "status"))
-	assert.Greater(t, gitHelperRuns.Load(), runs, "the cached answers were about the repository above")
-	repo, err := gitParseRevParse(ws.Cwd(), gitAsk(ws.Cwd(), nil).revParse)
+	assert.Greater(t, gitrepo.Shared().Runs(), runs, "the cached answers were about the repository above")
+	repo, err := gitrepo.Shared().Ask(ws.Cwd(), nil).Repo(ws.Cwd())
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(dir, "src"), repo.topLevel)
+	assert.Equal(t, filepath.Join(dir, "src"), repo.TopLevel)
 }
 
 // A link out of the workspace appears in the git directory.
@@ -155,19 +156,19 @@ func BenchmarkGitCheckCached(b *testing.B) {
 	}
 	ws, err := workspace.New(dir)
 	require.NoError(b, err)
-	time.Sleep(gitRacyWindow + 20*time.Millisecond)
+	time.Sleep(gitrepo.RacyWindow + 20*time.Millisecond)
 	call := &Call{Argv: []string{"git", "log", "--oneline", "-5"}, WS: ws}
 	start := time.Now()
 	require.NoError(b, checkGit(call))
 	uncached := time.Since(start)
 	require.NoError(b, checkGit(call))
-	runs := gitHelperRuns.Load()
+	runs := gitrepo.Shared().Runs()
 	for b.Loop() {
 		if err := checkGit(call); err != nil {
 			b.Fatal(err)
 		}
 	}
-	require.Equal(b, runs, gitHelperRuns.Load(), "git ran during the benchmark")
+	require.Equal(b, runs, gitrepo.Shared().Runs(), "git ran during the benchmark")
 	b.ReportMetric(float64(uncached.Microseconds()), "uncached-µs")
 }
 

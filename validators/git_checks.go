@@ -76,8 +76,10 @@ func gitFormatPatchCheck(g *gitCall, a *gitArgs) (gitClass, error) {
 		dir := g.dir
 		if out := a.Values("output-directory"); len(out) > 0 {
 			dir = out[len(out)-1]
-		} else if conf, _, err := gitHelper(g.dir, g.repoArgs, "config", "--get", "format.outputDirectory"); err == nil {
-			if d := strings.TrimSpace(string(conf)); d != "" {
+		} else if _, err := g.locate(); err != nil {
+			return 0, err
+		} else if conf, ok := g.answers.Value("format.outputDirectory"); ok {
+			if d := strings.TrimSpace(conf); d != "" {
 				if g.at().WritePath(d) != nil {
 					return gitRead, gitOperands(g, a) // the inspection refuses the key
 				}

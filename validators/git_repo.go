@@ -1,23 +1,17 @@
 package validators
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/internal/fsutil"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
-	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -41,14 +35,7 @@ import (
 //     workspace where commands vtexec allows could rewrite it.
 // The user's own configuration (~/.gitconfig) is trusted otherwise.
 
-// gitRepo is where a git command will work.
-type gitRepo struct {
-	gitDir, commonDir string
-	topLevel          string // "" for a bare repository
-}
-
 const (
-	gitHelperTimeout = 10 * time.Second
 	// gitMaxSubmodules bounds the submodules inspected, nested ones
 	// included; a repository with more is refused.
 	gitMaxSubmodules = 64
@@ -70,7 +57,7 @@ func (g *gitCall) inspect(class gitClass) (*Finding, error) {
 			}
 		}
 	}
-	insp := &gitInspection{ws: g.ws, network: class == gitNetwork}
+	insp := &gitInspection{ws: g.ws, git: g.inspector(), network: class == gitNetwork}
 	repo, err := g.locate()
 	if err != nil {
 		return nil, err
@@ -86,12 +73,12 @@ func (g *gitCall) inspect(class gitClass) (*Finding, error) {
 }
 
 // locate finds the repository (once); nil when there is none.
-func (g *gitCall) locate() (*gitRepo, error) {
+func (g *gitCall) locate() (*gitrepo.Repo, error) {
 	if g.located {
 		return g.repo, nil
 	}
-	g.answers = gitAsk(g.dir, g.repoArgs)
-	repo, err := gitParseRevParse(g.dir, g.answers.revParse)
+	g.answers = g.inspector().Ask(g.dir, g.repoArgs)
+	repo, err := gitRepoOf(g.dir, g.answers)
 	if err != nil {
 		return nil, err
 	}
@@ -99,31 +86,23 @@ func (g *gitCall) locate() (*gitRepo, error) {
 	return repo, nil
 }
 
-// gitParseRevParse reads what git rev-parse said in dir: nil, nil when
-// dir is in no repository.
-func gitParseRevParse(dir string, rp gitOutput) (*gitRepo, error) {
-	out, stderr, err := rp.stdout, rp.stderr, rp.err
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	switch {
-	case err == nil && len(lines) == 4:
-		return &gitRepo{gitDir: lines[0], commonDir: lines[1], topLevel: lines[3]}, nil
-	case len(lines) == 3 && lines[2] == "true":
-		return &gitRepo{gitDir: lines[0], commonDir: lines[1]}, nil
-	case strings.Contains(stderr, "not a git repository"):
-		return nil, nil
+// gitRepoOf reads where answers say the repository is: nil, nil when dir
+// is in no repository.
+func gitRepoOf(dir string, a *gitrepo.Answers) (*gitrepo.Repo, error) {
+	repo, err := a.Repo(dir)
+	var u *gitrepo.Uninspectable
+	if errors.As(err, &u) {
+		return nil, refuse(CodeGitConfig, "run git in a repository inside the workspace; a bare repository must be named with --git-dir",
+			"git: %s", u.Error())
 	}
-	msg := strings.TrimSpace(stderr)
-	if msg == "" && err != nil {
-		msg = err.Error()
-	}
-	return nil, refuse(CodeGitConfig, "run git in a repository inside the workspace; a bare repository must be named with --git-dir",
-		"git: cannot inspect the repository at %s: %s", dir, firstLine(msg))
+	return repo, err
 }
 
 // gitInspection is the state of one inspection: a repository and its
 // submodules.
 type gitInspection struct {
-	ws *workspace.Workspace
+	ws  *workspace.Workspace
+	git gitrepo.Inspector
 	// network: the command reaches another repository, so keys that only
 	// matter then count too.
 	network bool
@@ -154,7 +133,7 @@ func (in *gitInspection) writableFile(p string) bool {
 
 // repository checks one repository (repo nil: none) and then its
 // populated submodules; a holds git's answers in dir.
-func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo, a *gitAnswers, depth int) error {
+func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitrepo.Repo, a *gitrepo.Answers, depth int) error {
 	in.top = ""
 	if repo != nil {
 		if err := in.placement(repo); err != nil {
@@ -163,30 +142,30 @@ func (in *gitInspection) repository(dir string, repoArgs []string, repo *gitRepo
 		if err := in.gitDirContents(repo); err != nil {
 			return err
 		}
-		in.top = repo.topLevel
+		in.top = repo.TopLevel
 	}
-	if err := in.configuration(dir, a.config); err != nil {
+	if err := in.configuration(dir, a); err != nil {
 		return err
 	}
-	if repo == nil || repo.topLevel == "" {
+	if repo == nil || repo.TopLevel == "" {
 		return nil
 	}
 	return in.submodules(repo, a, depth)
 }
 
 // placement checks where the repository lies.
-func (in *gitInspection) placement(repo *gitRepo) error {
-	where := repo.topLevel
+func (in *gitInspection) placement(repo *gitrepo.Repo) error {
+	where := repo.TopLevel
 	if where == "" {
-		where = repo.gitDir
+		where = repo.GitDir
 	}
 	if _, err := in.ws.Resolve(where, workspace.Read); err != nil {
 		return &Finding{Code: string(workspace.Outside),
 			Reason: "git: the repository's working tree " + where + " is outside the workspace; git would read and write there",
 			Hint:   "run git in a repository inside the workspace, or have the repository's root granted as an extra root"}
 	}
-	for i, dir := range []string{repo.gitDir, repo.commonDir} {
-		if i == 1 && dir == repo.gitDir {
+	for i, dir := range []string{repo.GitDir, repo.CommonDir} {
+		if i == 1 && dir == repo.GitDir {
 			break // one and the same
 		}
 		if _, err := in.ws.Resolve(dir, workspace.Read); err != nil && !gitLinkedWorktree(repo) {
@@ -205,15 +184,15 @@ func (in *gitInspection) placement(repo *gitRepo) error {
 // gitLinkedWorktree reports whether repo is a linked worktree (git
 // worktree add) of a repository elsewhere: its git directory is
 // COMMON/worktrees/NAME and names this working tree's .git in return.
-func gitLinkedWorktree(repo *gitRepo) bool {
-	if repo.topLevel == "" || filepath.Dir(repo.gitDir) != filepath.Join(repo.commonDir, "worktrees") {
+func gitLinkedWorktree(repo *gitrepo.Repo) bool {
+	if repo.TopLevel == "" || filepath.Dir(repo.GitDir) != filepath.Join(repo.CommonDir, "worktrees") {
 		return false
 	}
-	back, _, err := fsutil.ReadRegular(filepath.Join(repo.gitDir, "gitdir"), gitSmallFile, false)
+	back, _, err := fsutil.ReadRegular(filepath.Join(repo.GitDir, "gitdir"), gitSmallFile, false)
 	if err != nil {
 		return false
 	}
-	want, err1 := filepath.EvalSymlinks(filepath.Join(repo.topLevel, ".git"))
+	want, err1 := filepath.EvalSymlinks(filepath.Join(repo.TopLevel, ".git"))
 	got, err2 := filepath.EvalSymlinks(strings.TrimSpace(string(back)))
 	return err1 == nil && err2 == nil && want == got
 }
@@ -221,26 +200,22 @@ func gitLinkedWorktree(repo *gitRepo) bool {
 // configuration lists the configuration git will read in dir and
 // checks every entry; it refuses naming every key that makes git run a
 // program.
-func (in *gitInspection) configuration(dir string, listing gitOutput) error {
-	out, stderr, err := listing.stdout, listing.stderr, listing.err
-	if err != nil {
+func (in *gitInspection) configuration(dir string, a *gitrepo.Answers) error {
+	if a.Config.Err != nil {
 		return refuse(CodeGitConfig, "fix the configuration, or run git outside vtexec",
-			"git: cannot read the configuration in %s: %s", dir, firstLine(strings.TrimSpace(stderr)))
+			"git: cannot read the configuration in %s: %s", dir, gitrepo.FirstLine(strings.TrimSpace(a.Config.Stderr)))
 	}
 	var problems []string
-	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	entries := a.Entries()
 	in.lazy = false
-	for i := 0; i+2 < len(fields); i += 3 {
-		key, value, _ := strings.Cut(fields[i+2], "\n")
-		lower := strings.ToLower(key)
-		if lower == "extensions.partialclone" || strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".promisor") && !gitFalse(value) {
+	for _, e := range entries {
+		lower := strings.ToLower(e.Key)
+		if lower == "extensions.partialclone" || strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".promisor") && !gitFalse(e.Value) {
 			in.lazy = true
 		}
 	}
-	for i := 0; i+2 < len(fields); i += 3 {
-		scope, origin := fields[i], fields[i+1]
-		key, value, _ := strings.Cut(fields[i+2], "\n")
-		problem, err := in.entry(dir, scope, origin, key, value)
+	for _, e := range entries {
+		problem, err := in.entry(dir, e)
 		if err != nil {
 			return err
 		}
@@ -260,27 +235,22 @@ func (in *gitInspection) configuration(dir string, listing gitOutput) error {
 
 // entry checks one configuration entry. It returns what is wrong with a
 // key of the repository's configuration, or a refusal of its own.
-func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, error) {
-	file := ""
-	if f, ok := strings.CutPrefix(origin, "file:"); ok {
-		file = f
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(dir, file)
-		}
-	}
-	trusted := scope != "local" && scope != "worktree" && !in.writableFile(file)
+func (in *gitInspection) entry(dir string, e gitrepo.Entry) (string, error) {
+	key, value := e.Key, e.Value
+	file := e.File(dir)
+	trusted := e.Scope != "local" && e.Scope != "worktree" && !in.writableFile(file)
 	shown := file
 	if shown == "" {
-		shown = origin
+		shown = e.Origin
 	} else if in.ws.Contains(file) {
 		shown = in.ws.Rel(file)
 	}
 	lower := strings.ToLower(key)
-	if lower == "include.path" || strings.HasPrefix(lower, "includeif.") && strings.HasSuffix(lower, ".path") {
+	if e.Includes() {
 		if !trusted {
 			return fmt.Sprintf("%s = %s in %s includes another file, which vtexec does not follow", key, value, shown), nil
 		}
-		if target := gitIncludeTarget(file, value); target != "" && gitWritable(in.ws, target) {
+		if target := gitrepo.IncludeTarget(file, value); target != "" && gitWritable(in.ws, target) {
 			return "", refuse(CodeGitConfig, "include a file outside the workspace, or run git outside vtexec",
 				"git: %s in %s includes %s, which lies in the workspace where commands vtexec allows could rewrite it", key, shown, target)
 		}
@@ -309,18 +279,18 @@ func (in *gitInspection) entry(dir, scope, origin, key, value string) (string, e
 
 // submodules inspects every populated submodule (a gitlink in the index
 // whose directory has a .git): git status and diff run git there.
-func (in *gitInspection) submodules(repo *gitRepo, a *gitAnswers, depth int) error {
-	if !a.hasIndex {
-		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: no index listing", repo.topLevel)
+func (in *gitInspection) submodules(repo *gitrepo.Repo, a *gitrepo.Answers, depth int) error {
+	if !a.HasIndex {
+		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: no index listing", repo.TopLevel)
 	}
-	if err := a.index.err; err != nil {
-		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: %v", repo.topLevel, err)
+	if err := a.Index.Err; err != nil {
+		return refuse(CodeGitConfig, "run git outside vtexec", "git: cannot list the submodules of %s: %v", repo.TopLevel, err)
 	}
-	if err := in.leadingDirs(repo.topLevel, a.index.dirs); err != nil {
+	if err := in.leadingDirs(repo.TopLevel, a.Index.Dirs); err != nil {
 		return err
 	}
-	for _, p := range a.index.gitlinks {
-		sub := filepath.Join(repo.topLevel, p)
+	for _, p := range a.Index.Gitlinks {
+		sub := filepath.Join(repo.TopLevel, p)
 		if _, err := os.Lstat(filepath.Join(sub, ".git")); err != nil {
 			continue // not populated: git does not go there
 		}
@@ -332,8 +302,8 @@ func (in *gitInspection) submodules(repo *gitRepo, a *gitAnswers, depth int) err
 			return refuse(CodeGitConfig, "run git outside vtexec",
 				"git: more than %d submodules, or submodules nested deeper than %d, to inspect", gitMaxSubmodules, gitMaxDepth)
 		}
-		subAnswers := gitAsk(sub, nil)
-		subRepo, err := gitParseRevParse(sub, subAnswers.revParse)
+		subAnswers := in.git.Ask(sub, nil)
+		subRepo, err := gitRepoOf(sub, subAnswers)
 		if err != nil {
 			return err
 		}
@@ -401,7 +371,7 @@ const maxLeadingWatches = 8192
 
 // leadingKept is, per top-level directory, the last listing whose
 // leading directories held no link.
-var leadingKept = dirwatch.Kept[string, []string]{Max: gitCacheSize}
+var leadingKept = dirwatch.Kept[string, []string]{Max: 64}
 
 // leadingDirsKept reports whether dirs (the same listing, not merely an
 // equal one: a listing is kept with git's answers and replaced with
@@ -517,17 +487,14 @@ func (in *gitInspection) pathKey(dir, lower, key, value, shown string) string {
 	return ""
 }
 
-// gitDirLimit bounds the entries of a git directory the inspection reads.
-const gitDirLimit = 200000
-
 // gitDirContents checks what the git directory leads to: a symbolic link
 // inside it (BISECT_LOG, packed-refs, a ref, a pack) is read by git like
 // the file it names, and objects/info/alternates adds other object stores
 // whose contents git shows; both must stay inside the workspace. Hooks
 // are not looked at: they never run.
-func (in *gitInspection) gitDirContents(repo *gitRepo) error {
+func (in *gitInspection) gitDirContents(repo *gitrepo.Repo) error {
 	var dirs []string
-	for _, d := range []string{repo.gitDir, repo.commonDir} {
+	for _, d := range []string{repo.GitDir, repo.CommonDir} {
 		// A linked worktree's git directories may lie outside (see
 		// placement); their history is what it reads.
 		if in.ws.Contains(d) && (len(dirs) == 0 || dirs[0] != d) {
@@ -535,42 +502,42 @@ func (in *gitInspection) gitDirContents(repo *gitRepo) error {
 		}
 	}
 	for _, root := range dirs {
-		w := gitWalkDir(root)
-		for _, it := range w.items {
-			if it.nested {
-				if err := in.nestedGitDir(it.path); err != nil {
+		w := in.git.WalkGitDir(root)
+		for _, it := range w.Items {
+			if it.Nested {
+				if err := in.nestedGitDir(it.Path); err != nil {
 					return err
 				}
 				continue
 			}
-			real, err := in.ws.Resolve(it.path, workspace.Read)
+			real, err := in.ws.Resolve(it.Path, workspace.Read)
 			if err != nil {
-				target, _ := os.Readlink(it.path)
+				target, _ := os.Readlink(it.Path)
 				return &Finding{Code: string(workspace.Outside),
-					Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(it.path), target),
+					Reason: fmt.Sprintf("git: %s in the git directory is a symbolic link to %s, outside the workspace; git would read it", in.ws.Rel(it.Path), target),
 					Hint:   "remove the link (a person can), or run git outside vtexec"}
 			}
 			// A link to an ordinary workspace file would make the git
 			// directory writable by the back door: a command allowed to
 			// write that file would rewrite what git reads.
 			if in.ws.CheckReal(real, workspace.Write) == nil {
-				target, _ := os.Readlink(it.path)
+				target, _ := os.Readlink(it.Path)
 				return refuse(CodeGitConfig, "remove the link (a person can), or run git outside vtexec",
-					"git: %s in the git directory is a symbolic link to %s, an ordinary workspace path a command could write; the git directory is protected only where its entries lead to protected places", in.ws.Rel(it.path), target)
+					"git: %s in the git directory is a symbolic link to %s, an ordinary workspace path a command could write; the git directory is protected only where its entries lead to protected places", in.ws.Rel(it.Path), target)
 			}
 		}
 		if err := in.hardLinkedEntries(root); err != nil {
 			return err
 		}
-		if w.tooLarge {
+		if w.TooLarge {
 			return refuse(CodeGitConfig, "pack the repository (git gc) or run git outside vtexec",
-				"git: the git directory %s holds more than %d entries, too many to inspect", in.ws.Rel(root), gitDirLimit)
+				"git: the git directory %s holds more than %d entries, too many to inspect", in.ws.Rel(root), gitrepo.WalkLimit)
 		}
 	}
-	if !in.ws.Contains(repo.commonDir) {
+	if !in.ws.Contains(repo.CommonDir) {
 		return nil
 	}
-	return in.alternates(filepath.Join(repo.commonDir, "objects"), 0)
+	return in.alternates(filepath.Join(repo.CommonDir, "objects"), 0)
 }
 
 // gitConfigFiles are the files of a git directory git reads configuration
@@ -589,7 +556,7 @@ func (in *gitInspection) hardLinkedEntries(dir string) error {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if n := linkCount(fi); n > 1 {
+		if n := fsutil.LinkCount(fi); n > 1 {
 			return refuse(CodeGitConfig, "give the file a single name again (a person can: cp it aside and mv it back), or run git outside vtexec",
 				"git: %s in the git directory has %d names (hard links); a write under another name would change what git reads", in.ws.Rel(p), n)
 		}
@@ -615,13 +582,6 @@ func (in *gitInspection) nestedGitDir(dir string) error {
 		}
 	}
 	return in.alternates(filepath.Join(dir, "objects"), 0)
-}
-
-// gitDirLike reports whether d looks like a git directory (it has HEAD):
-// the top one, or a submodule's under modules/.
-func gitDirLike(d string) bool {
-	_, err := os.Lstat(filepath.Join(d, "HEAD"))
-	return err == nil
 }
 
 // alternates checks objects/info/alternates below objects, and theirs in
@@ -670,24 +630,6 @@ var gitLFSFilter = map[string]string{
 	"filter.lfs.process": "git-lfs filter-process",
 }
 
-// gitIncludeTarget resolves an include path as git does: "~/" is the
-// home directory, a relative path is relative to the including file.
-func gitIncludeTarget(file, value string) string {
-	switch {
-	case strings.HasPrefix(value, "~/"):
-		home := os.Getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		return filepath.Join(home, value[2:])
-	case filepath.IsAbs(value):
-		return value
-	case file != "":
-		return filepath.Join(filepath.Dir(file), value)
-	}
-	return ""
-}
-
 // gitWritable reports whether a command vtexec allows could write p: it
 // resolves for writing in the workspace (inside, and not below .git).
 func gitWritable(ws *workspace.Workspace, p string) bool {
@@ -696,83 +638,6 @@ func gitWritable(ws *workspace.Workspace, p string) bool {
 	}
 	_, err := ws.Resolve(p, workspace.Write)
 	return err == nil
-}
-
-// gitProgram is the git vtexec runs: the first on the trusted PATH.
-func gitProgram() (string, error) {
-	if p, ok := plan.LookPath("git", plan.TrustedPath); ok {
-		return p, nil
-	}
-	return "", errors.New("no git on the trusted PATH")
-}
-
-// gitCommand prepares git with the environment commands get (and C
-// messages, which the inspection parses), in dir.
-func gitCommand(ctx context.Context, dir string, repoArgs []string, args ...string) (*exec.Cmd, error) {
-	prog, err := gitProgram()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, prog, append(append([]string{}, repoArgs...), args...)...)
-	cmd.Dir = dir
-	env, _ := gitEnvironment()
-	cmd.Env = slices.Clone(env)
-	return cmd, nil
-}
-
-// gitHelper runs git and returns its output.
-func gitHelper(dir string, repoArgs []string, args ...string) ([]byte, string, error) {
-	gitHelperRuns.Add(1)
-	ctx, cancel := context.WithTimeout(context.Background(), gitHelperTimeout)
-	defer cancel()
-	cmd, err := gitCommand(ctx, dir, repoArgs, args...)
-	if err != nil {
-		return nil, "", err
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	return stdout.Bytes(), stderr.String(), err
-}
-
-// gitHelperStream runs git and hands each NUL-terminated record of its
-// output to fn.
-func gitHelperStream(dir string, repoArgs []string, fn func(string), args ...string) error {
-	gitHelperRuns.Add(1)
-	ctx, cancel := context.WithTimeout(context.Background(), gitHelperTimeout)
-	defer cancel()
-	cmd, err := gitCommand(ctx, dir, repoArgs, args...)
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	r := bufio.NewReader(out)
-	for {
-		rec, err := r.ReadString(0)
-		if rec = strings.TrimSuffix(rec, "\x00"); rec != "" {
-			fn(rec)
-		}
-		if err != nil {
-			break
-		}
-	}
-	if err := cmd.Wait(); err != nil {
-		return errors.New(firstLine(strings.TrimSpace(stderr.String())) + " (" + err.Error() + ")")
-	}
-	return nil
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 // gitSmallFile bounds the files of a git directory vtexec reads itself

@@ -3,6 +3,7 @@
 package fsutil
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -12,13 +13,23 @@ const oNoFollow = syscall.O_NOFOLLOW | syscall.O_CLOEXEC
 func lockFile(f *os.File) error   { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }
 func unlockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
 
-// sysIdentity is the device, inode and change time a stat gives.
-func sysIdentity(fi os.FileInfo) (dev, ino uint64, ctimeNs int64) {
+// sysIdentity is the device, inode, owner and change time a stat gives.
+func sysIdentity(fi os.FileInfo) (dev, ino uint64, uid, gid uint32, ctimeNs int64) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Dev), uint64(st.Ino), ctime(st)
+		return uint64(st.Dev), uint64(st.Ino), st.Uid, st.Gid, ctime(st)
 	}
-	return 0, 0, 0
+	return 0, 0, 0, 0, 0
 }
+
+// LinkCount is how many names the file has.
+func LinkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
+func notADirectory(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // OpenRegular opens path with flag (O_CREAT with perm allowed) the way
 // ReadRegular does: without blocking, without following a final link

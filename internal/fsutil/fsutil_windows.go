@@ -20,8 +20,13 @@ func unlockFile(f *os.File) error {
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }
 
-// sysIdentity: a stat on Windows gives no device or inode here.
-func sysIdentity(os.FileInfo) (dev, ino uint64, ctimeNs int64) { return 0, 0, 0 }
+// sysIdentity: a stat on Windows gives no device, inode or owner here.
+func sysIdentity(os.FileInfo) (dev, ino uint64, uid, gid uint32, ctimeNs int64) { return 0, 0, 0, 0, 0 }
+
+// LinkCount: Windows's stat here does not say; one name.
+func LinkCount(os.FileInfo) uint64 { return 1 }
+
+func notADirectory(error) bool { return false }
 
 // OpenRegular opens path with flag (O_CREATE with perm allowed) only if
 // it is a regular file, not following a final link unless follow is

@@ -25,6 +25,8 @@ type Identity struct {
 	Dev    uint64
 	Ino    uint64
 	Mode   os.FileMode
+	Uid    uint32 // the owner; 0 where the system does not say
+	Gid    uint32
 	Size   int64
 	Mtime  int64 // ns
 	Ctime  int64 // ns; 0 where the system does not say
@@ -40,20 +42,20 @@ func (id Identity) Recent(now time.Time, d time.Duration) bool {
 
 func identityOf(fi os.FileInfo) Identity {
 	id := Identity{Exists: true, Mode: fi.Mode(), Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
-	id.Dev, id.Ino, id.Ctime = sysIdentity(fi)
+	id.Dev, id.Ino, id.Uid, id.Gid, id.Ctime = sysIdentity(fi)
 	return id
 }
 
 // Stat returns the identity of path, following a final symbolic link
-// only if follow is set. A missing file is the zero Identity, not an
-// error.
+// only if follow is set. A missing file (no such entry, or a file where a
+// directory on the way should be) is the zero Identity, not an error.
 func Stat(path string, follow bool) (Identity, error) {
 	stat := os.Lstat
 	if follow {
 		stat = os.Stat
 	}
 	fi, err := stat(path)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || notADirectory(err) {
 		return Identity{}, nil
 	}
 	if err != nil {

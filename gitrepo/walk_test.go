@@ -1,4 +1,4 @@
-package validators
+package gitrepo
 
 import (
 	"os"
@@ -20,9 +20,10 @@ func TestGitWalkIsKeptUntilADirectoryChanges(t *testing.T) {
 	for _, d := range []string{"refs/heads", "refs/tags", "objects/ab", "logs/refs/heads"} {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, d), 0o755))
 	}
-	settle := func() { time.Sleep(gitRacyWindow + 20*time.Millisecond) } // a walk of just-changed directories is not kept
+	settle := func() { time.Sleep(RacyWindow + 20*time.Millisecond) } // a walk of just-changed directories is not kept
 	settle()
-	first := gitWalkDir(root)
+	c := New()
+	first := c.WalkGitDir(root)
 	assert.Nil(t, first.watch, "a root walked once is not watched (a one-shot check would only pay for it)")
 	for _, change := range []struct {
 		name string
@@ -39,12 +40,12 @@ func TestGitWalkIsKeptUntilADirectoryChanges(t *testing.T) {
 		{"a directory's mode", func() error { return os.Chmod(filepath.Join(root, "logs"), 0o700) }},
 	} {
 		settle()
-		w := gitWalkDir(root)
+		w := c.WalkGitDir(root)
 		if runtime.GOOS == "linux" {
 			require.NotNil(t, w.watch, "inotify watches a root walked again")
 		}
-		require.Same(t, w, gitWalkDir(root), "kept while nothing changes")
+		require.Same(t, w, c.WalkGitDir(root), "kept while nothing changes")
 		require.NoError(t, change.do(), change.name)
-		assert.NotSame(t, w, gitWalkDir(root), "%s: walked again", change.name)
+		assert.NotSame(t, w, c.WalkGitDir(root), "%s: walked again", change.name)
 	}
 }

@@ -1,0 +1,69 @@
+package gitrepo
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAnswersRepo(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		out  Output
+		want *Repo
+		err  bool
+	}{
+		{"a working tree", Output{Stdout: []byte("/w/.git\n/w/.git\nfalse\n/w\n")}, &Repo{GitDir: "/w/.git", CommonDir: "/w/.git", TopLevel: "/w"}, false},
+		{"a bare repository", Output{Stdout: []byte("/b\n/b\ntrue\n"), Stderr: "fatal: this operation must be run in a work tree", Err: errors.New("exit status 128")},
+			&Repo{GitDir: "/b", CommonDir: "/b"}, false},
+		{"no repository", Output{Stderr: "fatal: not a git repository (or any of the parent directories): .git", Err: errors.New("exit status 128")}, nil, false},
+		{"git could not say", Output{Stderr: "fatal: detected dubious ownership in repository at '/w'\nmore", Err: errors.New("exit status 128")}, nil, true},
+		{"git did not run", Output{Err: errors.New("no git on the trusted PATH")}, nil, true},
+	} {
+		a := &Answers{RevParse: c.out}
+		repo, err := a.Repo("/w")
+		assert.Equal(t, c.want, repo, c.name)
+		if !c.err {
+			assert.NoError(t, err, c.name)
+			continue
+		}
+		var u *Uninspectable
+		require.True(t, errors.As(err, &u), c.name)
+		assert.NotContains(t, u.Message, "\n", c.name)
+		assert.NotEmpty(t, u.Message, c.name)
+	}
+}
+
+func TestAnswersEntries(t *testing.T) {
+	a := &Answers{Config: Output{Stdout: []byte(
+		"system\x00file:/etc/gitconfig\x00core.autocrlf\nfalse\x00" +
+			"local\x00file:.git/config\x00include.path\n../x.cfg\x00" +
+			"local\x00file:.git/config\x00includeif.onbranch:main.path\n/abs.cfg\x00" +
+			"command\x00command line:\x00core.hookspath\n/dev/null\x00" +
+			"local\x00file:.git/config\x00Format.OutputDirectory\npatches\x00" +
+			"local\x00file:.git/config\x00format.outputdirectory\nlast\x00" +
+			"local\x00file:.git/config\x00core.bare\x00")}}
+	es := a.Entries()
+	require.Len(t, es, 7)
+	assert.Equal(t, Entry{Scope: "system", Origin: "file:/etc/gitconfig", Key: "core.autocrlf", Value: "false"}, es[0])
+	assert.Equal(t, "/etc/gitconfig", es[0].File("/w"))
+	assert.Equal(t, "/w/.git/config", es[1].File("/w"), "a relative origin is taken from where git ran")
+	assert.Equal(t, "", es[3].File("/w"), "from the command line")
+	assert.True(t, es[1].Includes())
+	assert.True(t, es[2].Includes())
+	assert.False(t, es[0].Includes())
+	assert.Equal(t, "", es[6].Value, "a key without a value")
+	v, ok := a.Value("format.outputdirectory")
+	assert.True(t, ok)
+	assert.Equal(t, "last", v, "the last value wins, whatever the case")
+	_, ok = a.Value("core.pager")
+	assert.False(t, ok)
+
+	t.Setenv("HOME", "/home/u")
+	assert.Equal(t, "/w/x.cfg", IncludeTarget("/w/.git/config", "../x.cfg"))
+	assert.Equal(t, "/abs.cfg", IncludeTarget("/w/.git/config", "/abs.cfg"))
+	assert.Equal(t, "/home/u/inc", IncludeTarget("/w/.git/config", "~/inc"))
+	assert.Equal(t, "", IncludeTarget("", "rel"), "relative to no file")
+}
