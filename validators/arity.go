@@ -22,33 +22,33 @@ type FlagArity struct {
 	Kind   ArgKind
 	// Forbid is the validator's reason for refusing the flag, or "".
 	Forbid string
+	// Probe is how the arity probe runs the program.
+	Probe ProbeRig
 }
 
 // FlagArities lists every spelling of every flag the validators know,
-// sorted by program, subcommand and name.
+// sorted by program, subcommand and name, each with its program's probe
+// rig.
 func FlagArities() []FlagArity {
 	var out []FlagArity
 	for _, name := range Names() {
-		v, _ := Lookup(name)
-		switch {
-		case name == "git":
-			out = append(out, gitArities()...)
-		case name == "find":
-			out = append(out, findArities()...)
-		case name == "jq":
-			out = append(out, jqArities()...)
-		case name == "tree":
-			out = append(out, specArities("tree", nil, treeSpec, true)...)
-		case name == "seq":
-			out = append(out, specArities("seq", nil, seqSpec, false)...)
-		default:
+		prof := ProfileOf(name)
+		var fas []FlagArity
+		if prof.Arities != nil {
+			fas = prof.Arities()
+		} else {
+			v, _ := Lookup(name)
 			switch s := v.(type) {
 			case *Spec:
-				out = append(out, specArities(name, nil, s, s.GoFlags)...)
+				fas = specArities(name, nil, s, s.GoFlags)
 			case *wrapperSpec:
-				out = append(out, specArities(name, nil, &s.Spec, false)...)
+				fas = specArities(name, nil, &s.Spec, false)
 			}
 		}
+		for i := range fas {
+			fas[i].Probe = prof.Probe
+		}
+		out = append(out, fas...)
 	}
 	return out
 }

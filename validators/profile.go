@@ -67,6 +67,42 @@ type Profile struct {
 	// `SHELL -c SCRIPT` (-l/--login allowed), which vtexec checks and
 	// runs as SCRIPT itself, with no shell.
 	ShellScript func(argv []string) (string, bool)
+	// Arities lists the spellings of the program's flags for the arity
+	// probe; nil: its Spec's.
+	Arities func() []FlagArity
+	// Probe is how the arity probe runs the program.
+	Probe ProbeRig
+}
+
+// Parser is the family of option parser a program has, which the arity
+// probe (tests/arity) drives in its own way.
+type Parser int
+
+const (
+	// GetoptParser: getopt_long, clap, Go's flag package: "-x W" and
+	// "-x -- W" differ exactly when -x takes W.
+	GetoptParser Parser = iota
+	// GitParser: git's own options, then per subcommand parse-options
+	// or the revision parser.
+	GitParser
+	// JQParser: the first word no option takes is the filter.
+	JQParser
+	// FindParser: leading options, start points, then an expression of
+	// primaries.
+	FindParser
+)
+
+// ProbeRig is what the arity probe gives a program besides the flag and
+// its probe word.
+type ProbeRig struct {
+	Parser Parser
+	// Before are words put before the flag, unless the flag is one of
+	// Instead (cut needs a list, unless the flag is the list).
+	Before, Instead []string
+	// After are operands the program needs after the probe word.
+	After []string
+	// NoCount: "2" is not a neutral probe word (date reads it as a date).
+	NoCount bool
 }
 
 // ProfileOf returns the profile of the program or builtin called name

@@ -16,16 +16,16 @@ func (p *prober) probe(fa validators.FlagArity) result {
 		return r
 	}
 	var sep observation
-	switch fa.Program {
-	case "git":
+	switch fa.Probe.Parser {
+	case validators.GitParser:
 		sep = p.gitSeparate(fa)
-	case "jq":
+	case validators.JQParser:
 		words := []string{"PROBEa", "PROBEb", "PROBEc"}
 		if fa.Name == "--argjson" {
 			words[1] = "1" // a JSON text
 		}
-		sep = p.firstOperand(fa, []string{"jq"}, words, jqOperand)
-	case "find":
+		sep = p.firstOperand(fa, []string{fa.Program}, words, jqOperand)
+	case validators.FindParser:
 		sep = p.findSeparate(fa)
 	default:
 		sep = p.dashdash(fa)
@@ -44,7 +44,7 @@ func (p *prober) probe(fa validators.FlagArity) result {
 	if sep.next != fa.Next {
 		r.outcome = disagree
 	}
-	if fa.Program == "git" && fa.Next == 1 && gitFirstPass[strings.Join(fa.Sub, " ")] {
+	if fa.Probe.Parser == validators.GitParser && fa.Next == 1 && gitFirstPass[strings.Join(fa.Sub, " ")] {
 		// git log reads its own options (--source, --decorate, -L, ...)
 		// in a first pass over every word, values included.
 		x := p.exec(cat(gitArgv(fa), []string{spelling(fa), "--source"})...)
@@ -84,7 +84,7 @@ func (p *prober) probe(fa validators.FlagArity) result {
 // it: git's subcommand options, and the long options of programs
 // validated by a spec.
 func canonicallyAttached(fa validators.FlagArity) bool {
-	if fa.Program == "git" {
+	if fa.Probe.Parser == validators.GitParser {
 		return len(fa.Sub) > 0
 	}
 	if !strings.HasPrefix(fa.Name, "--") {
@@ -120,7 +120,7 @@ func spelling(fa validators.FlagArity) string {
 	switch {
 	case fa.Name == "-NUM":
 		return "-2"
-	case fa.Program == "find" && fa.Name == "-O":
+	case fa.Probe.Parser == validators.FindParser && fa.Name == "-O":
 		return "-O1" // its level is always attached
 	}
 	return fa.Name
@@ -140,13 +140,13 @@ type observation struct {
 // count and an existing file) and as a valid value where one is known.
 func (p *prober) dashdash(fa validators.FlagArity) observation {
 	words := []string{"PROBEw"}
-	if fa.Program != "date" {
+	if !fa.Probe.NoCount {
 		words = append(words, "2")
 	}
 	if v, ok := validValues[fa.Program+" "+fa.Name]; ok {
 		words = append(words, v)
 	}
-	pre, post := prefix(fa), programSuffix[fa.Program]
+	pre, post := prefix(fa), fa.Probe.After
 	var last run
 	for _, w := range words {
 		x := p.exec(cat([]string{fa.Program}, pre, []string{spelling(fa), w}, post)...)
@@ -217,7 +217,7 @@ func jqOperand(out, w string) bool { return strings.Contains(out, w+"/0 is not d
 func (p *prober) findSeparate(fa validators.FlagArity) observation {
 	switch fa.Name {
 	case "-H", "-P", "-L", "-D", "-O":
-		return p.firstOperand(fa, []string{"find"}, []string{"PROBEx1", "PROBEx2", "PROBEx3"}, func(out, w string) bool {
+		return p.firstOperand(fa, []string{fa.Program}, []string{"PROBEx1", "PROBEx2", "PROBEx3"}, func(out, w string) bool {
 			return strings.Contains(out, "'"+w+"': No such file or directory")
 		})
 	}
@@ -225,7 +225,7 @@ func (p *prober) findSeparate(fa validators.FlagArity) observation {
 	if v, ok := validValues["find "+fa.Name]; ok {
 		words[0] = v
 	}
-	return p.firstOperand(fa, []string{"find", "."}, words, func(out, w string) bool {
+	return p.firstOperand(fa, []string{fa.Program, "."}, words, func(out, w string) bool {
 		return strings.Contains(out, "paths must precede expression: `"+w+"'")
 	})
 }
@@ -269,15 +269,15 @@ type attachment struct {
 // may be attached; next is what the separate-word probe saw. It returns
 // nil when there is nothing to probe.
 func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
-	if fa.Name == "-NUM" || fa.Program == "find" {
+	if fa.Name == "-NUM" || fa.Probe.Parser == validators.FindParser {
 		return nil // -2 and find's -O1 are whole words; find's primaries stand alone
 	}
-	if fa.Program == "git" && len(fa.Sub) == 0 {
+	if fa.Probe.Parser == validators.GitParser && len(fa.Sub) == 0 {
 		if !fa.Attach {
 			return nil // git's own short options stand alone
 		}
 		// git's own long options: --name=VALUE, then the subcommand.
-		x := p.exec("git", fa.Name+"=PROBEd", "PROBEb")
+		x := p.exec(fa.Program, fa.Name+"=PROBEd", "PROBEb")
 		a := &attachment{readable: true, attaches: !strings.Contains(x.out(), "unknown option: "+fa.Name), evidence: x.brief()}
 		a.does = "reads " + fa.Name + "=VALUE as the value"
 		if !a.attaches {
@@ -296,7 +296,8 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 	}
 	pre := prefix(fa)
 	var tail []string
-	if fa.Program == "git" {
+	git := fa.Probe.Parser == validators.GitParser
+	if git {
 		// parse-options stops at the first unknown option, so git runs with
 		// what follows the flag in the separate-word probe; a value git
 		// checks is one it accepts.
@@ -319,11 +320,11 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 			argv[0] = spelling(fa) + "=" + v
 		}
 	}
-	if fa.Program != "git" {
-		tail = programSuffix[fa.Program]
+	if !git {
+		tail = fa.Probe.After
 	}
 	x := p.exec(cat([]string{fa.Program}, pre, argv, tail)...)
-	if fa.Program != "git" && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) && !strings.Contains(x.out(), goUnknown+argv[0]) {
+	if !git && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) && !strings.Contains(x.out(), goUnknown+argv[0]) {
 		// A flag that takes the next word attaches "@W" when "-x@W" does
 		// what "-x @W" does; one that does not reads "-x@W" as a cluster
 		// when it does what "-x -@W" does.
@@ -357,7 +358,7 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 			refused = true
 		}
 	}
-	if fa.Program == "git" && x.exit == 129 && strings.HasPrefix(x.stderr, "usage: ") {
+	if git && x.exit == 129 && strings.HasPrefix(x.stderr, "usage: ") {
 		refused = true // the usage as an error: git read no value
 	}
 	a := &attachment{readable: true, attaches: !refused, evidence: x.brief()}
@@ -373,7 +374,7 @@ func (p *prober) gitSeparate(fa validators.FlagArity) observation {
 	if len(fa.Sub) == 0 {
 		// git's own options: the first word that is no option's value is
 		// the subcommand. PROBEd is an existing directory (for -C).
-		return p.firstOperand(fa, []string{"git"}, []string{"PROBEd", "PROBEb", "PROBEc"}, func(out, w string) bool {
+		return p.firstOperand(fa, []string{fa.Program}, []string{"PROBEd", "PROBEb", "PROBEc"}, func(out, w string) bool {
 			return strings.Contains(out, "'"+w+"' is not a git command") || strings.Contains(out, w+" doesn't support --super-prefix")
 		})
 	}
@@ -438,9 +439,9 @@ func (p *prober) gitHelp(fa validators.FlagArity, argv []string) observation {
 // gitArgv is git and the subcommand words.
 func gitArgv(fa validators.FlagArity) []string {
 	if strings.Join(fa.Sub, " ") == "remote list" {
-		return []string{"git", "remote"} // vtexec's name for git remote without a subcommand
+		return []string{fa.Program, "remote"} // vtexec's name for git remote without a subcommand
 	}
-	return cat([]string{"git"}, fa.Sub)
+	return cat([]string{fa.Program}, fa.Sub)
 }
 
 // gitTail is what the separate-word probe puts after a git flag.
@@ -493,7 +494,7 @@ var gitRevParsed = map[string]bool{
 
 // skipReason says why a spelling is not probed, or "".
 func skipReason(fa validators.FlagArity) string {
-	if fa.Program == "git" && len(fa.Sub) > 0 && fa.Sub[0] == "submodule" {
+	if fa.Probe.Parser == validators.GitParser && len(fa.Sub) > 0 && fa.Sub[0] == "submodule" {
 		return "git submodule is a shell script in git 2.39 that answers -h and an unknown option alike with its usage, so no observation tells whether the word after the flag was its value"
 	}
 	return skipReasons[key(fa)]

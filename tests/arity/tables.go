@@ -1,30 +1,19 @@
 package main
 
-import "github.com/vtexec/vtexec/validators"
+import (
+	"slices"
 
-// prefix are words put before the flag: a list for cut (except for its
-// own list flags), an input file for xargs, one thread for rg so that its
-// output comes in one order.
+	"github.com/vtexec/vtexec/validators"
+)
+
+// prefix are the words the program's probe rig puts before the flag
+// (cut's list, xargs's input file, rg's one thread so that its output
+// comes in one order), unless the flag stands for them.
 func prefix(fa validators.FlagArity) []string {
-	switch fa.Program {
-	case "cut":
-		switch fa.Name {
-		case "-b", "-c", "-f", "--bytes", "--characters", "--fields":
-			return nil
-		}
-		return []string{"-f1"}
-	case "xargs":
-		return []string{"-a", "f1"}
-	case "rg":
-		return []string{"-j1"}
+	if slices.Contains(fa.Probe.Instead, fa.Name) {
+		return nil
 	}
-	return nil
-}
-
-// programSuffix are operands put after the probe word, so that the
-// program has the operands it needs when the word is a value.
-var programSuffix = map[string][]string{
-	"diff": {"f1", "2"}, "comm": {"f1", "2"}, "cmp": {"f1", "2"}, "file": {"f1"},
+	return fa.Probe.Before
 }
 
 // validValues are values a flag accepts, for flags that check their value
