@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/internal/runbox"
 )
@@ -31,7 +32,7 @@ const (
 func (st *state) openBox(early *runbox.EarlyDirs) (*runbox.Box, error) {
 	mode, err := confine.ParseMode(pick(st.req.Confinement, st.pol.Confinement))
 	if err != nil {
-		return nil, &RequestError{Code: "bad_request", Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
+		return nil, &RequestError{Code: codes.BadRequest, Reason: err.Error(), Hint: "pass --confinement required, best-effort or off"}
 	}
 	b, err := runbox.Open(runbox.Options{Root: st.ws.Root(), Mode: mode, Policy: st.pol, Plan: st.decided.Plan,
 		Network: st.decided.Network, Early: early, Cache: &st.engine.boxes, ExtraPath: st.extra})
@@ -75,7 +76,7 @@ func (st *state) disarm(bx *runbox.Box, during []confine.Disarmed, absent []stri
 		if d.MovedTo != "" {
 			where = "moved to " + d.MovedTo
 		}
-		st.warn("disarmed", fmt.Sprintf("the command made %s: %s; %s", d.Path, d.Why, where))
+		st.warn(codes.Disarmed, fmt.Sprintf("the command made %s: %s; %s", d.Path, d.Why, where))
 	}
 	return out
 }

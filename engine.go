@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vtexec/vtexec/audit"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/fsutil"
@@ -58,7 +59,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	}
 	for _, r := range st.pol.Roots {
 		if err := st.ws.AddRoot(r.Path, r.Access == "read-write"); err != nil {
-			return nil, &RequestError{Code: "bad_policy", Reason: fmt.Sprintf("%s: %v", r.File, err), Hint: "fix or remove the [[root]]"}
+			return nil, &RequestError{Code: codes.BadPolicy, Reason: fmt.Sprintf("%s: %v", r.File, err), Hint: "fix or remove the [[root]]"}
 		}
 	}
 	st.ws.AddAskNames(st.pol.Protect...)
@@ -160,12 +161,12 @@ func loadPolicy(files PolicyFiles) (pol *execpolicy.Policy, ids [4]fsutil.Identi
 }
 
 func policyError(err error) error {
-	return &RequestError{Code: "bad_policy", Reason: err.Error(),
+	return &RequestError{Code: codes.BadPolicy, Reason: err.Error(),
 		Hint: "fix the policy file (a regular file of at most 1 MiB; vtexec follows no symbolic link in .vtexec/); vtexec runs nothing until it loads (vtexec policy check)"}
 }
 
 func trustStoreError(err error) error {
-	return &RequestError{Code: "bad_policy", Reason: "trust store: " + err.Error(),
+	return &RequestError{Code: codes.BadPolicy, Reason: "trust store: " + err.Error(),
 		Hint: "fix or remove the trust store (then run vtexec policy trust again)"}
 }
 
@@ -383,7 +384,7 @@ func (st *state) grantNetwork() {
 
 // CodeRanWithoutNetwork warns that a command that fetches from the
 // network ran without it and failed.
-const CodeRanWithoutNetwork = "ran_without_network"
+const CodeRanWithoutNetwork = codes.RanWithoutNetwork
 
 // warnWithoutNetwork says, after a failed run, which of its commands
 // fetch from the network and ran without it: their failure may be that.
@@ -505,7 +506,7 @@ func ensureGitignore(dir string) error {
 // warnUnwritable says the session could not be kept, and where.
 func (st *state) warnUnwritable(err error) {
 	dir, _ := StateDir()
-	st.warn("state_unwritable", fmt.Sprintf("vtexec's state directory %s cannot be written (%v): this command ran without a session, so a cd or a session approval does not carry over; free space there, make it writable, or set XDG_STATE_HOME to another directory", dir, err))
+	st.warn(codes.StateUnwritable, fmt.Sprintf("vtexec's state directory %s cannot be written (%v): this command ran without a session, so a cd or a session approval does not carry over; free space there, make it writable, or set XDG_STATE_HOME to another directory", dir, err))
 }
 
 func stateError(err error, hint string) *RequestError {
@@ -513,7 +514,7 @@ func stateError(err error, hint string) *RequestError {
 	if !errors.As(err, &fe) {
 		return nil
 	}
-	return &RequestError{Code: "bad_state", Reason: fe.Error(), Hint: hint}
+	return &RequestError{Code: codes.BadState, Reason: fe.Error(), Hint: hint}
 }
 
 func (st *state) saveCwd(cwd string) error {
@@ -581,7 +582,7 @@ func (st *state) extraPath() error {
 			continue
 		}
 		if st.holds(real) || st.ws.Contains(real) {
-			return &RequestError{Code: "bad_policy", Reason: fmt.Sprintf("paths.extra %s lies where commands may write, so what is there could not be trusted", d),
+			return &RequestError{Code: codes.BadPolicy, Reason: fmt.Sprintf("paths.extra %s lies where commands may write, so what is there could not be trusted", d),
 				Hint: "name a directory of installed programs outside the workspace and its roots"}
 		}
 		st.extra = append(st.extra, real)
@@ -619,7 +620,7 @@ func (st *state) openAudit() error {
 	}
 	log, err := audit.Open(path)
 	if err != nil {
-		return &RequestError{Code: "bad_state", Reason: "audit log " + path + ": " + err.Error(),
+		return &RequestError{Code: codes.BadState, Reason: "audit log " + path + ": " + err.Error(),
 			Hint: "make the audit log a regular file vtexec can append to, pass --audit with another path, or --audit off"}
 	}
 	st.log = log
@@ -638,7 +639,7 @@ func (st *state) audit(r audit.Record) {
 		}
 	}
 	if err := st.log.Write(r); err != nil {
-		st.warn("audit_failed", "the audit line was not written: "+err.Error())
+		st.warn(codes.AuditFailed, "the audit line was not written: "+err.Error())
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 
 // CodeSessionEscalated is the code of a command that would have been
 // allowed, asked about because its session is escalated.
-const CodeSessionEscalated = "session_escalated"
+const CodeSessionEscalated = codes.SessionEscalated
 
 // holdEscalated makes every part the policy allowed ask, when the
 // session is escalated.
@@ -57,7 +57,7 @@ func (st *state) countProbe() {
 		return nil
 	})
 	if err != nil {
-		st.warn("session_not_saved", "the refusal was not counted against the session: "+err.Error())
+		st.warn(codes.SessionNotSaved, "the refusal was not counted against the session: "+err.Error())
 		return
 	}
 	st.sess = sess
@@ -98,7 +98,7 @@ func (st *state) resetSession(by string) error {
 }
 
 // CodeSessionReset marks, in the audit log, a session a person reset.
-const CodeSessionReset = "session_reset"
+const CodeSessionReset = codes.SessionReset
 
 // ResetSession clears session id's count of refusals that signal probing
 // and its escalation (a person's command: vtexec session reset). req

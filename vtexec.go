@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/internal/runbox"
 
@@ -209,7 +210,7 @@ type Stop struct {
 
 // CodeDirNotReached is the code of a Stop before a step checked in a
 // directory the run did not reach: a cd before it did not run or failed.
-const CodeDirNotReached = "cwd_not_reached"
+const CodeDirNotReached = codes.CwdNotReached
 
 func (s *Stop) Error() string {
 	return fmt.Sprintf("stopped before %s: %s; %s", DisplayArgv(s.Argv), s.Reason, s.Hint)
@@ -219,11 +220,11 @@ func (s *Stop) Error() string {
 const ExitRefused = 126
 
 // CodeNeedsApproval is the code of an ask that no person could answer.
-const CodeNeedsApproval = "needs_approval"
+const CodeNeedsApproval = codes.NeedsApproval
 
 // CodeDeniedByUser is the code of a command a person answered deny (or
 // did not answer in time).
-const CodeDeniedByUser = "denied_by_user"
+const CodeDeniedByUser = codes.DeniedByUser
 
 // RequestError is a request vtexec cannot act on: a missing workspace, a
 // cwd outside it, both or neither of Command and Argv, a policy file that
@@ -237,7 +238,7 @@ type RequestError struct {
 func (e *RequestError) Error() string { return e.Code + ": " + e.Reason }
 
 func badRequest(hint, format string, args ...any) *RequestError {
-	return &RequestError{Code: "bad_request", Reason: fmt.Sprintf(format, args...), Hint: hint}
+	return &RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // Engine is the one orchestrator: parse, check, decide, ask, run, audit.
@@ -304,7 +305,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	if req.WantApprovalID && d.Decision == VerdictAsk {
 		id, err := newApprovalID(st.question(d), req.Session, time.Now())
 		if err != nil {
-			st.warn("approval_id_failed", "no approval id could be made: "+err.Error())
+			st.warn(codes.ApprovalIdFailed, "no approval id could be made: "+err.Error())
 		}
 		d.ApprovalID = id
 	}
@@ -416,15 +417,15 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		st.explainFailure(bx, &report, res.Stderr)
 	}
 	if res.Lost > 0 {
-		st.warn("output_incomplete", fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))
+		st.warn(codes.OutputIncomplete, fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))
 	}
 	if res.Failed != nil {
-		st.warn("run_incomplete", "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
+		st.warn(codes.RunIncomplete, "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
 	}
 	if req.KeepCwd {
 		res.Cwd = startCwd
 	} else if err := st.saveCwd(res.Cwd); err != nil {
-		st.warn("session_not_saved", "the session's new cwd was not saved (the next call starts in the old one): "+err.Error())
+		st.warn(codes.SessionNotSaved, "the session's new cwd was not saved (the next call starts in the old one): "+err.Error())
 	}
 	exit := res.ExitCode
 	var stopCode string

@@ -2,10 +2,13 @@ package codes
 
 import (
 	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,55 +39,119 @@ func TestSecurityTableIsGenerated(t *testing.T) {
 	assert.Equal(t, Markdown(), doc[i+len(tableStart):j], "SECURITY.md's table is stale: go test ./codes -update")
 }
 
-// codeInSource finds the codes the source gives an answer: a Code field
-// or constant set to a literal, a warning raised by name.
-var codeInSource = regexp.MustCompile(`(?:\bCode\w*\s*[:=]\s*|\bwarn\()"([a-z_]+)"`)
+// notCodes are literals in the source that spell a code but mean
+// something else, each with what it is.
+var notCodes = map[string]string{
+	"../box.go:disarmed":              "the name of the state directory disarmed names are moved to",
+	"../confine/box_linux.go:denied":  "the box's report of the network",
+	"../execpolicy/words.go:redirect": "the word a refusal of a redirect's path starts with",
+}
 
-// sourceFiles yields the module's Go files outside tests and testdata.
-func sourceFiles(t *testing.T, visit func(path, text string)) {
+// sourceFiles parses the module's Go files outside tests, testdata and
+// this package.
+func sourceFiles(t *testing.T, visit func(path string, fset *token.FileSet, file *ast.File)) {
 	t.Helper()
 	require.NoError(t, filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != ".." {
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || p == filepath.Join("..", "codes")) && p != ".." {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
 		require.NoError(t, err)
-		visit(p, string(data))
+		visit(filepath.ToSlash(p), fset, file)
 		return nil
 	}))
 }
 
-// Every code the source answers with is in the list, and every code in
-// the list is still answered with somewhere.
+// Every layer answers with the list's constants: no source spells a code
+// as a literal, and every code in the list is answered with somewhere.
 func TestTheListIsTheSources(t *testing.T) {
-	used := map[string]bool{}
-	sourceFiles(t, func(p, text string) {
-		for _, m := range codeInSource.FindAllStringSubmatch(text, -1) {
-			code := m[1]
-			_, ok := Lookup(code)
-			assert.True(t, ok, "%s answers with %q, which package codes does not list", p, code)
+	byName := constants(t)
+	used := map[Code]bool{}
+	files := 0
+	sourceFiles(t, func(p string, fset *token.FileSet, file *ast.File) {
+		files++
+		local := "codes"
+		for _, imp := range file.Imports {
+			if imp.Path.Value == `"github.com/vtexec/vtexec/codes"` && imp.Name != nil {
+				local = imp.Name.Name
+			}
 		}
-		if !strings.HasPrefix(filepath.ToSlash(p), "../codes/") {
-			for _, e := range entries {
-				for _, c := range e.Codes {
-					if strings.Contains(text, `"`+string(c)+`"`) {
-						used[string(c)] = true
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.BasicLit:
+				if x.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(x.Value)
+				if _, listed := Lookup(s); err == nil && listed {
+					_, exempt := notCodes[p+":"+s]
+					assert.True(t, exempt, "%s spells the code %q: use codes.%s", fset.Position(x.Pos()), s, nameOf(byName, s))
+				}
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok && id.Name == local {
+					if c, ok := byName[x.Sel.Name]; ok {
+						used[c] = true
 					}
 				}
 			}
-		}
+			return true
+		})
 	})
+	assert.Greater(t, files, 100, "the source was read")
 	for _, e := range entries {
 		for _, c := range e.Codes {
-			assert.True(t, used[string(c)], "%q is listed but no source answers with it", c)
+			assert.True(t, used[c], "%q is listed but no source answers with it", c)
 		}
 	}
+}
+
+// constants reads this package's code constants: name → code.
+func constants(t *testing.T) map[string]Code {
+	t.Helper()
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "codes.go", nil, 0)
+	require.NoError(t, err)
+	out := map[string]Code{}
+	for _, decl := range file.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && vs.Type == nil {
+					s, _ := strconv.Unquote(lit.Value)
+					out[name.Name] = Code(s)
+				}
+			}
+		}
+	}
+	listed := 0
+	for _, e := range entries {
+		for _, c := range e.Codes {
+			listed++
+			assert.NotEqual(t, "?", nameOf(out, string(c)), "%q has no constant", c)
+		}
+	}
+	assert.Equal(t, listed, len(out), "a constant for every listed code, and no more")
+	return out
+}
+
+func nameOf(byName map[string]Code, code string) string {
+	for n, c := range byName {
+		if string(c) == code {
+			return n
+		}
+	}
+	return "?"
 }
 
 func TestLookup(t *testing.T) {

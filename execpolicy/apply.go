@@ -6,13 +6,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/validators"
 )
 
 // Code for decisions made by a policy rule.
 const (
-	CodePolicyDeny = "policy_deny"
-	CodePolicyAsk  = "policy_ask"
+	CodePolicyDeny = codes.PolicyDeny
+	CodePolicyAsk  = codes.PolicyAsk
 )
 
 // Decided is a verdict after policy rules and approvals, with the rule

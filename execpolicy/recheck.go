@@ -5,13 +5,14 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
 
 // CodeChanged is the code of a command that needs a person's approval for
 // something the check before the run did not find.
-const CodeChanged = "changed_since_check"
+const CodeChanged = codes.ChangedSinceCheck
 
 // Recheck checks one planned command again against the tree as it is now,
 // just before it runs. A list is checked as a whole before anything runs,

@@ -3,6 +3,7 @@ package execpolicy
 import (
 	"fmt"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/plan"
 )
 
@@ -28,26 +29,26 @@ func (d Decision) rank() int {
 // Stable codes for refusals found while parsing and planning. Validators
 // and the workspace add their own (unknown_flag, outside_workspace, ...).
 const (
-	CodeParse        = "parse_error"
-	CodeTooLong      = "too_long"
-	CodeSubstitution = "substitution"
-	CodeExpansion    = "expansion"
-	CodeSubshell     = "subshell"
-	CodeControlFlow  = "control_flow"
-	CodeRedirect     = "redirect"
-	CodeBackground   = "background"
-	CodeAssignment   = "assignment"
-	CodeNotAllowed   = "not_allowed"
+	CodeParse        = codes.ParseError
+	CodeTooLong      = codes.TooLong
+	CodeSubstitution = codes.Substitution
+	CodeExpansion    = codes.Expansion
+	CodeSubshell     = codes.Subshell
+	CodeControlFlow  = codes.ControlFlow
+	CodeRedirect     = codes.Redirect
+	CodeBackground   = codes.Background
+	CodeAssignment   = codes.Assignment
+	CodeNotAllowed   = codes.NotAllowed
 	// CodeWorkspaceProgram asks about a program that lies in the
 	// workspace (./bin/tool): it runs confined, once or for a session.
-	CodeWorkspaceProgram = "workspace_program"
-	CodeForbiddenProgram = "forbidden_program"
+	CodeWorkspaceProgram = codes.WorkspaceProgram
+	CodeForbiddenProgram = codes.ForbiddenProgram
 	// CodeShellBuiltin refuses a shell builtin (export, source, set …):
 	// a form vtexec has no shell to run, not a sign of probing.
-	CodeShellBuiltin  = "shell_builtin"
-	CodeBadUsage      = "bad_usage"
-	CodeForbiddenFlag = "forbidden_flag"
-	CodeInlineCode    = "inline_code"
+	CodeShellBuiltin  = codes.ShellBuiltin
+	CodeBadUsage      = codes.BadUsage
+	CodeForbiddenFlag = codes.ForbiddenFlag
+	CodeInlineCode    = codes.InlineCode
 )
 
 // Verdict is the decision on a whole command string. For Ask and Deny,

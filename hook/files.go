@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -61,7 +62,7 @@ func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 			}
 		}
 		if text == "" {
-			return deny("bad_request", "the apply_patch call carries no patch (*** Begin Patch)", "send the patch as the tool's input")
+			return deny(codes.BadRequest, "the apply_patch call carries no patch (*** Begin Patch)", "send the patch as the tool's input")
 		}
 		paths, err := PatchPaths(text)
 		if err != nil {
@@ -154,7 +155,7 @@ type pathUse struct {
 func addPolicyRoots(ws *workspace.Workspace) (Verdict, bool) {
 	files, err := vtexec.PolicyFilesFor(ws.Root())
 	if err != nil {
-		return deny("bad_request", err.Error(), "set XDG_CONFIG_HOME and XDG_STATE_HOME"), false
+		return deny(codes.BadRequest, err.Error(), "set XDG_CONFIG_HOME and XDG_STATE_HOME"), false
 	}
 	pol, err := vtexec.LoadPolicy(files)
 	if err != nil {
@@ -162,7 +163,7 @@ func addPolicyRoots(ws *workspace.Workspace) (Verdict, bool) {
 	}
 	for _, root := range pol.Roots {
 		if err := ws.AddRoot(root.Path, root.Access == "read-write"); err != nil {
-			return deny("bad_policy", root.File+": "+err.Error(), "fix or remove the [[root]]"), false
+			return deny(codes.BadPolicy, root.File+": "+err.Error(), "fix or remove the [[root]]"), false
 		}
 	}
 	return Verdict{}, true

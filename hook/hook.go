@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -66,7 +67,7 @@ func Decide(ctx context.Context, ev Event, opt Options) Verdict {
 
 // CodeNoWorkspace is the refusal of an event whose workspace nothing the
 // person set names.
-const CodeNoWorkspace = "no_workspace"
+const CodeNoWorkspace = codes.NoWorkspace
 
 // projectVars are the variables in which a harness names the project to
 // its hooks; the harness sets them, the model cannot.
@@ -107,7 +108,7 @@ func projectDir(h Harness, opt Options) (root, from string) {
 func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Workspace, cmdKey, dirKey string) Verdict {
 	command, ok := ev.str(cmdKey)
 	if !ok {
-		return deny("bad_request", "the "+ev.ToolName+" call has no string "+cmdKey, "send the command as a string")
+		return deny(codes.BadRequest, "the "+ev.ToolName+" call has no string "+cmdKey, "send the command as a string")
 	}
 	// The command starts in the tool's directory argument, else in the
 	// harness's cwd; at the root, the session's cwd (after a cd) applies.
@@ -150,7 +151,7 @@ func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Works
 		return Verdict{Kind: Rewrite, Input: withCommand(ev.ToolInput, cmdKey, RewriteLine(opt.Exe, ws.Root(), cwd, ev.SessionID, command))}
 	}
 	if why := plainForBash(ev.Harness, command, d, bashEnviron{get: opt.Getenv, list: opt.Environ}, ws.Cwd()); why != "" {
-		return deny("needs_vtexec", "vtexec allows this command only when it runs it itself, and rewriting is off: "+why,
+		return deny(codes.NeedsVtexec, "vtexec allows this command only when it runs it itself, and rewriting is off: "+why,
 			"let the hook rewrite commands (install it without --no-rewrite); without rewriting only plain words of programs, no builtin, git, glob, expansion or redirection, pass, and only in a plain bash -c (Gemini CLI)")
 	}
 	return Verdict{Kind: Allow}
@@ -173,7 +174,7 @@ func boundary(err error) Verdict {
 	if errors.As(err, &be) {
 		return deny(string(be.Code), be.Error(), be.Hint())
 	}
-	return deny("bad_path", err.Error(), "use a path inside the workspace")
+	return deny(codes.BadPath, err.Error(), "use a path inside the workspace")
 }
 
 func requestError(err error) Verdict {
@@ -181,7 +182,7 @@ func requestError(err error) Verdict {
 	if errors.As(err, &re) {
 		return deny(re.Code, re.Reason, re.Hint)
 	}
-	return deny("internal_error", err.Error(), "vtexec itself failed; report it")
+	return deny(codes.InternalError, err.Error(), "vtexec itself failed; report it")
 }
 
 // maxEvent bounds what is read from stdin.

@@ -3,6 +3,8 @@ package hook
 import (
 	"slices"
 	"strings"
+
+	"github.com/vtexec/vtexec/codes"
 )
 
 // A tool the hook is sent is a shell tool (shellTools: decided by the
@@ -54,8 +56,8 @@ var refusedTools = map[Harness]map[string]string{
 // CodeUnknownTool refuses a tool the hook does not know, and
 // CodeUncheckedTool one that runs what it cannot check.
 const (
-	CodeUnknownTool   = "unknown_tool"
-	CodeUncheckedTool = "unchecked_tool"
+	CodeUnknownTool   = codes.UnknownTool
+	CodeUncheckedTool = codes.UncheckedTool
 )
 
 // isMCPTool reports whether name is an MCP server's tool as h names it

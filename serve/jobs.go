@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/validators"
 )
 
@@ -159,7 +160,7 @@ func (t *jobTable) get(id string) (*job, error) {
 			return j, nil
 		}
 	}
-	return nil, &Error{Code: "no_such_job", Reason: fmt.Sprintf("there is no job %q on this connection", id),
+	return nil, &Error{Code: codes.NoSuchJob, Reason: fmt.Sprintf("there is no job %q on this connection", id),
 		Hint: "use an id that shell (with background: true) returned; shell_list lists them"}
 }
 
@@ -199,7 +200,7 @@ func (s *Server) startJob(callCtx context.Context, c *conn, r vtexec.Request, ti
 	master, tty, err := openTerminal()
 	if err != nil {
 		s.releaseJob()
-		return nil, vtexec.Result{}, &Error{Code: "terminal_unavailable", Reason: "no pseudo-terminal could be opened: " + err.Error(),
+		return nil, vtexec.Result{}, &Error{Code: codes.TerminalUnavailable, Reason: "no pseudo-terminal could be opened: " + err.Error(),
 			Hint: "run the command without background: true"}
 	}
 	c.jobs.mu.Lock()
@@ -316,7 +317,7 @@ func (s *Server) reserveJob() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.liveJobs >= s.opts.MaxJobs {
-		return &Error{Code: "too_many_jobs", Reason: fmt.Sprintf("%d background commands are running, the most vtexec serve allows", s.liveJobs),
+		return &Error{Code: codes.TooManyJobs, Reason: fmt.Sprintf("%d background commands are running, the most vtexec serve allows", s.liveJobs),
 			Hint: "stop one with shell_kill (shell_list lists them), or run this one without background: true"}
 	}
 	s.liveJobs++
@@ -358,7 +359,7 @@ func (s *Server) read(ctx context.Context, req *mcp.CallToolRequest, in ReadInpu
 		return nil, JobOutput{}, err
 	}
 	if in.WaitMs < 0 {
-		return nil, JobOutput{}, &Error{Code: "bad_request", Reason: "wait_ms is negative", Hint: "leave wait_ms out, or give a positive number of milliseconds"}
+		return nil, JobOutput{}, &Error{Code: codes.BadRequest, Reason: "wait_ms is negative", Hint: "leave wait_ms out, or give a positive number of milliseconds"}
 	}
 	wait := min(time.Duration(in.WaitMs)*time.Millisecond, maxWait)
 	if n, changed := j.out.pending(); n == 0 && wait > 0 && !j.ended() {
@@ -411,7 +412,7 @@ func (s *Server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillInpu
 		select {
 		case <-j.done:
 		case <-ctx.Done():
-			return nil, JobOutput{}, &Error{Code: "cancelled", Reason: "the call was cancelled before the job ended", Hint: "the job is being stopped; shell_read tells when it ended"}
+			return nil, JobOutput{}, &Error{Code: codes.Cancelled, Reason: "the call was cancelled before the job ended", Hint: "the job is being stopped; shell_read tells when it ended"}
 		}
 	}
 	out := c.snapshot(j)
@@ -443,12 +444,12 @@ func (s *Server) write(ctx context.Context, req *mcp.CallToolRequest, in WriteIn
 	}
 	switch {
 	case in.Input == "":
-		return nil, WriteOutput{}, &Error{Code: "bad_request", Reason: "input is empty", Hint: "give the text to type; end a line with \\n"}
+		return nil, WriteOutput{}, &Error{Code: codes.BadRequest, Reason: "input is empty", Hint: "give the text to type; end a line with \\n"}
 	case len(in.Input) > maxInput:
-		return nil, WriteOutput{}, &Error{Code: "too_long", Reason: fmt.Sprintf("input is %d bytes, more than %d", len(in.Input), maxInput),
+		return nil, WriteOutput{}, &Error{Code: codes.TooLong, Reason: fmt.Sprintf("input is %d bytes, more than %d", len(in.Input), maxInput),
 			Hint: "write the text to a file with a redirect and have the command read the file"}
 	case j.ended():
-		return nil, WriteOutput{}, &Error{Code: "job_ended", Reason: "job " + j.id + " has ended", Hint: "shell_read it for its output and exit code"}
+		return nil, WriteOutput{}, &Error{Code: codes.JobEnded, Reason: "job " + j.id + " has ended", Hint: "shell_read it for its output and exit code"}
 	}
 	if !j.dataInput {
 		ask, err := s.approveInput(ctx, req, j, in.Input)
@@ -463,7 +464,7 @@ func (s *Server) write(ctx context.Context, req *mcp.CallToolRequest, in WriteIn
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			reason = fmt.Sprintf("the command took only %d of %d bytes within %s: it is not reading its input", n, len(in.Input), writeTimeout)
 		}
-		return nil, WriteOutput{}, &Error{Code: "write_failed", Reason: reason, Hint: "shell_read the job to see what it is doing"}
+		return nil, WriteOutput{}, &Error{Code: codes.WriteFailed, Reason: reason, Hint: "shell_read the job to see what it is doing"}
 	}
 	out := WriteOutput{ID: j.id, Written: n}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("typed %d bytes into job %s; shell_read it for the answer", n, j.id)}}}, out, nil
@@ -512,7 +513,7 @@ func (s *Server) approveInput(ctx context.Context, req *mcp.CallToolRequest, j *
 		}
 		res = r
 	default:
-		return nil, &Error{Code: "needs_approval", Reason: fmt.Sprintf("job %s runs %s, which may read its input as code; typing into it needs a person's approval, and this client cannot ask one", j.id, vtexec.DisplayText(j.command)),
+		return nil, &Error{Code: codes.NeedsApproval, Reason: fmt.Sprintf("job %s runs %s, which may read its input as code; typing into it needs a person's approval, and this client cannot ask one", j.id, vtexec.DisplayText(j.command)),
 			Hint: "write the input to a file with a redirect and run the command with < file instead"}
 	}
 	if res == nil || res.Action != "accept" || res.Content["answer"] != string(vtexec.AnswerOnce) {
@@ -522,6 +523,6 @@ func (s *Server) approveInput(ctx context.Context, req *mcp.CallToolRequest, j *
 }
 
 func inputDenied(j *job, why string) error {
-	return &Error{Code: "denied", Reason: "the input was not typed into job " + j.id + ": " + why,
+	return &Error{Code: codes.Denied, Reason: "the input was not typed into job " + j.id + ": " + why,
 		Hint: "write the input to a file with a redirect and run the command with < file instead"}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/jsonline"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -210,11 +211,11 @@ func jsonlCall(ctx context.Context, cs *mcp.ClientSession, req JSONLRequest) JSO
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: req.Tool, Arguments: args})
 	if err != nil && ctx.Err() != nil {
-		return JSONLResponse{ID: req.ID, IsError: true, Error: &Error{Code: "cancelled",
+		return JSONLResponse{ID: req.ID, IsError: true, Error: &Error{Code: codes.Cancelled,
 			Reason: "vtexec serve was stopped before the call ended; its command was killed", Hint: "call again"}}
 	}
 	if err != nil {
-		return JSONLResponse{ID: req.ID, IsError: true, Error: &Error{Code: "bad_request", Reason: err.Error(),
+		return JSONLResponse{ID: req.ID, IsError: true, Error: &Error{Code: codes.BadRequest, Reason: err.Error(),
 			Hint: `send {"id": 1, "tool": "shell" or "shell_check", "arguments": {"command": "…"}}`}}
 	}
 	resp := JSONLResponse{ID: req.ID, IsError: res.IsError, Result: res.StructuredContent}
@@ -301,6 +302,6 @@ func answerChoices(schema any) []string {
 }
 
 func badLine(id json.RawMessage, reason string) JSONLResponse {
-	return JSONLResponse{ID: id, IsError: true, Error: &Error{Code: "bad_request", Reason: reason,
+	return JSONLResponse{ID: id, IsError: true, Error: &Error{Code: codes.BadRequest, Reason: reason,
 		Hint: `send one JSON object a line: {"id": 1, "tool": "shell" or "shell_check", "arguments": {"command": "…"}}`}}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 )
 
 // Tool names.
@@ -231,7 +232,7 @@ func (s *Server) shell(ctx context.Context, req *mcp.CallToolRequest, in ShellIn
 	s.mu.Unlock()
 	defer context.AfterFunc(cctx, cancel)()
 	if in.TimeoutMs < 0 {
-		return nil, vtexec.Result{}, &Error{Code: "bad_request", Reason: "timeout_ms is negative", Hint: "leave timeout_ms out, or give a positive number of milliseconds"}
+		return nil, vtexec.Result{}, &Error{Code: codes.BadRequest, Reason: "timeout_ms is negative", Hint: "leave timeout_ms out, or give a positive number of milliseconds"}
 	}
 	r := s.request(req, in.Command, in.Cwd)
 	r.Timeout = time.Duration(in.TimeoutMs) * time.Millisecond
@@ -309,7 +310,7 @@ func toError(err error) *Error {
 	if errors.As(err, &re) {
 		return &Error{Code: re.Code, Reason: re.Reason, Hint: re.Hint}
 	}
-	return &Error{Code: "internal_error", Reason: err.Error(),
+	return &Error{Code: codes.InternalError, Reason: err.Error(),
 		Hint: "vtexec itself failed; the command did not run or its result is unknown: report it"}
 }
 

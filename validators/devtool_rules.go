@@ -1,6 +1,10 @@
 package validators
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/vtexec/vtexec/codes"
+)
 
 // Developer tools (go, npm, node, python, make, …) are not allowlisted: a
 // person approves them. Some of their flags hand control to a program,
@@ -32,12 +36,12 @@ var DevToolRules = []DevToolRule{
 	{"npx", nil, []string{"--yes", "-y"}, "refuse", "downloads and runs a package without asking; install it as a dev dependency first"},
 	{"npx", nil, []string{"--package", "-p"}, "refuse", "downloads and runs a package of the caller's choosing"},
 	{"node", nil, []string{"-r", "--require", "--import", "--loader", "--experimental-loader"}, "refuse_outside", "preloads a module, which must come from the workspace"},
-	{"node", nil, []string{"-e", "--eval", "-p", "--print"}, "inline_code", "runs inline code"},
-	{"python", nil, []string{"-c"}, "inline_code", "runs inline code"},
-	{"python3", nil, []string{"-c"}, "inline_code", "runs inline code"},
-	{"perl", nil, []string{"-e", "-E"}, "inline_code", "runs inline code"},
-	{"ruby", nil, []string{"-e"}, "inline_code", "runs inline code"},
-	{"php", nil, []string{"-r"}, "inline_code", "runs inline code"},
+	{"node", nil, []string{"-e", "--eval", "-p", "--print"}, codes.InlineCode, "runs inline code"},
+	{"python", nil, []string{"-c"}, codes.InlineCode, "runs inline code"},
+	{"python3", nil, []string{"-c"}, codes.InlineCode, "runs inline code"},
+	{"perl", nil, []string{"-e", "-E"}, codes.InlineCode, "runs inline code"},
+	{"ruby", nil, []string{"-e"}, codes.InlineCode, "runs inline code"},
+	{"php", nil, []string{"-r"}, codes.InlineCode, "runs inline code"},
 	{"pip", []string{"install", "download", "wheel"}, []string{"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host"}, "refuse", "installs from a package source vtexec cannot vouch for"},
 	{"pip3", []string{"install", "download", "wheel"}, []string{"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host"}, "refuse", "installs from a package source vtexec cannot vouch for"},
 	{"make", nil, []string{"--eval", "-E"}, "refuse", "injects make rules that run commands"},

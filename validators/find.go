@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/workspace"
 )
 
@@ -205,7 +206,7 @@ func checkFind(c *Call) (inner []string, at int, err error) {
 		return inner, at, findDeletes(c, starts)
 	}
 	if inner != nil && !(plain && findReaders[inner[0]]) {
-		return inner, at, &Finding{Ask: true, Code: "unseen_arguments",
+		return inner, at, &Finding{Ask: true, Code: codes.UnseenArguments,
 			Reason: "find runs " + inner[0] + " on each file it matches, which vtexec does not see (one may be a link leading out, or a protected file)",
 			Hint:   "put -type f before -exec and run a command that only reads (" + strings.Join(findReaderNames(), " ") + "), or search with grep -rn; otherwise a person must approve"}
 	}

@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/workspace"
 )
 
 // Stable codes for findings. Path codes come from the workspace package.
 const (
-	CodeUnknownFlag   = "unknown_flag"
-	CodeForbiddenFlag = "forbidden_flag"
-	CodeBadUsage      = "bad_usage"
-	CodeForbidden     = "forbidden_program"
+	CodeUnknownFlag   = codes.UnknownFlag
+	CodeForbiddenFlag = codes.ForbiddenFlag
+	CodeBadUsage      = codes.BadUsage
+	CodeForbidden     = codes.ForbiddenProgram
 )
 
 // Finding is why a command is not simply allowed. A Finding with Ask set
@@ -65,7 +66,7 @@ var ErrUnlisted = errors.New("not a form the allowlist covers")
 
 // CodeCheckLimit refuses a command whose check spent the request's
 // budget of directory entries or time (see workspace.Budget).
-const CodeCheckLimit = "check_limit"
+const CodeCheckLimit = codes.CheckLimit
 
 // budgetFinding refuses for a spent budget; other errors pass.
 func budgetFinding(err error) error {

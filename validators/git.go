@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -33,20 +34,20 @@ import (
 const (
 	// CodeGitWrites asks: the subcommand changes the repository or the
 	// working tree.
-	CodeGitWrites = "git_writes"
+	CodeGitWrites = codes.GitWrites
 	// CodeGitNetwork asks: the subcommand reaches another repository.
-	CodeGitNetwork = "git_network"
+	CodeGitNetwork = codes.GitNetwork
 	// CodeGitConfig refuses: the repository's configuration makes git run
 	// a program, or could be changed behind vtexec's back.
-	CodeGitConfig = "git_unsafe_config"
+	CodeGitConfig = codes.GitUnsafeConfig
 	// CodeGitConfigWrite refuses: the subcommand writes git's
 	// configuration (or .git/worktrees, .git/modules), which every box
 	// keeps read-only.
-	CodeGitConfigWrite = "git_config_write"
+	CodeGitConfigWrite = codes.GitConfigWrite
 	// CodeGitLFS asks: the repository's configuration runs git-lfs.
-	CodeGitLFS = "git_lfs"
+	CodeGitLFS = codes.GitLfs
 	// CodeUnknownSubcommand refuses a subcommand vtexec does not know.
-	CodeUnknownSubcommand = "unknown_subcommand"
+	CodeUnknownSubcommand = codes.UnknownSubcommand
 )
 
 // gitClass is what a subcommand does to the world.

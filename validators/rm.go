@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -23,7 +24,7 @@ import (
 // outside may be removed; a path through a link that leads outside may not.
 
 // CodeDestructive marks a removal a person must approve.
-const CodeDestructive = "destructive"
+const CodeDestructive = codes.Destructive
 
 // rmTreeLimit is how many entries a recursive removal may take with it:
 // vtexec looks through all of them for a nested .git before asking, and

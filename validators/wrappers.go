@@ -1,6 +1,10 @@
 package validators
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/vtexec/vtexec/codes"
+)
 
 // Wrappers run another command. Their own flags are checked here; the
 // command they run is returned by Unwrap and checked by the caller as if
@@ -143,7 +147,7 @@ func xargsCheck(c *Call, a *Args, inner []string) error {
 	if len(inner) > 0 {
 		name = inner[0]
 	}
-	return &Finding{Ask: true, Code: "unseen_arguments",
+	return &Finding{Ask: true, Code: codes.UnseenArguments,
 		Reason: "xargs runs " + name + " with arguments read from its input, which vtexec cannot check",
 		Hint:   "pass the files to " + name + " directly, or a person must approve"}
 }

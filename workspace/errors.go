@@ -1,21 +1,25 @@
 package workspace
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vtexec/vtexec/codes"
+)
 
 // Code is a stable identifier for why a path was refused.
 type Code string
 
 const (
 	// Outside means the path resolves outside the workspace root.
-	Outside Code = "outside_workspace"
+	Outside Code = codes.OutsideWorkspace
 	// Protected means the path is inside the root but may not be written.
-	Protected Code = "protected_path"
+	Protected Code = codes.ProtectedPath
 	// Invalid means the path cannot be resolved safely: empty, a NUL byte,
 	// too long, a symlink loop, or ".." after a missing directory.
-	Invalid Code = "bad_path"
+	Invalid Code = codes.BadPath
 	// AskFirst means a write to the path needs a person's approval: it is
 	// agent or editor configuration (see DefaultAskNames).
-	AskFirst Code = "agent_config"
+	AskFirst Code = codes.AgentConfig
 )
 
 // BoundaryError reports a path that may not be used.

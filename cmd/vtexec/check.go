@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/jsonline"
 
 	"github.com/vtexec/vtexec"
@@ -192,7 +193,7 @@ func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decisi
 }
 
 func badRequestDecision(cmd, reason string) vtexec.Decision {
-	return vtexec.Decision{Cmd: cmd, Decision: vtexec.VerdictDeny, Code: "bad_request", Reason: reason,
+	return vtexec.Decision{Cmd: cmd, Decision: vtexec.VerdictDeny, Code: codes.BadRequest, Reason: reason,
 		Hint: `send one JSON object a line: {"cmd": "COMMAND", "cwd": "optional/dir"}`, Commands: []vtexec.Command{}}
 }
 

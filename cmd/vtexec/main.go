@@ -27,6 +27,7 @@ import (
 	"syscall"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/hook"
 	"github.com/vtexec/vtexec/internal/display"
@@ -230,11 +231,11 @@ func toJSONError(err error) jsonError {
 	case errors.As(err, &re):
 		return jsonError{re.Code, re.Reason, re.Hint}
 	case errors.As(err, &pe):
-		return jsonError{"bad_policy", pe.Error(), "fix the policy file (vtexec policy check)"}
+		return jsonError{codes.BadPolicy, pe.Error(), "fix the policy file (vtexec policy check)"}
 	case errors.As(err, &ue):
-		return jsonError{"usage", ue.msg, "see vtexec help for the flags; the command goes after --"}
+		return jsonError{codes.Usage, ue.msg, "see vtexec help for the flags; the command goes after --"}
 	}
-	return jsonError{"internal_error", err.Error(), "vtexec itself failed; the command did not run or its result is unknown: report it"}
+	return jsonError{codes.InternalError, err.Error(), "vtexec itself failed; the command did not run or its result is unknown: report it"}
 }
 
 // wantsJSON reports whether the flags before "--" ask for JSON output

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/display"
 	"github.com/vtexec/vtexec/validators"
@@ -167,10 +168,10 @@ func policyRootAdd(args []string, stdout io.Writer) (int, error) {
 		dir = real
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("%s is not a directory", dir), Hint: "name an existing directory"}
+		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("%s is not a directory", dir), Hint: "name an existing directory"}
 	}
 	if dir == "/" {
-		return 0, &vtexec.RequestError{Code: "bad_request", Reason: "the root directory cannot be a root of the workspace", Hint: "name the directory the commands need"}
+		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: "the root directory cannot be a root of the workspace", Hint: "name the directory the commands need"}
 	}
 	_, files, err := policyFiles(*wsDir)
 	if err != nil {
@@ -178,7 +179,7 @@ func policyRootAdd(args []string, stdout io.Writer) (int, error) {
 	}
 	for _, own := range []string{files.User, files.TrustStore} {
 		if own != "" && (own == dir || strings.HasPrefix(own, dir+"/")) {
-			return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("%s holds vtexec's own files (%s), which no command may reach", dir, own),
+			return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("%s holds vtexec's own files (%s), which no command may reach", dir, own),
 				Hint: "name a directory that does not hold vtexec's configuration or state"}
 		}
 	}

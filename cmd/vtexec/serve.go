@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/serve"
 )
 
@@ -40,7 +41,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	// Fail at start, not at the first call.
 	if fi, err := os.Stat(*wsDir); err != nil || !fi.IsDir() {
-		return 0, &vtexec.RequestError{Code: "bad_request", Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
+		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
 			Hint: "pass --workspace with an existing project directory"}
 	}
 	engine := vtexec.NewEngine(vtexec.Config{})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -20,7 +21,7 @@ import (
 
 // CodeBoxDenied is the warning of a failed run whose error output names
 // something the box denied.
-const CodeBoxDenied = "box_denied"
+const CodeBoxDenied = codes.BoxDenied
 
 // Note is one thing the box denied that a failed run's output names.
 type Note struct {

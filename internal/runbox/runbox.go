@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/fsutil"
@@ -29,17 +30,17 @@ import (
 
 // CodeOutOfMemory warns of a command the kernel killed for exceeding the
 // memory bound.
-const CodeOutOfMemory = "out_of_memory"
+const CodeOutOfMemory = codes.OutOfMemory
 
 // CodeConfinementUnavailable is the code of a run refused because the
 // confinement it requires cannot be applied here.
-const CodeConfinementUnavailable = "confinement_unavailable"
+const CodeConfinementUnavailable = codes.ConfinementUnavailable
 
 // CodeNetworkUnavailable is the code of a run refused because a command
 // a person granted the network could only get it in the host's network
 // namespace: slirp4netns, which gives it a namespace of its own, is not
 // installed.
-const CodeNetworkUnavailable = "network_unavailable"
+const CodeNetworkUnavailable = codes.NetworkUnavailable
 
 // Box is the kernel box of one run and the private directories its
 // programs get as HOME and TMPDIR, new for the run, and as their caches,
@@ -92,7 +93,7 @@ func Open(o Options) (*Box, error) {
 		dirs, err = makeRunDirs(o.Root)
 	}
 	if err != nil {
-		return nil, &Refusal{Code: "bad_state", Reason: "private directories for the command: " + err.Error(),
+		return nil, &Refusal{Code: codes.BadState, Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
 	}
 	b.home, b.tmp, b.runs, b.cache, b.cleanup = dirs.home, dirs.tmp, dirs.runs, dirs.cache, dirs.remove
@@ -400,7 +401,7 @@ func (b *Box) Close() {
 
 // CodeDiskFull warns that a file system the command writes was full after
 // it ran.
-const CodeDiskFull = "disk_full"
+const CodeDiskFull = codes.DiskFull
 
 // WritablePlace is a place a run writes, and how to name it.
 type WritablePlace struct{ Path, What string }

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 )
 
 type line struct {
@@ -79,7 +80,7 @@ func report(name string, lines []line, ws string, verbose bool) bool {
 		d, err := engine.Check(context.Background(), vtexec.Request{Command: l.Cmd, Workspace: ws})
 		got, code := string(d.Decision), d.Code
 		if err != nil {
-			got, code = "deny", "bad_request"
+			got, code = "deny", codes.BadRequest
 		}
 		if counts[want] == nil {
 			counts[want] = map[string]int{}
