@@ -443,27 +443,30 @@ type runDirs struct {
 }
 
 // makeRunDirs makes the run directories of the workspace at root.
+//
+// Runs' directories have short names: programs make Unix sockets in
+// TMPDIR (Python's multiprocessing managers, ssh-agent, tmux), and a
+// socket's path holds at most 107 bytes, of which multiprocessing adds
+// 32. TMPDIR is BASE/r-HASH/RUN/tmp, about 50 bytes under /dev/shm.
 func makeRunDirs(root string) (*runDirs, error) {
 	base, err := privateBase()
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(root))
-	name := "workspace-" + hex.EncodeToString(sum[:12])
-	dir := filepath.Join(base, name)
-	d := &runDirs{root: root, runs: filepath.Join(dir, "runs"), cache: filepath.Join(dir, "cache")}
-	runsDir := dir
+	dir := filepath.Join(base, "workspace-"+hex.EncodeToString(sum[:12]))
+	runsBase := base
 	if mem := memoryBase(); mem != "" {
-		runsDir = filepath.Join(mem, name)
-		d.runs = filepath.Join(runsDir, "runs")
+		runsBase = mem
 	}
-	for _, p := range []string{dir, runsDir, d.runs, d.cache} {
+	d := &runDirs{root: root, runs: filepath.Join(runsBase, "r-"+hex.EncodeToString(sum[:8])), cache: filepath.Join(dir, "cache")}
+	for _, p := range []string{dir, d.runs, d.cache} {
 		if err := fsutil.OwnDir(p); err != nil {
 			return nil, err
 		}
 	}
 	tidy(dir, d.runs, d.cache)
-	run, err := os.MkdirTemp(d.runs, "run-")
+	run, err := os.MkdirTemp(d.runs, "")
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,8 @@ def square(x): return x * x
 if __name__ == "__main__":
     with mp.Pool(2) as pool:
         print("pool:", sum(pool.map(square, range(10))))
+    with mp.Manager() as manager:
+        print("manager:", manager.list([1, 2])[1])
     print("host-shm:", "visible" if os.path.exists("/dev/shm/" + sys.argv[1]) else "hidden")
     with open("/dev/shm/" + sys.argv[2], "w") as f:
         f.write("left by the box")
@@ -26,7 +28,9 @@ if __name__ == "__main__":
 
 // Real toolchains work in the box: Python's multiprocessing gets a
 // /dev/shm of the box's own (empty, gone with the box: the machine's is
-// neither seen nor written), and the files that identify the system
+// neither seen nor written) and a TMPDIR short enough for the Unix
+// sockets its managers listen on (a path holds at most 107 bytes; black
+// and pytest-xdist start managers), and the files that identify the system
 // (pip reads /etc/debian_version) are there to read.
 func TestKernelToolchainsFitTheBox(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
@@ -46,6 +50,7 @@ func TestKernelToolchainsFitTheBox(t *testing.T) {
 			res, got := s.runLine(t, confinement, "python3 probe.py "+hostFile+" "+boxFile)
 			require.Equal(t, 0, res.ExitCode, res.Stdout+res.Stderr)
 			assert.Equal(t, "285", got["pool"], "multiprocessing works: %s", res.Stderr)
+			assert.Equal(t, "2", got["manager"], "a multiprocessing manager listens in TMPDIR: %s", res.Stderr)
 			assert.Equal(t, "ok", got["identify"], res.Stderr)
 			if confinement == "off" {
 				assert.Equal(t, "visible", got["host-shm"], "without the box the probe sees the machine's /dev/shm")
