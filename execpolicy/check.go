@@ -151,6 +151,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 				if cmd.Builtin != "" {
 					cmdParts = append(cmdParts, partOf(cmd.Argv, "", deny(CodeAssignment, "drop the prefix", "a prefix on %s has no effect", cmd.Builtin)))
 				}
+				cmdParts = append(cmdParts, importPathParts(cmd, cmdParts)...)
 			}
 			for k := range cmdParts {
 				cmdParts[k].Cmd = cmdIndex
@@ -656,6 +657,32 @@ func unlistedVerdict(name string, argv []string, prog string, ws *workspace.Work
 	}
 	return &Verdict{Decision: Ask, Code: CodeNotAllowed, Reason: reason,
 		Hint: "a person must approve it (vtexec describe lists what runs without asking)"}
+}
+
+// importPathParts asks about a Python program run with a PYTHONPATH
+// prefix: it imports modules from those workspace directories before
+// its own, so what runs is code the workspace holds.
+func importPathParts(cmd plan.Cmd, parts []Part) []Part {
+	path := ""
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok {
+			path = v
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	var out []Part
+	for _, p := range parts {
+		name := filepath.Base(p.Program)
+		if p.Decision != Allow || !validators.ProfileOf(name).PythonProgram {
+			continue
+		}
+		out = append(out, partOf(p.Argv, p.Program, &Verdict{Decision: Ask, Code: CodeNotAllowed, NeverAlways: true,
+			Reason: fmt.Sprintf("PYTHONPATH=%s makes %s import modules from the workspace before its own", path, name),
+			Hint:   "drop the PYTHONPATH prefix, or a person approves it once or for this session"}))
+	}
+	return out
 }
 
 func findingVerdict(name string, err error) *Verdict {

@@ -205,8 +205,10 @@ var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
 		Words: noWords,
 		// Which tests run (-k, -m, paths) and how they report: a test
 		// run is a test run.
-		Reporting:    []string{"-q", "--quiet", "-v", "--verbose", "-vv", "-vvv", "-s", "--capture", "--tb", "-r", "-ra", "-rA", "--no-header", "--color", "--durations", "-x", "--exitfirst", "--lf", "--ff", "--last-failed", "--failed-first", "-k", "-m"},
-		Valued:       []string{"--tb", "--color", "--durations", "-r", "-k", "-m", "--capture"},
+		Reporting: []string{"-q", "--quiet", "-v", "--verbose", "-vv", "-vvv", "-s", "--capture", "--tb", "-r", "-ra", "-rA", "--no-header", "--color", "--durations", "-x", "--exitfirst", "--lf", "--ff", "--last-failed", "--failed-first", "-k", "-m",
+			// How many at once (pytest-xdist), when to stop, collecting only.
+			"-n", "--numprocesses", "--dist", "--maxfail", "--co", "--collect-only", "-l", "--showlocals", "--disable-warnings", "--no-summary"},
+		Valued:       []string{"--tb", "--color", "--durations", "-r", "-k", "-m", "--capture", "-n", "--numprocesses", "--dist", "--maxfail"},
 		FreeOperands: always,
 	}
 	python := ApprovalShape{

@@ -67,6 +67,10 @@ type Profile struct {
 	// `SHELL -c SCRIPT` (-l/--login allowed), which vtexec checks and
 	// runs as SCRIPT itself, with no shell.
 	ShellScript func(argv []string) (string, bool)
+	// PythonProgram: the program is Python code, which imports modules
+	// from PYTHONPATH before its own: a PYTHONPATH prefix makes it run
+	// what is there, so it asks.
+	PythonProgram bool
 	// Arities lists the spellings of the program's flags for the arity
 	// probe; nil: its Spec's.
 	Arities func() []FlagArity

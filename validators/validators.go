@@ -75,6 +75,8 @@ var (
 	regNl        = registration{add: registerNl}
 	regPathnames = registration{add: registerPathnames}
 	regPrintf    = registration{add: registerPrintf}
+	regPyTools   = registration{add: registerPyTools}
+	regQueries   = registration{add: registerQueries}
 	regRg        = registration{add: registerRg}
 	regRm        = registration{add: registerRm}
 	regSed       = registration{add: registerSed}
@@ -104,6 +106,8 @@ var programs = []struct {
 	{"awk", &regAwk, Profile{}},
 	{"b2sum", &regSimple, Profile{}},
 	{"basename", &regPathnames, Profile{}},
+	{"black", &regPyTools, Profile{PythonProgram: true}},
+	{"cargo", &regQueries, Profile{}},
 	{"cat", &regSimple, Profile{CopiesInput: true}},
 	{"chmod", &regChmod, Profile{}},
 	{"cmp", &regCmp, Profile{Probe: ProbeRig{After: []string{"f1", "2"}}}},
@@ -120,6 +124,7 @@ var programs = []struct {
 	{"false", &regTrivial, Profile{}},
 	{"file", &regFile, Profile{Probe: ProbeRig{After: []string{"f1"}}}},
 	{"find", &regFind, Profile{Arities: findArities, Probe: ProbeRig{Parser: FindParser}}},
+	{"flake8", &regPyTools, Profile{PythonProgram: true}},
 	{"git", &regGit, Profile{WritesGitDir: true, ConfiguredByRepository: true, SubcommandArgs: GitSubcommandArgs,
 		Arities: gitArities, Probe: ProbeRig{Parser: GitParser}}},
 	{"go", &regGo, Profile{GoToolchain: true}},
@@ -129,22 +134,30 @@ var programs = []struct {
 	{"jq", &regJq, Profile{Arities: jqArities, Probe: ProbeRig{Parser: JQParser}}},
 	{"ln", &regLn, Profile{}},
 	{"ls", &regSimple, Profile{}},
+	{"make", &regQueries, Profile{}},
 	{"md5sum", &regSimple, Profile{}},
 	{"mkdir", &regMkdir, Profile{}},
 	{"mv", &regMv, Profile{RearrangesTree: true}},
+	{"mypy", &regPyTools, Profile{PythonProgram: true}},
 	{"nice", &regWrappers, Profile{}},
 	{"nl", &regNl, Profile{}},
+	{"node", &regQueries, Profile{}},
 	{"nohup", &regWrappers, Profile{}},
 	{"npm", &regNpm, Profile{}},
 	{"nproc", &regSimple, Profile{}},
 	{"numfmt", &regSimple, Profile{}},
+	{"pip", &regQueries, Profile{PythonProgram: true}},
+	{"pip3", &regQueries, Profile{PythonProgram: true}},
 	{"printenv", &regSimple, Profile{}},
 	{"printf", &regPrintf, Profile{}},
 	{"pwd", &regSimple, Profile{PrintsCwd: true}},
+	{"python", &regQueries, Profile{}},
+	{"python3", &regQueries, Profile{}},
 	{"readlink", &regPathnames, Profile{}},
 	{"realpath", &regPathnames, Profile{}},
 	{"rg", &regRg, Profile{Probe: ProbeRig{Before: []string{"-j1"}}}},
 	{"rm", &regRm, Profile{}},
+	{"rustc", &regQueries, Profile{}},
 	{"sed", &regSed, Profile{}},
 	{"seq", &regTrivial, Profile{Arities: func() []FlagArity { return specArities("seq", nil, seqSpec, false) }}},
 	{"sha1sum", &regSimple, Profile{}},

@@ -324,7 +324,9 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		tail = fa.Probe.After
 	}
 	x := p.exec(cat([]string{fa.Program}, pre, argv, tail)...)
-	if !git && isShort(fa) && !strings.Contains(x.out(), "Unknown option "+argv[0]) && !strings.Contains(x.out(), goUnknown+argv[0]) {
+	// Python's argparse refuses text after a flag that takes no value.
+	argparseRefused := strings.Contains(x.out(), "ignored explicit argument '")
+	if !git && isShort(fa) && !argparseRefused && !strings.Contains(x.out(), "Unknown option "+argv[0]) && !strings.Contains(x.out(), goUnknown+argv[0]) {
 		// A flag that takes the next word attaches "@W" when "-x@W" does
 		// what "-x @W" does; one that does not reads "-x@W" as a cluster
 		// when it does what "-x -@W" does.
@@ -352,7 +354,7 @@ func (p *prober) attached(fa validators.FlagArity, next int) *attachment {
 		"unrecognized option '" + argv[0] + "'", "Missing argument to " + fa.Name,
 		"Found argument '" + argv[0] + "'", "Invalid argument `" + argv[0] + "'", "Unknown option " + argv[0],
 		"unknown option `" + strings.TrimLeft(argv[0], "-") + "'", "unknown option `" + argv[0] + "'",
-		goUnknown + argv[0],
+		goUnknown + argv[0], "ignored explicit argument '",
 	} {
 		if strings.Contains(out, m) {
 			refused = true
