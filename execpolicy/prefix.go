@@ -27,6 +27,13 @@ var outputEnv = map[string]func(string) bool{
 	"PYTHONDONTWRITEBYTECODE": isFlagValue, "PYTHONUNBUFFERED": isFlagValue,
 	"NODE_ENV":   func(v string) bool { return v != "" && len(v) <= 32 && isNameChars(v, "-_") },
 	"PYTHONPATH": isRelativeDirs,
+	// Which platform go builds for, with or without cgo; how a Rust
+	// panic and cargo's output look.
+	"CGO_ENABLED":      oneOf("0", "1"),
+	"GOOS":             func(v string) bool { return v != "" && len(v) <= 16 && isAlnum(v) },
+	"GOARCH":           func(v string) bool { return v != "" && len(v) <= 16 && isAlnum(v) },
+	"RUST_BACKTRACE":   oneOf("0", "1", "full", "short"),
+	"CARGO_TERM_COLOR": oneOf("auto", "always", "never"),
 }
 
 // isFlagValue is a variable set or not: 1, 0, true, yes …

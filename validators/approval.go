@@ -221,10 +221,15 @@ var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
 		},
 	}
 	cargo := ApprovalShape{
-		Words:        firstWords(1),
-		Reporting:    []string{"-q", "--quiet", "-v", "--verbose", "-vv", "--color", "--message-format"},
-		Valued:       []string{"--color", "--message-format", "-p", "--package", "--bin", "--example", "--test", "--features", "-F", "--target", "--profile", "-j", "--jobs"},
-		FreeOperands: among("test", "t", "bench"),
+		Words: firstWords(1),
+		// How it reports, the build profile, and which of the package's
+		// targets are built or tested: the same code runs.
+		Reporting: []string{"-q", "--quiet", "-v", "--verbose", "-vv", "--color", "--message-format", "-j", "--jobs",
+			"--release", "-r", "--all-targets", "--lib", "--bins", "--tests", "--benches", "--examples", "--doc",
+			"--test", "--no-run", "--no-fail-fast", "--keep-going", "--offline", "--frozen", "--locked"},
+		Valued: []string{"--color", "--message-format", "-p", "--package", "--bin", "--example", "--test", "--features", "-F", "--target", "--profile", "-j", "--jobs"},
+		// A test run's selection, and clippy's lint levels after --.
+		FreeOperands: among("test", "t", "bench", "clippy"),
 	}
 	pip := ApprovalShape{
 		Words:     firstWords(1),

@@ -38,12 +38,14 @@ var goDocSpec = &Spec{Name: "go doc", Doc: "[PACKAGE|SYMBOL]...: names or direct
 // goHelpSpec is `go help [TOPIC]`: it prints documentation.
 var goHelpSpec = &Spec{Name: "go help", Doc: "[TOPIC]...: names of commands or topics", GoFlags: true, Operands: Texts}
 
-var goSubs = map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec, "help": goHelpSpec}
+var goSubs = map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec, "help": goHelpSpec,
+	"build": goBuildSpec, "vet": goVetSpec, "fmt": goFmtSpec, "clean": goCleanSpec}
 
 func registerGo() {
 	register("go", ValidatorFunc(checkGo), func() Entry {
-		return Entry{Program: "go", Operands: "version; help [TOPIC]; env [-json] [VAR]...; list [-f T] [-json] [-m] [-e] [-deps] [-test] [-find] [-tags T] [PACKAGES]; doc [-all] [-c] [-cmd] [-short] [-src] [-u] [NAME]...: these only read and print; every other use is a developer tool a person approves",
-			Refused: []Refusal{{Flag: "env -w, env -u", Reason: "writes the user's go env file"}}}
+		return Entry{Program: "go", Operands: "version; help [TOPIC]; env [-json] [VAR]...; list [-f T] [-json] [-m] [-e] [-deps] [-test] [-find] [-tags T] [PACKAGES]; doc [-all] [-c] [-cmd] [-short] [-src] [-u] [NAME]...: these only read and print; build and vet [BUILD FLAGS] [PACKAGES] (-o inside, -ldflags and -gcflags of known flags only), fmt [PACKAGES], clean -cache|-testcache|-fuzzcache, mod tidy|verify|why|graph: these compile, format or tidy and run none of the project's code; every other use (test, run, generate, get, install, tool) is a developer tool a person approves",
+			Refused: []Refusal{{Flag: "env -w, env -u", Reason: "writes the user's go env file"},
+				{Flag: "build/vet -toolexec, -exec, -vettool, -gccgoflags, -pkgdir", Reason: "run a program of the caller's choosing, or write outside the build cache"}}}
 	})
 }
 
@@ -52,10 +54,15 @@ func checkGo(c *Call) error {
 		return ErrUnlisted
 	}
 	spec, ok := goSubs[c.Argv[1]]
+	name, rest := "go "+c.Argv[1], c.Argv[2:]
+	if c.Argv[1] == "mod" && len(c.Argv) > 2 {
+		spec, ok = goModSpecs[c.Argv[2]]
+		name, rest = "go mod "+c.Argv[2], c.Argv[3:]
+	}
 	if !ok {
 		return ErrUnlisted
 	}
-	err := spec.Check(&Call{Argv: append([]string{"go " + c.Argv[1]}, c.Argv[2:]...), WS: c.WS, Git: c.Git})
+	err := spec.Check(&Call{Argv: append([]string{name}, rest...), WS: c.WS, Git: c.Git})
 	var f *Finding
 	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
 		return ErrUnlisted // an unknown flag: a person decides, as for any go use

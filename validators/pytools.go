@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/vtexec/vtexec/workspace"
 )
 
 // Python's linters, formatter and type checker: flake8 (5.0), black
@@ -141,18 +139,16 @@ func checkBlack(c *Call, a *Args) error {
 		if op == "-" {
 			continue
 		}
-		if err := c.WritePath(op); err != nil {
-			return err
-		}
-		real, err := c.WS.Resolve(op, workspace.Write)
-		if err != nil {
-			return pathFinding("black", op, err)
-		}
-		if err := checkTreeWrites(c, op, real, func(rel string) string { return filepath.Join(real, rel) }); err != nil {
+		if err := checkFilesWritten(c, op, pythonSource, nil); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pythonSource is a file black formats below a directory.
+func pythonSource(name string) bool {
+	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi") || strings.HasSuffix(name, ".ipynb")
 }
 
 // mypyReports are mypy's options that write a report to a directory or

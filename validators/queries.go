@@ -57,6 +57,8 @@ func checkQuery(c *Call) error {
 		return nil
 	}
 	switch name {
+	case "cargo":
+		return checkCargo(c, args)
 	case "pip", "pip3":
 		return checkPipQuery(c, args)
 	case "python", "python3":
@@ -155,6 +157,8 @@ func registerQueries() {
 			switch name {
 			case "pip", "pip3":
 				ops += "; list, show, freeze: these only read and print"
+			case "cargo":
+				ops += "; fmt [--check] [-- --check]; metadata; tree: these run none of the package's code (unless .cargo/config names a program, an alias or an environment setting, or a rust-toolchain file is there)"
 			case "python", "python3":
 				ops += "; -m flake8|black|mypy ARGS as that tool; -m pip list|show|freeze (not a virtual environment's interpreter, nor with a module of that name in the working directory)"
 			}

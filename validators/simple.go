@@ -88,11 +88,10 @@ var simpleSpecs = []*Spec{
 	{Name: "sleep", Doc: "durations (NUMBER[smhd]); the run's timeout bounds them", Operands: Durations, Flags: []Flag{
 		{Long: "help"}, {Long: "version"},
 	}},
-	// gofmt parses options with Go's flag package. -w rewrites files in
-	// place; -l=false would still leave -w, so -w is refused in any form.
-	{Name: "gofmt", Doc: "Go files and directories to read", GoFlags: true, Operands: ReadPaths, Flags: []Flag{
-		{Short: "l"}, {Short: "d"}, {Short: "e"}, {Short: "s"}, {Short: "r", Arg: Text},
-		{Short: "w", Forbid: "rewrites the files in place: show the changes with gofmt -d, then edit the files"},
+	// gofmt parses options with Go's flag package. -w rewrites the files
+	// in place: then they must be writable (checkGofmt).
+	{Name: "gofmt", Doc: "Go files and directories to read; with -w, written", GoFlags: true, Operands: checkGofmt, Flags: []Flag{
+		{Short: "l"}, {Short: "d"}, {Short: "e"}, {Short: "s"}, {Short: "r", Arg: Text}, {Short: "w"},
 		{Short: "h"}, {Long: "help"},
 	}},
 	// df reports free space; a FILE operand names the file system that

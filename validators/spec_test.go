@@ -217,6 +217,8 @@ func TestSystemFactsPrograms(t *testing.T) {
 // first operand, so a later "-w" is a file name to gofmt.
 func TestGofmt(t *testing.T) {
 	ws := rmWS(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws.Root(), "src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws.Root(), "src", "ok.go"), []byte("package src\n"), 0o644))
 	for _, tc := range []struct {
 		argv []string
 		code string
@@ -225,10 +227,14 @@ func TestGofmt(t *testing.T) {
 		{[]string{"gofmt", "-s", "-d", "a.txt"}, ""},
 		{[]string{"gofmt", "-r", "a -> b", "-d", "a.txt"}, ""},
 		{[]string{"gofmt"}, ""},
-		{[]string{"gofmt", "-w", "a.txt"}, CodeForbiddenFlag},
-		{[]string{"gofmt", "-l", "-w", "."}, CodeForbiddenFlag},
-		{[]string{"gofmt", "--w", "a.txt"}, CodeForbiddenFlag},
-		{[]string{"gofmt", "-w=false", "a.txt"}, CodeForbiddenFlag},
+		// -w writes: a.txt is part of the git directory (.git/lnk leads
+		// there), src/ok.go an ordinary file.
+		{[]string{"gofmt", "-w", "a.txt"}, "protected_path"},
+		{[]string{"gofmt", "--w", "a.txt"}, "protected_path"},
+		{[]string{"gofmt", "-w=false", "a.txt"}, "protected_path"},
+		{[]string{"gofmt", "-w", "src/ok.go"}, ""},
+		{[]string{"gofmt", "-l", "-w", "src"}, ""},
+		{[]string{"gofmt", "-w", "/etc"}, "outside_workspace"},
 		{[]string{"gofmt", "--l", "--d=true", "-r=a -> b", "--r", "b -> a", "a.txt"}, ""},
 		{[]string{"gofmt", "-l=maybe", "a.txt"}, CodeBadUsage},
 		{[]string{"gofmt", "-ld", "a.txt"}, CodeUnknownFlag},

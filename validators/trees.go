@@ -40,6 +40,41 @@ func checkTreeWrites(c *Call, op, real string, landing func(rel string) string) 
 	return err
 }
 
+// checkFilesWritten is for a formatter that rewrites the files whose
+// names match below a directory operand (gofmt -w, black): each of them
+// is a write, checked where it leads (a link named x.go is written
+// through). A file operand is a write itself; skip, if set, names the
+// directories the program does not go into. A tree too large to walk is
+// refused.
+func checkFilesWritten(c *Call, op string, match, skip func(name string) bool) error {
+	if err := c.WritePath(op); err != nil {
+		return err
+	}
+	real, err := c.WS.Resolve(op, workspace.Write)
+	if err != nil {
+		return pathFinding(c.Program(), op, err)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return nil
+	}
+	err = walkTree(c.WS, real, rmTreeLimit, func(p string, e fs.DirEntry) (bool, error) {
+		if e.IsDir() {
+			return skip == nil || !skip(e.Name()), nil
+		}
+		if match(e.Name()) {
+			if err := c.WritePath(p); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+	if errors.Is(err, errTreeTooLarge) {
+		return refuse(CodeBadUsage, "name its subdirectories one at a time",
+			"%s: %q holds more than %d entries, too many to check for files it would write", c.Program(), op, rmTreeLimit)
+	}
+	return err
+}
+
 // errTreeTooLarge is what walkTree returns past its limit of entries.
 var errTreeTooLarge = errors.New("too many entries to walk")
 

@@ -3,6 +3,7 @@
 package security
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,12 +11,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec"
 )
 
 // The go command's configuration is part of its command: a go.mod or
 // go.work the agent writes, or one above the workspace, cannot make an
-// allowed go list or go doc read outside the workspace — with the box
-// off too. The same go list, run directly, does read there.
+// allowed go list, go doc, go build, go vet, go mod tidy or go fmt read
+// outside the workspace — with the box off too. The same go list, run
+// directly, does read there.
 func TestGoConfigurationStaysInside(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -67,7 +70,8 @@ func TestGoConfigurationStaysInside(t *testing.T) {
 			// from there as ./other
 			require.NoError(t, os.Symlink(other, filepath.Join(dir, "other")))
 			tc.setup(ws)
-			for _, cmd := range []string{"go list -json example.com/other", "go list -m all", "go doc example.com/other"} {
+			for _, cmd := range []string{"go list -json example.com/other", "go list -m all", "go doc example.com/other",
+				"go build ./...", "go vet ./...", "go mod tidy", "go fmt ./..."} {
 				out, _ := exec.Command(builtVtexec(t), "check", "--json", "--workspace", ws, "--", cmd).Output()
 				assert.Contains(t, string(out), `"decision":"`+tc.want+`"`, "%s: %s", cmd, out)
 			}
@@ -82,5 +86,48 @@ func TestGoConfigurationStaysInside(t *testing.T) {
 				assert.Contains(t, string(got), `"ImportPath": "example.com/other"`, "go itself reads outside the workspace here")
 			}
 		})
+	}
+}
+
+// go build, vet and fmt run without asking only with flags that name no
+// program and write nowhere but inside: -toolexec, -exec, -vettool and
+// the compiler's and linker's unknown flags (-ldflags=-extld=PROGRAM)
+// are refused or asked, -o outside is refused, and go fmt and gofmt -w
+// rewrite only files that are writable.
+func TestGoBuildRunsNoProgramOfTheCommands(t *testing.T) {
+	ws := fixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/ws\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".git", "hooks", "post-merge.go"), []byte("package hooks\n"), 0o644))
+	e := standinEngine(t)
+	for cmd, want := range map[string]string{
+		"go build ./...":                          "allow",
+		"go build -o bin/demo .":                  "allow",
+		"go build -ldflags '-s -w -X main.v=1' .": "allow",
+		"go build -gcflags=all='-N -l' .":         "allow",
+		"go vet ./...":                            "allow",
+		"go clean -testcache":                     "allow",
+		"go mod tidy":                             "allow",
+		"gofmt -l -w main.go":                     "allow",
+		"go build -toolexec /bin/true .":          "deny",
+		"go build -exec /bin/true .":              "deny",
+		"go vet -vettool=/bin/true ./...":         "deny",
+		"go build -o /dev/null ./...":             "allow",
+		"go build -o /tmp/demo .":                 "deny",
+		"go build -o .git/hooks/pre-commit .":     "deny",
+		"go build -ldflags=-extld=/bin/sh .":      "ask",
+		"go build -gcflags=-cpuprofile=/tmp/p .":  "ask",
+		"go build -compiler gccgo .":              "ask",
+		"go clean":                                "ask",
+		"go fmt ./...":                            "allow", // go's patterns leave .git out
+		"gofmt -w .":                              "deny",  // gofmt would rewrite .git/hooks/post-merge.go
+		"gofmt -w .git/hooks/post-merge.go":       "deny",
+		"go test ./...":                           "ask",
+		"go run .":                                "ask",
+		"go generate ./...":                       "ask",
+	} {
+		d, err := e.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		require.NoError(t, err)
+		assert.Equal(t, want, string(d.Decision), "%s: %s %s", cmd, d.Code, d.Reason)
 	}
 }

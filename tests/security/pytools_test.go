@@ -122,3 +122,89 @@ func TestPythonToolConfigurationIsPartOfTheCommand(t *testing.T) {
 		})
 	}
 }
+
+// cargo fmt, metadata and tree run none of the package's code, so they
+// run without asking — unless cargo's configuration (.cargo/config.toml
+// here or above the workspace) names a compiler, wrapper or linker, an
+// alias for the subcommand or an environment setting for what cargo
+// starts, or a rust-toolchain file could pick another cargo.
+func TestCargoConfigurationIsPartOfTheCommand(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "cargo")})
+	write := func(p, text string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	crate := func(ws string) {
+		write(filepath.Join(ws, "Cargo.toml"), "[package]\nname = \"c\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+		write(filepath.Join(ws, "src", "lib.rs"), "pub fn f() {}\n")
+	}
+	queries := []string{"cargo fmt", "cargo fmt --check", "cargo fmt -- --check", "cargo metadata --format-version 1 --no-deps", "cargo tree"}
+	cases := []struct {
+		name  string
+		setup func(ws string)
+		want  string
+	}{
+		{"a plain crate", crate, "allow"},
+		{"harmless settings", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, ".cargo", "config.toml"), "[env]\nRUST_TEST_THREADS = \"1\"\n[term]\ncolor = \"never\"\n")
+		}, "allow"},
+		{"a compiler wrapper", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, ".cargo", "config.toml"), "[build]\nrustc-wrapper = \"./tools/wrap\"\n")
+		}, "ask"},
+		{"a wrapper above the workspace", func(ws string) {
+			crate(ws)
+			write(filepath.Join(filepath.Dir(ws), ".cargo", "config"), "[build]\nrustc = \"/tmp/rustc\"\n")
+		}, "ask"},
+		{"a linker for a target", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, ".cargo", "config.toml"), "[target.x86_64-unknown-linux-gnu]\nlinker = \"./tools/ld\"\n")
+		}, "ask"},
+		{"an environment for what cargo starts", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, ".cargo", "config.toml"), "[env]\nLD_PRELOAD = \"./tools/x.so\"\n")
+		}, "ask"},
+		{"aliases", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, ".cargo", "config.toml"), "[alias]\nfmt = \"run --bin x\"\nmetadata = \"run\"\ntree = \"run\"\n")
+		}, "ask"},
+		{"a toolchain file", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, "rust-toolchain.toml"), "[toolchain]\npath = \"./tools/rust\"\n")
+		}, "ask"},
+		{"a configuration that does not parse", func(ws string) {
+			crate(ws)
+			write(filepath.Join(ws, ".cargo", "config.toml"), "[build\nrustc = 1\n")
+		}, "ask"},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := filepath.Join(base, "case", string(rune('a'+i)), "ws")
+			tc.setup(ws)
+			for _, cmd := range queries {
+				d, err := e.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, string(d.Decision), "%s: %s %s", cmd, d.Code, d.Reason)
+			}
+		})
+	}
+	ws := filepath.Join(base, "flags", "ws")
+	crate(ws)
+	for cmd, want := range map[string]string{
+		"cargo fmt --config build.rustc=/bin/sh":     "deny",
+		"cargo fmt -- --config-path ../rustfmt.toml": "deny",
+		"cargo fmt -- --config-path rustfmt.toml":    "ask",
+		"cargo build": "ask",
+		"cargo test":  "ask",
+		"cargo clean": "ask",
+	} {
+		d, err := e.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		require.NoError(t, err)
+		assert.Equal(t, want, string(d.Decision), "%s: %s %s", cmd, d.Code, d.Reason)
+	}
+}
