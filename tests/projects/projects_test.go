@@ -69,6 +69,8 @@ func runSession(t *testing.T, name string) {
 	for _, s := range []*side{vt, sh} {
 		s.cwd = s.ws
 		require.NoError(t, os.MkdirAll(filepath.Join(s.home, "tmp"), 0o755))
+		// The person's name for commits; vtexec gives it to the box.
+		require.NoError(t, os.WriteFile(filepath.Join(s.home, ".gitconfig"), []byte("[user]\n\tname = Dev\n\temail = dev@example.com\n"), 0o644))
 		copyTree(t, filepath.Join("testdata", name), s.ws)
 		setUp(t, name, s.ws)
 	}
