@@ -517,7 +517,8 @@ func programOnStdin(parts []Part) {
 			continue
 		}
 		for _, n := range programNames(filepath.Base(p.Argv[0]), p.Program) {
-			if validators.ProfileOf(n).RunsInputAsProgram {
+			prof := validators.ProfileOf(n)
+			if prof.RunsInputAsProgram && (prof.ProgramFromArgs == nil || !prof.ProgramFromArgs(p.Argv)) {
 				parts[i].Code, parts[i].NeverAlways = CodeInlineCode, true
 				parts[i].Reason = n + " reads its program from standard input, which is a pipe or a file here"
 				parts[i].Hint = "run a script file instead (" + n + " script), so the person sees what runs"

@@ -36,6 +36,9 @@ type ApprovalShape struct {
 	// select what to work on or report (test paths): an approval then
 	// holds for other operands.
 	FreeOperands func(words []string) bool
+	// FreeWith are flags that, given, make the operands free (node
+	// --test: they are the test files to run).
+	FreeWith []string
 	// Binds reports whether, for these words, what runs is decided by
 	// files of the project (package.json's scripts, the Makefile): the
 	// approval is then bound to them (see Binding).
@@ -125,7 +128,7 @@ func (s ApprovalShape) Approve(args []string) Approval {
 	words, operands := s.Words(positional)
 	a.Words = words
 	a.Operands = append(append(a.Operands, operands...), passed...)
-	if s.FreeOperands != nil && s.FreeOperands(words) {
+	if s.FreeOperands != nil && s.FreeOperands(words) || slices.ContainsFunc(s.FreeWith, func(f string) bool { return slices.Contains(a.Flags, f) }) {
 		a.Operands, a.AnyOperands = nil, true
 	}
 	a.Binds = s.Binds != nil && s.Binds(words)
@@ -144,6 +147,29 @@ func (a Approval) Covers(b Approval) bool {
 		return false
 	}
 	return a.AnyOperands || slices.Equal(a.Operands, b.Operands)
+}
+
+// npxPathTools are tools whose operands are the files they read, check
+// or format.
+var npxPathTools = []string{"prettier", "eslint", "tsc", "jest", "vitest", "mocha", "stylelint", "biome"}
+
+// npmWords: a subcommand and, for run and exec, the script or tool; npm
+// test and npm start are npm run test and npm run start, and run's other
+// names are run.
+func npmWords(pos []string) ([]string, []string) {
+	if len(pos) > 0 {
+		switch pos[0] {
+		case "test", "t", "tst", "start":
+			name := pos[0]
+			if name != "start" {
+				name = "test"
+			}
+			return []string{"run", name}, pos[1:]
+		case "run-script", "rum", "urn":
+			pos = append([]string{"run"}, pos[1:]...)
+		}
+	}
+	return subcommandThen("run", "exec", "x")(pos)
 }
 
 // firstWords: the first n positional arguments name what runs.
@@ -195,7 +221,7 @@ var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
 	npmReporting := []string{"--silent", "-s", "--quiet", "-q", "--loglevel", "--verbose", "-d", "-dd", "--color", "--no-color", "--progress", "--no-progress", "--json", "--parseable", "--no-fund", "--no-audit", "--foreground-scripts"}
 	npmScripts := []string{"run", "run-script", "rum", "urn", "test", "t", "tst", "start", "stop", "restart", "install", "i", "add", "ci"}
 	npm := ApprovalShape{
-		Words:     subcommandThen("run", "run-script", "rum", "urn", "exec", "x"),
+		Words:     npmWords,
 		Reporting: npmReporting,
 		Valued:    []string{"--loglevel", "-w", "--workspace", "--prefix"},
 		Binds:     among(npmScripts...),
@@ -250,7 +276,14 @@ var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
 	}
 	m := map[string]ApprovalShape{
 		"npm": npm, "pnpm": yarnLike, "yarn": yarnLike, "bun": yarnLike,
-		"npx":    {Words: firstWords(1), Reporting: []string{"--quiet", "-q", "--silent"}},
+		// A tool's paths select what it reads or formats: another path is
+		// the same use; another flag (--write after --check) is not.
+		"npx": {Words: firstWords(1), Reporting: []string{"--quiet", "-q", "--silent"}, FreeOperands: among(npxPathTools...)},
+		// node FILE ARGS is approved for its exact arguments; node --test
+		// runs the test files it is given, as a test runner does.
+		"node": {Words: noWords, FreeWith: []string{"--test"},
+			Reporting: []string{"--test-name-pattern", "--test-skip-pattern", "--test-only", "--test-reporter", "--test-concurrency", "--test-timeout", "--test-force-exit", "--no-warnings"},
+			Valued:    []string{"--test-name-pattern", "--test-skip-pattern", "--test-reporter", "--test-concurrency", "--test-timeout"}},
 		"make":   make,
 		"gmake":  make,
 		"just":   {Words: firstWords(1), Reporting: []string{"-q", "--quiet", "-v", "--verbose"}, Binds: always},

@@ -22,7 +22,12 @@ func TestApprovalShapes(t *testing.T) {
 		{"npm test", []string{"npm test --silent", "npm test -s"}, []string{"npm run test2", "npm start", "npm test -- -u"}},
 		{"npm install", []string{"npm install --no-fund", "npm install -q"}, []string{"npm install left-pad", "npm install --save-dev", "npm install --ignore-scripts=false", "npm ci"}},
 		{"npm install left-pad", []string{"npm install left-pad --no-audit"}, []string{"npm install left-pad right-pad", "npm install lodash"}},
-		{"npx prettier --check src", []string{"npx prettier --check src --quiet"}, []string{"npx prettier --write src", "npx eslint --check src", "npx prettier --check src other"}},
+		// A formatter's paths are what it reads: free; its flags are not.
+		{"npx prettier --check src", []string{"npx prettier --check src --quiet", "npx prettier --check src other", "npx prettier --check ."}, []string{"npx prettier --write src", "npx eslint --check src", "npx tsx src"}},
+		{"npx tsx script.ts", nil, []string{"npx tsx other.ts", "npx tsx script.ts --flag"}},
+		{"node --test test/", []string{"node --test test/a.test.js", "node --test --test-name-pattern=x"}, []string{"node test/a.test.js", "node --test --import ./x.js test/"}},
+		{"node bin/cli.js words a.txt", nil, []string{"node bin/cli.js lines a.txt", "node bin/cli.js words b.txt"}},
+		{"npm test", []string{"npm run test", "npm t", "npm run-script test --silent"}, []string{"npm run build", "npm test -- --watch"}},
 		{"git commit -m one", []string{"git commit -m two", "git commit -mthree", "git commit --quiet -m x"}, []string{"git commit --amend -m x", "git commit -a -m x", "git commit --no-verify -m x"}},
 		{"make test", []string{"make test -s", "make -j4 test", "make -j 4 test", "make test --no-print-directory"}, []string{"make build", "make test build", "make test CC=evil", "make -f other.mk test"}},
 		{"pytest -q", []string{"pytest", "pytest -v tests/test_a.py", "pytest -k slow -x"}, []string{"pytest -p evil", "pytest --rootdir=/tmp"}},

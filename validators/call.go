@@ -21,9 +21,10 @@ type Call struct {
 func (c *Call) Program() string { return c.Argv[0] }
 
 // ReadPath checks that p names something inside the workspace.
-// "-" (standard input) is accepted when stdin is true.
+// "-" (standard input) is accepted when stdin is true, and /dev/null,
+// which reads as empty, always (diff --no-index /dev/null new.txt).
 func (c *Call) ReadPath(p string, stdin bool) error {
-	if stdin && p == "-" {
+	if stdin && p == "-" || p == "/dev/null" {
 		return nil
 	}
 	if _, err := c.WS.Resolve(p, workspace.Read); err != nil {

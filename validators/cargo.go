@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/vtexec/vtexec/workspace"
 )
 
 // cargo is a developer tool a person approves: building runs the
@@ -92,7 +93,7 @@ func checkCargoFmt(c *Call, a *Args) error {
 		return nil // cargo fails: no package
 	}
 	if !insideWorkspace(c.WS, manifest) {
-		return refuse("outside_workspace", "work in a package inside the workspace",
+		return refuse(string(workspace.Outside), "work in a package inside the workspace",
 			"cargo fmt: the package at %s is outside the workspace", filepath.Dir(manifest))
 	}
 	return checkFilesWritten(c, filepath.Dir(manifest), func(name string) bool { return strings.HasSuffix(name, ".rs") },

@@ -112,7 +112,7 @@ var npmLsSpec = &Spec{Name: "npm ls", Doc: "[PACKAGE]...: names, matched in the 
 
 func registerNpm() {
 	register("npm", ValidatorFunc(checkNpm), func() Entry {
-		return Entry{Program: "npm", Operands: "ls|list [-a] [--depth N] [--json] [-l] [-p] [-g] [--omit T] [--include T] [PACKAGE]...; --version: these only read and print; every other use is a developer tool a person approves"}
+		return Entry{Program: "npm", Operands: "ls|list [-a] [--depth N] [--json] [-l] [-p] [-g] [--omit T] [--include T] [PACKAGE]...; pkg get [KEY]...; run (no script: lists them); --version: these only read and print; every other use is a developer tool a person approves"}
 	})
 }
 
@@ -121,7 +121,19 @@ func checkNpm(c *Call) error {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
 		return nil
 	}
-	if len(args) == 0 || (args[0] != "ls" && args[0] != "list") {
+	switch {
+	case len(args) == 1 && (args[0] == "run" || args[0] == "run-script"):
+		// Without a script, npm run lists the scripts.
+		return npmProjectInside("npm run", c.WS)
+	case len(args) >= 2 && args[0] == "pkg" && args[1] == "get":
+		// npm pkg get [KEY]... prints fields of package.json.
+		for _, key := range args[2:] {
+			if key == "" || strings.HasPrefix(key, "-") {
+				return ErrUnlisted
+			}
+		}
+		return npmProjectInside("npm pkg get", c.WS)
+	case len(args) == 0 || (args[0] != "ls" && args[0] != "list"):
 		return ErrUnlisted
 	}
 	err := npmLsSpec.Check(&Call{Argv: append([]string{"npm " + args[0]}, args[1:]...), WS: c.WS, Git: c.Git})

@@ -227,7 +227,7 @@ func (g *gitCall) globals(args []string) ([]string, error) {
 			return nil, refuse(CodeUnknownFlag, "allowed git options before the subcommand: "+gitGlobalSpec.allowedList(),
 				"git: unknown option %s", arg)
 		}
-		if f.Forbid != "" {
+		if f.Forbid != "" && !(f.Short == "c" && gitHarmlessSetting(value)) {
 			return nil, gitGlobalSpec.forbidden(f, arg)
 		}
 		if f.Arg != NoArg && !attached && !f.Optional && last == i {
@@ -242,6 +242,18 @@ func (g *gitCall) globals(args []string) ([]string, error) {
 		i = last
 	}
 	return nil, g.resolveRepoOpts()
+}
+
+// gitHarmlessSetting reports whether git -c KEY=VALUE sets a key that
+// names no program or file: who a commit is by, and how git prints.
+func gitHarmlessSetting(kv string) bool {
+	key, _, ok := strings.Cut(kv, "=")
+	switch strings.ToLower(key) {
+	case "user.name", "user.email", "author.name", "author.email", "committer.name", "committer.email",
+		"color.ui", "core.quotepath", "advice.detachedhead", "init.defaultbranch":
+		return ok
+	}
+	return false
 }
 
 // gitGlobalOption reads the global option at args[i]. Each stands alone:

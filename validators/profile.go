@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -32,6 +33,10 @@ type Profile struct {
 	// program it runs (or, for editors and database shells, commands
 	// that include "run this shell command").
 	RunsInputAsProgram bool
+	// ProgramFromArgs, for an interpreter, reports whether argv names
+	// the program it runs (a script file, or code given with -c/-e):
+	// then standard input is data to it.
+	ProgramFromArgs func(argv []string) bool
 	// CopiesInput: with no arguments the program writes its standard
 	// input out unchanged ("$(cat <<'EOF' …)" is the text).
 	CopiesInput bool
@@ -154,8 +159,47 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		p.RunsInputAsProgram = true
 		m[name] = p
 	}
+	for name, valued := range interpreterValued {
+		p := m[name]
+		p.ProgramFromArgs = programFromArgs(valued)
+		m[name] = p
+	}
 	return m
 })
+
+// interpreterValued are, per interpreter, its options whose value is the
+// next word; a word that names the program (-c, -e, -m, -p) counts as
+// its program given.
+var interpreterValued = map[string][]string{
+	"python":  {"-W", "-X", "--check-hash-based-pycs"},
+	"python3": {"-W", "-X", "--check-hash-based-pycs"},
+	"node": {"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--title",
+		"--redirect-warnings", "--env-file", "--watch-path", "--test-name-pattern", "--test-reporter",
+		"--test-reporter-destination", "--test-concurrency", "--test-shard", "--test-skip-pattern"},
+}
+
+// programFromArgs reports whether an interpreter's argv gives its
+// program: code in an option, or a script operand other than "-".
+func programFromArgs(valued []string) func([]string) bool {
+	return func(argv []string) bool {
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			switch {
+			case a == "-":
+				return false
+			case a == "--":
+				return i+1 < len(argv) && argv[i+1] != "-"
+			case slices.Contains([]string{"-c", "-m", "-e", "--eval", "-p", "--print"}, a):
+				return true
+			case slices.Contains(valued, a):
+				i++
+			case !strings.HasPrefix(a, "-"):
+				return true
+			}
+		}
+		return false
+	}
+}
 
 // timeoutLeavesGroup: GNU timeout starts a process group of its own
 // unless --foreground comes among its options.

@@ -294,7 +294,7 @@ func checkFollowedTrees(c *Call, what, alternative string, ops []string) error {
 	seen := map[string]bool{}
 	var dirs []string
 	for _, op := range ops {
-		if op == "-" {
+		if op == "-" || op == "/dev/null" {
 			continue
 		}
 		real, err := c.WS.Resolve(op, workspace.Read)

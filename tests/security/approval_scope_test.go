@@ -83,8 +83,9 @@ func TestApprovalCoversWhatWasShown(t *testing.T) {
 					allow   []string
 					ask     []string
 				}{
-					{"npm run test", []string{"npm run test", "npm run test --silent"}, []string{"npm run build", "npm run lint", "npm test", "npm run test -- --watch"}},
-					{"npm test", []string{"npm test --silent", "npm test -s"}, []string{"npm start"}},
+					// npm test is npm run test: the same script, its pre and post scripts.
+					{"npm run test", []string{"npm run test", "npm run test --silent", "npm test", "npm t -s"}, []string{"npm run build", "npm run lint", "npm run test -- --watch", "npm test -- --watch"}},
+					{"npm start", []string{"npm run start", "npm start --silent"}, []string{"npm run build", "npm stop"}},
 					{"npm install", []string{"npm install --no-fund"}, []string{"npm install left-pad", "npm install --save-dev"}},
 					{"npx prettier --check src", []string{"npx prettier --check src --quiet"}, []string{"npx prettier --write src"}},
 					{"make test", []string{"make test -s", "make -j4 test"}, []string{"make build", "make lint", "make test CC=cc"}},

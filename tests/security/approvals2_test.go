@@ -95,10 +95,19 @@ func TestQuestionShowsRedirectsAndStdinIsInlineCode(t *testing.T) {
 	ws := fixture(t)
 	checker := &execpolicy.Checker{TrustedPath: standinPath(t, "python3", "nodejs", "perl5.36-x86_64-linux-gnu")}
 	w := mustWorkspace(t, ws)
-	for _, cmd := range []string{"python3 < README.md", "cat README.md | python3", "nodejs -e 1", "perl5.36-x86_64-linux-gnu -e 1"} {
+	for _, cmd := range []string{"python3 < README.md", "cat README.md | python3", "nodejs -e 1", "perl5.36-x86_64-linux-gnu -e 1",
+		"python3 - < README.md", "python3 -W ignore < README.md", "python3 -X dev -- - < README.md", "nodejs --require x.js < README.md",
+		"cat README.md | nodejs --title t"} {
 		v := checker.Check(cmd, w)
 		assert.Equal(t, "inline_code", v.Code, "%s: %s", cmd, v.Reason)
 		assert.True(t, v.NeverAlways, cmd)
+	}
+	// A script named on the command line is the program; standard input
+	// is its data.
+	for _, cmd := range []string{"python3 scripts/run.sh < README.md", "cat README.md | nodejs src/b.go", "python3 -W ignore scripts/run.sh < README.md"} {
+		v := checker.Check(cmd, w)
+		assert.Equal(t, "not_allowed", v.Code, "%s: %s", cmd, v.Reason)
+		assert.False(t, v.NeverAlways, cmd)
 	}
 
 	_, ap := runAnswering(t, ws, "base64 < README.md > out.txt", "", vtexec.AnswerOnce)

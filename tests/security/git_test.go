@@ -94,6 +94,12 @@ var gitCases = []tableCase{
 	{"git difftool", deny("unknown_subcommand")},
 	{"git -c core.pager='sh -c id' log", deny("forbidden_flag")},
 	{"git -c alias.x='!id' x", deny("forbidden_flag")},
+	// Who a commit is by, and how git prints, name no program.
+	{"git -c user.name='Coding Agent' -c user.email=agent@example.com log -1", allow},
+	{"git -c color.ui=never status", allow},
+	{"git -c user.name log", deny("forbidden_flag")},
+	{"git -c user.name=x -c core.sshCommand=sh fetch", deny("forbidden_flag")},
+	{"git -c User.Email=x -c diff.external=sh diff", deny("forbidden_flag")},
 	{"git --config-env=core.fsmonitor=X status", deny("forbidden_flag")},
 	{"git --exec-path=/tmp status", deny("forbidden_flag")},
 	{"git log --output=/tmp/x", deny("forbidden_flag")},

@@ -239,13 +239,21 @@ func TestDevToolReadForms(t *testing.T) {
 		{"npm ls -g --depth 0", allow},
 		{"npm list --json", allow},
 		{"npm --version", allow},
+		{"npm pkg get version", allow},
+		{"npm pkg get scripts.test name", allow},
+		{"npm run", allow}, // lists the scripts
+		{"npm pkg get --workspace x", ask},
+		{"npm pkg set scripts.x=y", ask},
+		{"diff -u /dev/null README.md", allow}, // /dev/null reads as empty
+		{"git diff --no-index /dev/null README.md", allow},
 		{"go help", allow},
 		{"go help build", allow},
 		// Writes, builds and runs: a person decides, as before.
 		{"go env -w GOFLAGS=-toolexec=x", deny("forbidden_flag")},
 		{"go env -u GOPROXY", deny("forbidden_flag")},
 		{"go env lower", ask},
-		{"go build ./...", ask},
+		{"go build ./...", allow}, // compiles; runs none of the project's code
+		{"go generate ./...", ask},
 		{"go test ./...", ask},
 		{"go run .", ask},
 		{"go list -export ./...", ask},

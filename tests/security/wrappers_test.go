@@ -85,7 +85,8 @@ var wrapperCases = []tableCase{
 // is installed.
 var devToolCases = []tableCase{
 	{"go test ./...", ask},
-	{"go build -o out ./...", ask},
+	{"go build -o out ./...", allow},
+	{"go build -ldflags=-extld=/tmp/ld ./...", ask},
 	{"go test -exec /tmp/evil ./...", deny("forbidden_flag")},
 	{"go test -exec=sh ./...", deny("forbidden_flag")},
 	{"go build -toolexec=/tmp/x ./...", deny("forbidden_flag")},
