@@ -79,7 +79,12 @@ func (pol *Policy) Apply(v *Verdict, session []PolicyRule) *Decided {
 				sess = first(sess, &session[j])
 			}
 		}
+		broken := pol.brokenFor(p)
 		switch {
+		case broken != nil:
+			p = Part{Argv: p.Argv, Program: p.Program, Decision: Deny, Code: codes.BadPolicy, Dir: p.Dir, Cmd: p.Cmd,
+				Reason: "a rule about " + filepath.Base(broken.Rule.Program) + " does not load: " + broken.Err.Error(),
+				Hint:   "fix or remove that rule (vtexec policy check shows it); commands of other programs are not held up"}
 		case deny != nil:
 			p = ruledPart(p, Deny, CodePolicyDeny, deny, "this command is denied by policy; use another command or change the rule")
 			out.Rules[i] = deny
@@ -109,6 +114,25 @@ func (pol *Policy) Apply(v *Verdict, session []PolicyRule) *Decided {
 	strict := Strictest(out.Parts)
 	out.Decision, out.Code, out.Reason, out.Hint, out.NeverAlways = strict.Decision, strict.Code, strict.Reason, strict.Hint, strict.NeverAlways
 	return out
+}
+
+// brokenFor returns the broken rule about p's program, if any.
+func (pol *Policy) brokenFor(p Part) *BrokenRule {
+	if pol == nil || len(p.Argv) == 0 {
+		return nil
+	}
+	for i := range pol.Broken {
+		r := &pol.Broken[i].Rule
+		if strings.Contains(r.Program, "/") {
+			if p.Program == r.Program || sameProgramFile(p.Program, r.Program) {
+				return &pol.Broken[i]
+			}
+		} else if canonicalProgram(filepath.Base(p.Argv[0])) == canonicalProgram(r.Program) ||
+			p.Program != "" && canonicalProgram(filepath.Base(p.Program)) == canonicalProgram(r.Program) {
+			return &pol.Broken[i]
+		}
+	}
+	return nil
 }
 
 func first(cur, r *PolicyRule) *PolicyRule {

@@ -322,6 +322,10 @@ type Policy struct {
 	// run (read-only in the box) as the system's are.
 	ExtraPaths []string
 	Files      []string // the files that existed and were loaded
+	// Broken are rules that name a program but do not load: the
+	// commands of that program are refused (bad_policy), every other
+	// command is decided as if they were not there.
+	Broken []BrokenRule
 	// Ignored are allow rules and roots from untrusted files, kept so
 	// that policy list can show them.
 	Ignored []PolicyRule
@@ -332,6 +336,12 @@ type PolicyError struct {
 	File    string
 	Line    int
 	Problem string
+}
+
+// BrokenRule is a rule that does not load, and why.
+type BrokenRule struct {
+	Rule PolicyRule
+	Err  *PolicyError
 }
 
 func (e *PolicyError) Error() string {
@@ -482,7 +492,13 @@ func (pol *Policy) add(l Layer, data []byte) error {
 		r := &pf.Rule[i]
 		r.File, r.Line = l.Path, lineAt(ruleLines, i)
 		if err := r.validate(); err != nil {
-			return &PolicyError{File: l.Path, Line: r.Line, Problem: err.Error()}
+			pe := &PolicyError{File: l.Path, Line: r.Line, Problem: err.Error()}
+			if r.Program == "" || strings.Contains(r.Program, "/") && !filepath.IsAbs(r.Program) {
+				return pe // no program it could be held to: nothing runs
+			}
+			// Fail closed for what the rule is about, not for everything.
+			pol.Broken = append(pol.Broken, BrokenRule{Rule: *r, Err: pe})
+			continue
 		}
 		if r.Decision == RuleAllow && !l.Trusted {
 			pol.Ignored = append(pol.Ignored, *r)

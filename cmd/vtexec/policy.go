@@ -326,6 +326,12 @@ func policyCheck(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(pol.Broken) > 0 {
+		for _, b := range pol.Broken {
+			fmt.Fprintf(stdout, "invalid: %s (commands of %s are refused until it is fixed; others run)\n", display.Text(b.Err.Error()), display.Text(b.Rule.Program))
+		}
+		return 1, nil
+	}
 	examples := 0
 	for _, r := range append(pol.Rules, pol.Ignored...) {
 		examples += len(r.Match) + len(r.NotMatch)
