@@ -103,6 +103,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "hook":
 		return hook.Main(args[1:], stdin, stdout, stderr, os.Environ())
 	case "help", "-h", "--help":
+		if len(args) >= 2 && args[0] == "help" && args[1] != "help" && !strings.HasPrefix(args[1], "-") {
+			// vtexec help SUBCOMMAND [SUBSUBCOMMAND] is SUBCOMMAND --help.
+			return run(ctx, append(slices.Clone(args[1:]), "--help"), stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "describe":
@@ -110,6 +114,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case 1:
 			fmt.Fprint(stdout, describe())
 		case 2:
+			if strings.HasPrefix(args[1], "-") {
+				fmt.Fprint(stdout, "usage: vtexec describe [PROGRAM]\n\nThe rules, written for a model: what runs without asking, what asks, what is refused; with PROGRAM, that program's flags and operands.\n")
+				return 0
+			}
 			fmt.Fprint(stdout, describeProgram(args[1]))
 		default:
 			err = &usageError{"describe takes at most one program: vtexec describe [PROGRAM]"}
@@ -157,6 +165,29 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
+// usageOf is the lines of the general usage about the subcommand name
+// ("run", "policy allow"), with their continuation lines.
+func usageOf(name string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.Split(usage, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "vtexec "+name+" ") || t == "vtexec "+name:
+			in = true
+		case strings.HasPrefix(t, "vtexec ") || t == "":
+			in = false
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return "  vtexec " + name + " [flags]\n"
+	}
+	return b.String()
+}
+
 // helpRequested is -h or --help on a subcommand: its flags, on stdout.
 type helpRequested struct{ text string }
 
@@ -166,7 +197,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			var b strings.Builder
-			fmt.Fprintf(&b, "usage: vtexec %s [flags] -- 'COMMAND'\n\nflags:\n", fs.Name())
+			fmt.Fprintf(&b, "usage:\n%s\nflags:\n", usageOf(fs.Name()))
 			fs.SetOutput(&b)
 			fs.PrintDefaults()
 			fs.SetOutput(io.Discard)
@@ -201,12 +232,31 @@ func version() string {
 		return "(unknown)"
 	}
 	v := info.Main.Version
+	var rev, when string
+	modified := false
 	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
 		}
 	}
-	return v
+	switch {
+	case rev != "":
+		v += " commit " + rev[:min(12, len(rev))]
+		if when != "" {
+			v += " (" + when + ")"
+		}
+		if modified {
+			v += ", with uncommitted changes"
+		}
+	case v == "(devel)":
+		v += ", built without version control information (-buildvcs=false)"
+	}
+	return v + " " + info.GoVersion
 }
 
 // encodeJSON writes v as one JSON line, without HTML escaping.
