@@ -22,6 +22,7 @@ var notProgramNames = map[string]string{
 	"../hook/install.go:type":        "a key of a harness's settings JSON",
 	"../hook/install.go:command":     "a key of a harness's settings JSON",
 	"../cmd/vtexec/prompt.go:true":   "the value of CI",
+	"../cmd/vtexec/main.go:true":     "a build setting's value (vcs.modified)",
 	"../gitrepo/answers.go:true":     "what git rev-parse --is-bare-repository says",
 	"../runner/pipeline.go:type":     "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
 	"../runner/pipeline.go:command":  "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",

@@ -78,6 +78,7 @@ var (
 	regPyTools   = registration{add: registerPyTools}
 	regQueries   = registration{add: registerQueries}
 	regRg        = registration{add: registerRg}
+	regRuff      = registration{add: registerRuff}
 	regRm        = registration{add: registerRm}
 	regSed       = registration{add: registerSed}
 	regSimple    = registration{add: registerSimple}
@@ -157,6 +158,7 @@ var programs = []struct {
 	{"realpath", &regPathnames, Profile{}},
 	{"rg", &regRg, Profile{Probe: ProbeRig{Before: []string{"-j1"}}}},
 	{"rm", &regRm, Profile{}},
+	{"ruff", &regRuff, Profile{}},
 	{"rustc", &regQueries, Profile{}},
 	{"sed", &regSed, Profile{}},
 	{"seq", &regTrivial, Profile{Arities: func() []FlagArity { return specArities("seq", nil, seqSpec, false) }}},

@@ -25,7 +25,7 @@ func TestPythonToolConfigurationIsPartOfTheCommand(t *testing.T) {
 	require.NoError(t, err)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "flake8", "black", "mypy", "python3", "pip", "pip3", "cargo")})
+	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "flake8", "black", "mypy", "ruff", "python3", "pip", "pip3", "cargo")})
 	write := func(p, text string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
@@ -105,6 +105,26 @@ func TestPythonToolConfigurationIsPartOfTheCommand(t *testing.T) {
 			[]probe{{"PYTHONPATH=src flake8 src", "ask"}, {"PYTHONPATH=src pip list", "ask"}, {"PYTHONPATH=src black --check src", "ask"}}},
 		{"pip's other uses", func(ws string) { project(ws) },
 			[]probe{{"pip install requests", "ask"}, {"pip list --outdated", "ask"}, {"pip --python tools/py list", "ask"}}},
+		{"ruff in a plain project", func(ws string) {
+			project(ws)
+			write(filepath.Join(ws, "pyproject.toml"), "[tool.ruff]\nline-length = 100\n[tool.ruff.lint]\nselect = [\"E\", \"F\"]\n")
+		}, []probe{{"ruff check src", "allow"}, {"ruff check", "allow"}, {"ruff check --fix src", "allow"}, {"ruff format --check .", "allow"},
+			{"ruff format src", "allow"}, {"ruff --version", "allow"}, {"ruff rule F401", "allow"},
+			{"ruff check @args.txt", "deny"}, {"ruff check --watch src", "deny"}, {"ruff server", "ask"},
+			{"ruff check -o " + filepath.Join(outside, "r.txt") + " src", "deny"}, {"ruff check --config \"cache-dir='/tmp/x'\" src", "ask"},
+			{"ruff check --config " + filepath.Join(outside, "cfg.ini") + " src", "deny"}}},
+		{"ruff's cache outside", func(ws string) {
+			project(ws)
+			write(filepath.Join(ws, "ruff.toml"), "cache-dir = \""+filepath.Join(outside, "cache")+"\"\n")
+		}, []probe{{"ruff check src", "deny"}, {"ruff format --check src", "deny"}}},
+		{"ruff's configuration extending one outside, from above the workspace", func(ws string) {
+			project(ws)
+			write(filepath.Join(filepath.Dir(ws), ".ruff.toml"), "extend = \""+filepath.Join(outside, "base.toml")+"\"\n")
+		}, []probe{{"ruff check src", "deny"}}},
+		{"ruff formatting the git directory", func(ws string) {
+			project(ws)
+			write(filepath.Join(ws, ".git", "hooks", "pre-commit.py"), "x=1\n")
+		}, []probe{{"ruff format .", "deny"}, {"ruff format --check .", "allow"}, {"ruff check --fix .", "deny"}}},
 		{"a rust toolchain file", func(ws string) {
 			project(ws)
 			write(filepath.Join(ws, "rust-toolchain.toml"), "[toolchain]\npath = \"tools/rust\"\n")
