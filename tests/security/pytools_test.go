@@ -105,6 +105,12 @@ func TestPythonToolConfigurationIsPartOfTheCommand(t *testing.T) {
 			[]probe{{"PYTHONPATH=src flake8 src", "ask"}, {"PYTHONPATH=src pip list", "ask"}, {"PYTHONPATH=src black --check src", "ask"}}},
 		{"pip's other uses", func(ws string) { project(ws) },
 			[]probe{{"pip install requests", "ask"}, {"pip list --outdated", "ask"}, {"pip --python tools/py list", "ask"}}},
+		{"configurations that are links out of the workspace", func(ws string) {
+			project(ws)
+			write(filepath.Join(outside, "plugins.cfg"), "[flake8:local-plugins]\nextension =\n    X = checks:Plugin\n[mypy]\nplugins = x\n")
+			require.NoError(t, os.Symlink(filepath.Join(outside, "plugins.cfg"), filepath.Join(ws, "setup.cfg")))
+			require.NoError(t, os.Symlink(filepath.Join(outside, "plugins.cfg"), filepath.Join(ws, "mypy.ini")))
+		}, []probe{{"flake8 src", "deny"}, {"mypy src", "deny"}}},
 		{"ruff in a plain project", func(ws string) {
 			project(ws)
 			write(filepath.Join(ws, "pyproject.toml"), "[tool.ruff]\nline-length = 100\n[tool.ruff.lint]\nselect = [\"E\", \"F\"]\n")
@@ -196,6 +202,12 @@ func TestCargoConfigurationIsPartOfTheCommand(t *testing.T) {
 		{"a toolchain file", func(ws string) {
 			crate(ws)
 			write(filepath.Join(ws, "rust-toolchain.toml"), "[toolchain]\npath = \"./tools/rust\"\n")
+		}, "ask"},
+		{"a configuration that is a link", func(ws string) {
+			crate(ws)
+			write(filepath.Join(base, "elsewhere", "config.toml"), "[build]\nrustc-wrapper = \"/tmp/w\"\n")
+			require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cargo"), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(base, "elsewhere", "config.toml"), filepath.Join(ws, ".cargo", "config.toml")))
 		}, "ask"},
 		{"a configuration that does not parse", func(ws string) {
 			crate(ws)
