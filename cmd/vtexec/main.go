@@ -197,7 +197,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			var b strings.Builder
-			fmt.Fprintf(&b, "usage:\n%s\nflags:\n", usageOf(fs.Name()))
+			// The usage lines, moved under "usage: ".
+			lines := strings.ReplaceAll(usageOf(fs.Name()), "\n  ", "\n       ")
+			fmt.Fprintf(&b, "usage: %s\nflags:\n", strings.TrimLeft(lines, " "))
 			fs.SetOutput(&b)
 			fs.PrintDefaults()
 			fs.SetOutput(io.Discard)
