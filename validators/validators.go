@@ -125,7 +125,7 @@ var programs = []struct {
 	{"false", &regTrivial, Profile{}},
 	{"file", &regFile, Profile{Probe: ProbeRig{After: []string{"f1"}}}},
 	{"find", &regFind, Profile{Arities: findArities, Probe: ProbeRig{Parser: FindParser}}},
-	{"flake8", &regPyTools, Profile{PythonProgram: true}},
+	{"flake8", &regPyTools, Profile{PythonProgram: true, Probe: ProbeRig{Before: []string{"-j1"}, Instead: []string{"-j", "--jobs"}}}},
 	{"git", &regGit, Profile{WritesGitDir: true, ConfiguredByRepository: true, SubcommandArgs: GitSubcommandArgs,
 		Arities: gitArities, Probe: ProbeRig{Parser: GitParser}}},
 	{"go", &regGo, Profile{GoToolchain: true}},

@@ -7,8 +7,9 @@ import (
 )
 
 // prefix are the words the program's probe rig puts before the flag
-// (cut's list, xargs's input file, rg's one thread so that its output
-// comes in one order), unless the flag stands for them.
+// (cut's list, xargs's input file, rg's one thread and flake8's one job
+// so that their output comes in one order), unless the flag stands for
+// them.
 func prefix(fa validators.FlagArity) []string {
 	if slices.Contains(fa.Probe.Instead, fa.Name) {
 		return nil
