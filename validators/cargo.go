@@ -68,15 +68,10 @@ func checkCargo(c *Call, args []string) error {
 			}
 		}
 	}
-	err := spec.Check(&Call{Argv: append([]string{"cargo " + args[0]}, rest...), WS: c.WS, Git: c.Git})
-	var f *Finding
-	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
-		return ErrUnlisted
-	}
-	if err != nil {
+	if err := checkToolUse(c, spec, "cargo "+args[0], rest); err != nil {
 		return err
 	}
-	if rustToolchainFile(c.WS.Cwd()) != "" || cargoConfigRunsPrograms(c.WS.Cwd(), args[0]) {
+	if rustToolchain(c.WS.Cwd()) || cargoConfigRunsPrograms(c.WS.Cwd(), args[0]) {
 		return ErrUnlisted
 	}
 	return nil

@@ -62,11 +62,7 @@ func checkGo(c *Call) error {
 	if !ok {
 		return ErrUnlisted
 	}
-	err := spec.Check(&Call{Argv: append([]string{name}, rest...), WS: c.WS, Git: c.Git})
-	var f *Finding
-	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
-		return ErrUnlisted // an unknown flag: a person decides, as for any go use
-	}
+	err := checkToolUse(c, spec, name, rest)
 	if err == nil && (c.Argv[1] == "list" || c.Argv[1] == "doc") {
 		// They read the packages of the modules go.work and go.mod name.
 		return goModulesInside("go "+c.Argv[1], c.WS)
@@ -136,13 +132,23 @@ func checkNpm(c *Call) error {
 	case len(args) == 0 || (args[0] != "ls" && args[0] != "list"):
 		return ErrUnlisted
 	}
-	err := npmLsSpec.Check(&Call{Argv: append([]string{"npm " + args[0]}, args[1:]...), WS: c.WS, Git: c.Git})
-	var f *Finding
-	if errors.As(err, &f) && !isPathCode(f.Code) {
-		return ErrUnlisted
-	}
+	err := checkToolUse(c, npmLsSpec, "npm "+args[0], args[1:])
 	if err == nil {
 		return npmProjectInside("npm "+args[0], c.WS)
+	}
+	return err
+}
+
+// checkToolUse checks one use of a developer tool (name is the tool and
+// its subcommand, args what follows) against the spec of the uses vtexec
+// allows. A finding the spec makes because it does not know the use (an
+// unknown flag, other operands) is ErrUnlisted: a person decides, as for
+// any other use of the tool. A refused flag and a path outside stand.
+func checkToolUse(c *Call, spec *Spec, name string, args []string) error {
+	err := spec.Check(&Call{Argv: append([]string{name}, args...), WS: c.WS, Git: c.Git})
+	var f *Finding
+	if errors.As(err, &f) && f.Code != CodeForbiddenFlag && !isPathCode(f.Code) {
+		return ErrUnlisted
 	}
 	return err
 }

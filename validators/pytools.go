@@ -224,11 +224,8 @@ var mypySpec = func() *Spec {
 // (with [tool.mypy]) and setup.cfg (with [mypy]) in the working
 // directory.
 func checkMypy(c *Call, a *Args) error {
-	for _, w := range c.Argv[1:] {
-		if strings.HasPrefix(w, "@") {
-			return refuse(CodeForbiddenFlag, "write the arguments out instead of @FILE",
-				"mypy %s: mypy reads a word that starts with @ as a file of more arguments, which vtexec cannot check", w)
-		}
+	if err := argumentFiles("mypy", c.Argv[1:]); err != nil {
+		return err
 	}
 	if err := ReadPaths(c, a); err != nil {
 		return err
@@ -264,6 +261,18 @@ func checkMypy(c *Call, a *Args) error {
 			}
 		}
 		return nil
+	}
+	return nil
+}
+
+// argumentFiles refuses a word that starts with @, which program (mypy,
+// ruff) reads as a file of more arguments that vtexec cannot check.
+func argumentFiles(program string, args []string) error {
+	for _, w := range args {
+		if strings.HasPrefix(w, "@") {
+			return refuse(CodeForbiddenFlag, "write the arguments out instead of @FILE",
+				"%s %s: %s reads a word that starts with @ as a file of more arguments, which vtexec cannot check", program, w, program)
+		}
 	}
 	return nil
 }

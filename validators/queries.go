@@ -51,7 +51,7 @@ func checkQuery(c *Call) error {
 	}
 	args := c.Argv[1:]
 	if len(args) == 1 && slices.Contains(versionFlags[name], args[0]) {
-		if (name == "cargo" || name == "rustc") && rustToolchainFile(c.WS.Cwd()) != "" {
+		if (name == "cargo" || name == "rustc") && rustToolchain(c.WS.Cwd()) {
 			return ErrUnlisted // a toolchain file may pick another cargo to run
 		}
 		return nil
@@ -94,19 +94,10 @@ func moduleInDir(dir, name string) bool {
 	return false
 }
 
-// rustToolchainFile is the rust-toolchain file rustup would obey from
-// dir, or "".
-func rustToolchainFile(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, name := range []string{"rust-toolchain", "rust-toolchain.toml"} {
-			if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
-				return filepath.Join(d, name)
-			}
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
+// rustToolchain reports whether rustup would find a rust-toolchain file
+// from dir.
+func rustToolchain(dir string) bool {
+	return findUp(dir, "rust-toolchain") != "" || findUp(dir, "rust-toolchain.toml") != ""
 }
 
 // pipQuerySpecs are pip's listings: they read what is installed.
@@ -144,10 +135,7 @@ func checkPipQuery(c *Call, args []string) error {
 	if !ok {
 		return ErrUnlisted
 	}
-	if err := spec.Check(&Call{Argv: append([]string{"pip " + args[0]}, args[1:]...), WS: c.WS, Git: c.Git}); err != nil {
-		return ErrUnlisted
-	}
-	return nil
+	return checkToolUse(c, spec, "pip "+args[0], args[1:])
 }
 
 func registerQueries() {

@@ -53,11 +53,8 @@ func checkRuffCall(c *Call) error {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-V" || args[0] == "--help" || args[0] == "-h") {
 		return nil
 	}
-	for _, w := range args {
-		if strings.HasPrefix(w, "@") {
-			return refuse(CodeForbiddenFlag, "write the arguments out instead of @FILE",
-				"ruff %s: ruff reads a word that starts with @ as a file of more arguments, which vtexec cannot check", w)
-		}
+	if err := argumentFiles("ruff", args); err != nil {
+		return err
 	}
 	if len(args) == 0 {
 		return ErrUnlisted
