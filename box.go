@@ -7,6 +7,7 @@ import (
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/confine"
+	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/internal/runbox"
 )
 
@@ -41,6 +42,21 @@ func (st *state) openBox(early *runbox.EarlyDirs) (*runbox.Box, error) {
 		return nil, &RequestError{Code: refused.Code, Reason: refused.Reason, Hint: refused.Hint}
 	}
 	return b, err
+}
+
+// openBoxGroup opens the request's box and the process group its run's
+// programs share.
+func (st *state) openBoxGroup(early *runbox.EarlyDirs) (*runbox.Box, *confine.Group, error) {
+	bx, err := st.openBox(early)
+	if err != nil {
+		return nil, nil, err
+	}
+	group, err := bx.NewGroup()
+	if err != nil {
+		bx.Close()
+		return nil, nil, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that vtexec may make cgroups here, or set confinement = \"best-effort\""}
+	}
+	return bx, group, nil
 }
 
 // quarantine is where what a run left under a name that outlives it is
@@ -102,5 +118,31 @@ func (st *state) explainFailure(bx *runbox.Box, report *confine.Report, stderr s
 			what += " " + n.Path
 		}
 		st.warn(runbox.CodeBoxDenied, fmt.Sprintf("the command failed, and its output names what the box denied: %s (%s); %s", what, n.Why, n.Hint))
+	}
+}
+
+// afterBoxedRun warns of what the box saw a run go through: processes
+// the kernel killed for memory, a full disk, a failure the box may
+// explain, output lost to a process outside the run.
+func (st *state) afterBoxedRun(bx *runbox.Box, report *confine.Report, group *confine.Group, oomBefore, exit int, stderr string, lost int64) {
+	if after := group.OOMKills(); oomBefore >= 0 && after > oomBefore {
+		limit := ""
+		if report.Limits != nil && report.Limits.Memory > 0 {
+			limit = fmt.Sprintf(" (%d MiB for the workspace's commands together)", report.Limits.Memory>>20)
+		}
+		st.warn(CodeOutOfMemory, fmt.Sprintf("the kernel killed %d process(es) of the command for exceeding the memory bound%s; its output and exit code are those of a killed program", after-oomBefore, limit))
+	}
+	for _, where := range bx.Writable(st.ws.Root()) {
+		if fsutil.Full(where.Path) {
+			st.warn(CodeDiskFull, fmt.Sprintf("the file system holding %s has no space left: a write of the command may have failed for that, and its output or exit code may say so only in the program's own words", where.What))
+			break
+		}
+	}
+	if exit != 0 {
+		st.warnWithoutNetwork()
+		st.explainFailure(bx, report, stderr)
+	}
+	if lost > 0 {
+		st.warn(codes.OutputIncomplete, fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", lost, "5s"))
 	}
 }

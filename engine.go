@@ -34,6 +34,7 @@ type state struct {
 	extra    []string           // the policy's extra PATH directories that exist
 	log      *audit.Log
 	note     string    // for the person, set by recordAlways
+	rt       *runTime  // set when the request runs in the interpreter
 	warnings []Warning // failures that did not stop the request
 }
 
@@ -84,6 +85,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	st.ws.SetBudget(checkBudget(req))
 	verdict := st.checker.Check(st.src, st.ws)
 	st.decided = st.pol.Apply(verdict, st.sessionRules())
+	st.decideRunTime(verdict)
 	st.holdEscalated()
 	return st, nil
 }
@@ -296,6 +298,14 @@ func (st *state) decision() Decision {
 	}
 	if r := v.DecidingRule(); r != nil {
 		d.Rule, d.RuleFile = r.String(), r.Where()
+	}
+	if st.rt != nil {
+		d.RunTime = append([]string{}, st.rt.words...)
+		for _, sh := range st.rt.shapes {
+			if len(sh.Words) > 0 {
+				d.Commands = append(d.Commands, Command{Argv: shapeWords(sh)})
+			}
+		}
 	}
 	if v.Decision == execpolicy.Ask {
 		for _, p := range v.Parts {

@@ -24,8 +24,17 @@ const CodeSessionEscalated = codes.SessionEscalated
 // holdEscalated makes every part the policy allowed ask, when the
 // session is escalated.
 func (st *state) holdEscalated() {
-	if st.sess == nil || !st.sess.Escalated || st.decided == nil || len(st.decided.Parts) == 0 {
+	if st.sess == nil || !st.sess.Escalated || st.decided == nil {
 		return
+	}
+	if len(st.decided.Parts) == 0 {
+		if st.rt != nil && st.decided.Decision == execpolicy.Allow {
+			// Only builtins: nothing is allowed on its own here either.
+			st.decided.Parts = []execpolicy.Part{{Argv: []string{st.src}, Decision: execpolicy.Allow}}
+			st.decided.Rules = []*execpolicy.PolicyRule{nil}
+		} else {
+			return
+		}
 	}
 	for i, p := range st.decided.Parts {
 		if p.Decision != execpolicy.Allow {

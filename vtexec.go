@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/vtexec/vtexec/codes"
-	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/internal/runbox"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -118,6 +117,10 @@ type Decision struct {
 	// command (see IDApprover); set by Check when the request asks for
 	// one (WantApprovalID).
 	ApprovalID string `json:"approval_id,omitempty"`
+	// RunTime lists the words known only when the command runs ($(…),
+	// $?, variables): the command runs in vtexec's interpreter, each
+	// command checked with its final words as it is reached.
+	RunTime []string `json:"run_time,omitempty"`
 	// Warnings (Check only; Run reports them in Result) are failures of
 	// vtexec's own that did not change the decision, such as an audit
 	// line that could not be written.
@@ -302,7 +305,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	st.countProbe()
-	if req.WantApprovalID && d.Decision == VerdictAsk {
+	if req.WantApprovalID && d.Decision == VerdictAsk && st.rt == nil {
 		id, err := newApprovalID(st.question(d), req.Session, time.Now())
 		if err != nil {
 			st.warn(codes.ApprovalIdFailed, "no approval id could be made: "+err.Error())
@@ -338,6 +341,14 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	defer st.log.Close()
 	d := st.decision()
 	st.countProbe()
+	if st.rt != nil && d.Decision != VerdictDeny && (!st.rt.staticAsks || req.Approver != nil) {
+		// Each command is checked, and asked about, when it is reached.
+		st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint})
+		if req.Decided != nil {
+			req.Decided(d, st.ws.Cwd())
+		}
+		return st.runInterpreter(ctx, d, early)
+	}
 	asked := d.Decision == VerdictAsk
 	if asked {
 		d, err = st.ask(ctx, req.Approver, d)
@@ -352,15 +363,11 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if !d.Allowed() {
 		return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 	}
-	bx, err := st.openBox(early)
+	bx, group, err := st.openBoxGroup(early)
 	if err != nil {
 		return Result{}, err
 	}
 	defer bx.Close()
-	group, err := bx.NewGroup()
-	if err != nil {
-		return Result{}, &RequestError{Code: CodeConfinementUnavailable, Reason: err.Error(), Hint: "check that vtexec may make cgroups here, or set confinement = \"best-effort\""}
-	}
 	defer group.Close()
 	startCwd := st.ws.Cwd()
 	absent := confine.AbsentGitFiles(bx.GitDirs())
@@ -399,26 +406,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 			Hint:   "join the cd to what must run there with && (cd DIR && COMMAND), or run the cd in a call of its own"}
 	}
 	// From here on the command has run: a failure is a warning.
-	if after := group.OOMKills(); oomBefore >= 0 && after > oomBefore {
-		limit := ""
-		if report.Limits != nil && report.Limits.Memory > 0 {
-			limit = fmt.Sprintf(" (%d MiB for the workspace's commands together)", report.Limits.Memory>>20)
-		}
-		st.warn(CodeOutOfMemory, fmt.Sprintf("the kernel killed %d process(es) of the command for exceeding the memory bound%s; its output and exit code are those of a killed program", after-oomBefore, limit))
-	}
-	for _, where := range bx.Writable(st.ws.Root()) {
-		if fsutil.Full(where.Path) {
-			st.warn(CodeDiskFull, fmt.Sprintf("the file system holding %s has no space left: a write of the command may have failed for that, and its output or exit code may say so only in the program's own words", where.What))
-			break
-		}
-	}
-	if res.ExitCode != 0 {
-		st.warnWithoutNetwork()
-		st.explainFailure(bx, &report, res.Stderr)
-	}
-	if res.Lost > 0 {
-		st.warn(codes.OutputIncomplete, fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", res.Lost, "5s"))
-	}
+	st.afterBoxedRun(bx, &report, group, oomBefore, res.ExitCode, res.Stderr, res.Lost)
 	if res.Failed != nil {
 		st.warn(codes.RunIncomplete, "a later part could not be started, so the run stopped there (exit 126); the parts before it ran: "+res.Failed.Error())
 	}

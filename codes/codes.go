@@ -138,6 +138,7 @@ const (
 	Disarmed               = "disarmed"
 	ChangedSinceCheck      = "changed_since_check"
 	CwdNotReached          = "cwd_not_reached"
+	RunTimeCheck           = "run_time_check"
 	NetworkUnavailable     = "network_unavailable"
 	ConfinementUnavailable = "confinement_unavailable"
 )
@@ -145,8 +146,8 @@ const (
 var entries = []Entry{
 	{Codes: []Code{ParseError}, Kind: Refusal, Security: false, Meaning: "the string does not parse as bash, or is empty"},
 	{Codes: []Code{TooLong}, Kind: Refusal, Security: false, Meaning: "the command string is over 64 KiB, a pipeline has more than 32 commands, or a request more than 64"},
-	{Codes: []Code{Substitution}, Kind: Refusal, Security: false, Meaning: "`$(…)`, backticks, `<(…)`, `>(…)`"},
-	{Codes: []Code{Expansion}, Kind: Refusal, Security: false, Meaning: "`$VAR`, `${…}`, `$((…))`, `let`, `((…))`, extended globs, or braces expanding past the limits"},
+	{Codes: []Code{Substitution}, Kind: Refusal, Security: false, Meaning: "a program whose name is computed (`$(…) ARGS`), `<(…)`, `>(…)`, or `$(…)` in a request the interpreter does not run (one with a function, a background job, `export`, `time`, `select`)"},
+	{Codes: []Code{Expansion}, Kind: Refusal, Security: false, Meaning: "braces or globs expanding past the limits, or `$VAR`, `${…}`, `$((…))` in a request the interpreter does not run"},
 	{Codes: []Code{Subshell}, Kind: Refusal, Security: false, Meaning: "`( … )` or `{ …; }` other than as a statement or one part of an `&&`/`||` list, or commands grouped in a way vtexec does not run"},
 	{Codes: []Code{ControlFlow}, Kind: Refusal, Security: false, Meaning: "`if` or `for` other than as a statement or one part of an `&&`/`||` list, a loop inside a loop, a `cd` inside an `if`, loops other than `for NAME in WORDS`, `case`, `select`, `[[ ]]` beyond one test, functions, `!` but before a pipeline, `time` with redirects"},
 	{Codes: []Code{Assignment}, Kind: Refusal, Security: false, Meaning: "`NAME=value`, `export`, `declare`, `local`, `readonly`"},
@@ -204,6 +205,7 @@ var entries = []Entry{
 	{Codes: []Code{Disarmed}, Kind: Warning, Security: false, Meaning: "(in `warnings`, with `disarmed` in the result) the command made something under a protected name, or a `.git` or `commondir` where none was; it was moved to vtexec's state directory"},
 	{Codes: []Code{ChangedSinceCheck}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a later step now needs an approval the check before the run did not find"},
 	{Codes: []Code{CwdNotReached}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a later step was checked in the directory a `cd` before it leads to, but that `cd` did not run or failed (`false && cd src; ls`): the run stops there rather than run the step elsewhere"},
+	{Codes: []Code{RunTimeCheck}, Kind: Ask, Security: false, Meaning: "(ask, from check) words of the command are known only when it runs (`$(…)`, `$?`, variables, `while read`): run, it goes through vtexec's interpreter, which checks each command with its final words as it is reached and stops at the first one refused"},
 	{Codes: []Code{NetworkUnavailable}, Kind: Refusal, Security: false, Meaning: "a command a person granted the network could get it only in the host's network namespace: slirp4netns is not installed; nothing runs"},
 	{Codes: []Code{ConfinementUnavailable}, Kind: Refusal, Security: false, Meaning: "`confinement = \"required\"` and the kernel cannot confine (no Landlock, no PID namespace, no network cut), or a protected name is a symbolic link; nothing runs"},
 }

@@ -134,6 +134,18 @@ func decideShell(ctx context.Context, ev Event, opt Options, ws *workspace.Works
 		return requestError(err)
 	}
 	switch {
+	case len(d.RunTime) > 0 && d.Decision == vtexec.VerdictAsk && d.Code == vtexec.CodeRunTimeCheck && opt.Exe != "":
+		// Its words are known only when it runs: vtexec runs it,
+		// checking each command as it is reached.
+		return Verdict{Kind: Rewrite, Input: withCommand(ev.ToolInput, cmdKey, RewriteLine(opt.Exe, ws.Root(), cwd, ev.SessionID, command))}
+	case len(d.RunTime) > 0 && d.Decision == vtexec.VerdictAsk && opt.Exe != "":
+		// A command in it needs a person, who is asked about the
+		// command as it is reached, with its final words: no question
+		// here could stand for that one.
+		return fromDecision(vtexec.NeedsApproval(d))
+	case len(d.RunTime) > 0 && opt.Exe == "" && d.Decision != vtexec.VerdictDeny:
+		return deny(codes.NeedsVtexec, "its words are known only when it runs ("+strings.Join(d.RunTime, " ")+"), and vtexec checks such a command only when it runs it itself, which rewriting is off for",
+			"let the hook rewrite commands (install it without --no-rewrite), or write the words out")
 	case d.Decision == vtexec.VerdictAsk && ev.Harness == Claude && d.ApprovalID != "":
 		// Claude Code asks its person about the command rewritten to run
 		// through vtexec with this ask's approval id: a yes runs it in

@@ -37,6 +37,9 @@ import (
 type Verdict struct {
 	Allow              bool
 	Code, Reason, Hint string
+	// Prepared is what the check made of the command (its plan), handed
+	// to Exec as it is.
+	Prepared any
 }
 
 // Hooks connect the interpreter to the engine. The commands of a
@@ -45,9 +48,9 @@ type Hooks struct {
 	// Check decides argv, to run in dir with the environment settings
 	// env (KEY=VALUE, from assignments before the command).
 	Check func(ctx context.Context, argv []string, dir string, env []string) Verdict
-	// Exec runs an allowed argv in dir with those settings and streams,
-	// and returns its exit status.
-	Exec func(ctx context.Context, argv []string, dir string, env []string, stdin io.Reader, stdout, stderr io.Writer) (int, error)
+	// Exec runs what Check prepared for an allowed command with the
+	// interpreter's streams, and returns its exit status.
+	Exec func(ctx context.Context, prepared any, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	// Open opens a redirect's file (an absolute path) beneath the
 	// workspace, never following a link; a *Stop error refuses the
 	// place, which ends the request.
@@ -79,7 +82,6 @@ var DefaultLimits = Limits{Commands: 10000, SubstOutput: 1 << 20, Words: 4096}
 // Codes of the refusals the interpreter makes itself.
 const (
 	CodeBuiltin     = codes.ShellBuiltin
-	CodeSyntax      = codes.ControlFlow
 	CodeLimit       = codes.CheckLimit
 	CodeSubstOutput = codes.TooLong
 )
@@ -116,35 +118,65 @@ type Request struct {
 	Limits Limits
 }
 
-// Unsupported returns why f cannot run in the interpreter, or "": forms
-// whose effect it does not model are refused before anything runs.
-func Unsupported(f *syntax.File) string {
-	why := ""
+// Refusal is why a request cannot run in the interpreter: a form whose
+// effect it does not model, or models otherwise than bash.
+type Refusal struct{ Code, Reason, Hint string }
+
+// Unsupported returns why f cannot run in the interpreter, or nil: such
+// forms are refused before anything runs.
+func Unsupported(f *syntax.File) *Refusal {
+	var r *Refusal
+	refuse := func(code, what, hint string) {
+		r = &Refusal{Code: code, Reason: what + " is not run by vtexec's interpreter", Hint: hint}
+	}
+	const oneByOne = "write the commands out one by one"
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if why != "" {
+		if r != nil {
 			return false
 		}
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
-			why = "a function definition"
+			refuse(codes.ControlFlow, "a function definition", oneByOne)
 		case *syntax.CoprocClause:
-			why = "coproc"
+			refuse(codes.Background, "coproc", oneByOne)
 		case *syntax.ProcSubst:
-			why = "process substitution"
+			// interp makes a named pipe by path, outside the box.
+			refuse(codes.Substitution, "process substitution (<(…), >(…))", "write the data to a file inside the workspace and pass the file")
 		case *syntax.Stmt:
 			if x.Background {
-				why = "a background job (&)"
+				refuse(codes.Background, "a background job (&)", "run it in the foreground; long jobs end at the timeout")
 			}
 		case *syntax.DeclClause:
 			if v := x.Variant.Value; v != "local" {
-				why = v + ": it changes what later programs receive"
+				refuse(codes.Assignment, v+", which changes what later programs receive,", "pass values as arguments, or as NAME=value before one command")
+			}
+		case *syntax.LetClause:
+			for _, e := range x.Exprs {
+				if w, ok := e.(*syntax.Word); ok && quoted(w) {
+					refuse(codes.Expansion, "let with a quoted expression", "write ((n += 3)) or let n+=3")
+				}
 			}
 		case *syntax.TimeClause:
-			why = "time"
+			refuse(codes.ControlFlow, "time", oneByOne)
+		case *syntax.ForClause:
+			if x.Select {
+				refuse(codes.ControlFlow, "select", oneByOne)
+			}
 		}
 		return true
 	})
-	return why
+	return r
+}
+
+// quoted reports whether w has a quoted part.
+func quoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
 }
 
 // run is the state of one request.
@@ -164,10 +196,8 @@ type run struct {
 // Run runs the request. An error is vtexec's own failure; a refused
 // command is an Outcome with Stopped set.
 func Run(ctx context.Context, req Request, hooks Hooks) (Outcome, error) {
-	if why := Unsupported(req.File); why != "" {
-		return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: CodeSyntax,
-			Reason: why + " is not run: vtexec's interpreter does not model it",
-			Hint:   "write the commands out one by one"}}, nil
+	if r := Unsupported(req.File); r != nil {
+		return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: r.Code, Reason: r.Reason, Hint: r.Hint}}, nil
 	}
 	lim := req.Limits
 	if lim.Commands <= 0 {
@@ -254,6 +284,14 @@ var shellOnly = map[string]bool{
 	"local": true,
 }
 
+// ShellState reports whether name is a builtin only a shell has that the
+// interpreter runs whatever its words, for it changes only the
+// interpreter's own variables, loops or input (read, shift, exit, let
+// …); cd and set, which it checks, are not.
+func ShellState(name string) bool {
+	return shellOnly[name] && name != "cd" && name != "set"
+}
+
 // call runs before every simple command, builtins included.
 func (r *run) call(ctx context.Context, args []string) ([]string, error) {
 	if err := r.halted(); err != nil {
@@ -281,6 +319,10 @@ func (r *run) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	}
 	name := args[0]
+	if name == "printf" && len(args) > 2 && args[1] == "--" {
+		// bash's printf ends its options at --; interp's would print it.
+		args = append(args[:1:1], args[2:]...)
+	}
 	hc := interp.HandlerCtx(ctx)
 	if !interp.IsBuiltin(name) {
 		return args, nil // a program: exec decides
@@ -344,7 +386,7 @@ func (r *run) exec(ctx context.Context, args []string) error {
 		// A command substitution's buffer.
 		stdout = &bounded{w: stdout, left: r.limits.SubstOutput, r: r, argv: args}
 	}
-	code, err := r.hooks.Exec(ctx, args, hc.Dir, env, hc.Stdin, stdout, hc.Stderr)
+	code, err := r.hooks.Exec(ctx, v.Prepared, hc.Stdin, stdout, hc.Stderr)
 	if err != nil {
 		if h := r.halted(); h != nil {
 			return h

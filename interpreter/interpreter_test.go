@@ -35,6 +35,13 @@ func (e *fakeEngine) inside(p string) bool {
 	return p == e.ws || strings.HasPrefix(p, e.ws+"/")
 }
 
+// prepared is what the fake check hands to Exec.
+type prepared struct {
+	argv []string
+	dir  string
+	env  []string
+}
+
 func (e *fakeEngine) hooks() Hooks {
 	return Hooks{
 		Check: func(_ context.Context, argv []string, dir string, env []string) Verdict {
@@ -49,11 +56,12 @@ func (e *fakeEngine) hooks() Hooks {
 					return Verdict{Code: "outside_workspace", Reason: argv[0] + ": " + a + " is outside the workspace", Hint: "h"}
 				}
 			}
-			return Verdict{Allow: true}
+			return Verdict{Allow: true, Prepared: prepared{argv: argv, dir: dir, env: env}}
 		},
-		Exec: func(ctx context.Context, argv []string, dir string, env []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			cmd.Dir, cmd.Env = dir, append([]string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, env...)
+		Exec: func(ctx context.Context, p any, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+			c := p.(prepared)
+			cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
+			cmd.Dir, cmd.Env = c.dir, append([]string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, c.env...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 			err := cmd.Run()
 			var ee *exec.ExitError

@@ -30,7 +30,7 @@ func TestJSONLAnswersEveryLineByID(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "hello.txt"), []byte("jsonl-marker\n"), 0o644))
 	in := strings.Join([]string{
 		`{"id":1,"tool":"shell","arguments":{"command":"cat hello.txt"}}`,
-		`{"id":"two","tool":"shell_check","arguments":{"command":"echo $(ls)"}}`,
+		`{"id":"two","tool":"shell_check","arguments":{"command":"$(echo ls) -l"}}`,
 		`{"id":3,"tool":"shell","arguments":{"command":"cat /etc/passwd"}}`,
 		`not json`,
 		`{"id":5}`,

@@ -185,7 +185,7 @@ func TestShellRefusalIsErrorWithCodeAndHint(t *testing.T) {
 	cs := connect(t, s, nil)
 	for _, tc := range []struct{ cmd, code, hint string }{
 		{"cat /etc/passwd", "outside_workspace", "use a path inside the workspace"},
-		{"echo $(ls)", "substitution", "run the inner command first"},
+		{"$(echo ls) -l", "substitution", "write the program's name"},
 		{"touch made.txt && curl http://example.com", "forbidden_program", "ask the user to fetch the data"},
 	} {
 		res, txt, r := call(t, cs, ToolShell, map[string]any{"command": tc.cmd})
@@ -338,10 +338,10 @@ func TestCheckDecidesWithoutRunning(t *testing.T) {
 	require.Len(t, d.Commands, 1)
 	assert.Equal(t, []string{"touch", "made.txt"}, d.Commands[0].Argv)
 
-	res, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "echo $HOME"})
+	res, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "export HOME=/etc"})
 	assert.False(t, res.IsError, "a refusal is the answer of a check, not its failure")
-	assert.True(t, strings.HasPrefix(txt, "deny expansion: "), txt)
-	assert.Contains(t, txt, "\nhint: vtexec runs no shell")
+	assert.True(t, strings.HasPrefix(txt, "deny assignment: "), txt)
+	assert.Contains(t, txt, "\nhint: pass values as arguments")
 
 	_, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "rm x"})
 	assert.True(t, strings.HasPrefix(txt, "ask destructive: "), txt)

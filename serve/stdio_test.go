@@ -70,7 +70,7 @@ func TestServeOverStdio(t *testing.T) {
 	_, _, r = call(t, cs, ToolShell, map[string]any{"command": "pwd"})
 	assert.Equal(t, filepath.Join(ws, "sub")+"\n", r.Stdout)
 
-	res, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "echo `ls`"})
+	res, txt, _ = call(t, cs, ToolCheck, map[string]any{"command": "`echo ls` -l"})
 	assert.False(t, res.IsError)
 	assert.Contains(t, txt, "deny substitution: ")
 

@@ -76,6 +76,11 @@ type Profile struct {
 	// from PYTHONPATH before its own: a PYTHONPATH prefix makes it run
 	// what is there, so it asks.
 	PythonProgram bool
+	// Inert: as a shell builtin, vtexec's interpreter runs it whatever
+	// its words, for it only prints or tests (files inside the
+	// workspace). The builtins only a shell has are the interpreter's
+	// (interpreter.ShellState).
+	Inert bool
 	// Arities lists the spellings of the program's flags for the arity
 	// probe; nil: its Spec's.
 	Arities func() []FlagArity
@@ -146,6 +151,11 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`) {
 		p := m[name]
 		p.ReadsInputAsData = true
+		m[name] = p
+	}
+	for _, name := range strings.Fields(`echo printf true false test [ pwd`) {
+		p := m[name]
+		p.Inert = true
 		m[name] = p
 	}
 	for _, name := range []string{"python", "pypy"} {

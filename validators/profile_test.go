@@ -17,19 +17,20 @@ import (
 // notProgramNames are literals outside the registry that equal a
 // program's name but do not name one, each with what it is.
 var notProgramNames = map[string]string{
-	"../hook/hook.go:test":           "the hook's own test subcommand",
-	"../hook/hook.go:file":           "a class of harness tool (file edits)",
-	"../hook/install.go:type":        "a key of a harness's settings JSON",
-	"../hook/install.go:command":     "a key of a harness's settings JSON",
-	"../cmd/vtexec/prompt.go:true":   "the value of CI",
-	"../cmd/vtexec/main.go:true":     "a build setting's value (vcs.modified)",
-	"../gitrepo/answers.go:true":     "what git rev-parse --is-bare-repository says",
-	"../runner/pipeline.go:type":     "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
-	"../runner/pipeline.go:command":  "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
-	"../tests/arity/probe.go:grep":   "git grep, a git subcommand the probe drives in its own way",
-	"../tests/arity/probe.go:diff":   "git diff, a git subcommand whose options go through the revision parser",
-	"../tests/bench/main.go:vtexec":  "the binary the bench builds",
-	"../tests/bench/main.go:command": "the argument of the MCP shell tool",
+	"../hook/hook.go:test":                 "the hook's own test subcommand",
+	"../hook/hook.go:file":                 "a class of harness tool (file edits)",
+	"../hook/install.go:type":              "a key of a harness's settings JSON",
+	"../hook/install.go:command":           "a key of a harness's settings JSON",
+	"../cmd/vtexec/prompt.go:true":         "the value of CI",
+	"../cmd/vtexec/main.go:true":           "a build setting's value (vcs.modified)",
+	"../gitrepo/answers.go:true":           "what git rev-parse --is-bare-repository says",
+	"../runner/pipeline.go:type":           "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
+	"../runner/pipeline.go:command":        "vtexec's own builtin, carried out by the runner (its profile is builtinProfiles)",
+	"../tests/arity/probe.go:grep":         "git grep, a git subcommand the probe drives in its own way",
+	"../tests/arity/probe.go:diff":         "git diff, a git subcommand whose options go through the revision parser",
+	"../tests/bench/main.go:vtexec":        "the binary the bench builds",
+	"../tests/bench/main.go:command":       "the argument of the MCP shell tool",
+	"../interpreter/interpreter.go:printf": "the shell's printf builtin, whose -- the interpreter drops as bash does",
 }
 
 // What vtexec knows of a program lives in this package: no other package,

@@ -112,7 +112,7 @@ func TestCheckStreamKeepsOrderAndGoesOn(t *testing.T) {
 		`{"cmd": 42}`,
 		`{"cmd": "cat a.txt", "cwd": "src"}`,
 		`{"cmd": "ls", "cwd": "../.."}`,
-		`{"cmd": "echo $(id)", "expect": "deny", "other": [1,2]}`,
+		`{"cmd": "$(id) -u", "expect": "deny", "other": [1,2]}`,
 	}, "\n") + "\n"
 	code, out, _ := cli(t, in, "check", "--jsonl", "--workspace", ws)
 	require.Equal(t, 0, code)

@@ -21,7 +21,7 @@ var probes = []string{"cat ../ws2/secret.txt", "sudo ls", "sort --compress-progr
 
 // ordinary are refusals of forms vtexec does not run, which agents type
 // in good faith: they never escalate a session.
-var ordinary = []string{"ls $(git rev-parse HEAD)", "export FOO=1", "source scripts/run.sh", "sleep 1 &", "x=1", "ls | while read f; do echo $f; done"}
+var ordinary = []string{"export FOO=1", "source scripts/run.sh", "sleep 1 &", "$(echo ls) -l", "eval ls", "f() { ls; }; f"}
 
 func escalationRequest(ws, audit, cmd string) vtexec.Request {
 	return vtexec.Request{Command: cmd, Workspace: ws, Session: "agent-1", AuditLog: audit}

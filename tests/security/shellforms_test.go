@@ -29,13 +29,13 @@ func TestPWDTable(t *testing.T) {
 		{"cat $PWD/sibling/secret.txt", deny("outside_workspace")},
 		{"echo hi > $PWD/../out.txt", deny("outside_workspace")},
 		{"ls $PWD/*", deny("outside_workspace")}, // escape -> /etc
-		{"echo ${PWD:-/etc}", deny("expansion")},
-		{"echo ${PWD#/}", deny("expansion")},
-		{"echo ${#PWD}", deny("expansion")},
-		{"echo ${!PWD}", deny("expansion")},
-		{"echo ${PWD/ws/ws2}", deny("expansion")},
-		{"echo $OLDPWD", deny("expansion")},
-		{"echo $HOME", deny("expansion")},
+		{"echo ${PWD:-/etc}", allow},
+		{"echo ${PWD#/}", allow},
+		{"echo ${#PWD}", allow},
+		{"echo ${!PWD}", allow},
+		{"echo ${PWD/ws/ws2}", allow},
+		{"echo $OLDPWD", allow},
+		{"echo $HOME", allow},
 		// An absolute glob lists only directories inside the workspace.
 		{"cat {{WS}}/src/*.txt", allow},
 		{"cat $PWD/src/*.txt", allow},
@@ -53,11 +53,11 @@ func TestPWDTable(t *testing.T) {
 		{"echo `pwd`", allow},
 		{"cat $(pwd)/../ws2/secret.txt", deny("outside_workspace")},
 		{"cat <<EOF > where.txt\n$(pwd)\nEOF", allow},
-		{"echo $(pwd -P)", deny("substitution")},
-		{"echo $(pwd; id)", deny("substitution")},
-		{"echo $(pwd > x)", deny("substitution")},
+		{"echo $(pwd -P)", allow},
+		{"echo $(pwd; id)", ask},
+		{"echo $(pwd > x)", allow},
 		{"echo $(PWD=/etc pwd)", deny("assignment")},
-		{"echo $(command pwd)", deny("substitution")},
+		{"echo $(command pwd)", deny("shell_builtin")},
 	})
 }
 
@@ -74,10 +74,12 @@ func TestPWDRefusedWhereBashWouldSplit(t *testing.T) {
 	ws := fixture(t)
 	odd := filepath.Join(ws, "a b*")
 	require.NoError(t, os.Mkdir(odd, 0o755))
+	// The static check cannot split it as bash would: the interpreter
+	// runs it, splitting as bash does, and checks the words it makes.
 	d, err := standinEngine(t).Check(context.Background(), vtexec.Request{Command: "ls $PWD", Workspace: ws, Cwd: odd})
 	require.NoError(t, err)
-	assert.Equal(t, "deny", string(d.Decision))
-	assert.Equal(t, "expansion", d.Code)
+	assert.Equal(t, "ask", string(d.Decision))
+	assert.Equal(t, "run_time_check", d.Code)
 	d, err = standinEngine(t).Check(context.Background(), vtexec.Request{Command: "ls .", Workspace: ws, Cwd: odd})
 	require.NoError(t, err)
 	assert.Equal(t, "allow", string(d.Decision), "only $PWD is refused there")
@@ -110,18 +112,18 @@ func TestTestForms(t *testing.T) {
 		{"[ x = x -o -e /root ]", deny("outside_workspace")},
 		{"[ src/a.txt -ef /etc/hosts ]", deny("outside_workspace")},
 		{"[[ -e /etc/shadow ]]", deny("outside_workspace")},
-		{"[[ -e ~/.aws ]]", deny("control_flow")}, // a tilde: [[ ]] and a word differ
+		{"[[ -e ~/.aws ]]", allow}, // a tilde: [[ ]] and a word differ
 		// What [[ ]] and test do not share.
-		{"[[ abc == a* ]]", deny("control_flow")},
-		{"[[ -f a && -f b ]]", deny("control_flow")},
-		{"[[ x =~ y ]]", deny("control_flow")},
-		{"[[ a < b ]]", deny("control_flow")},
-		{"[[ ! -f a ]]", deny("control_flow")},
-		{"[[ ( -f a ) ]]", deny("control_flow")},
-		{"[[ -f {a,b} ]]", deny("control_flow")},
-		{"[[ -v HOME ]]", deny("control_flow")},
-		{"[[ -f $(id) ]]", deny("substitution")},
-		{"[[ -f $HOME ]]", deny("expansion")},
+		{"[[ abc == a* ]]", allow},
+		{"[[ -f a && -f b ]]", allow},
+		{"[[ x =~ y ]]", allow},
+		{"[[ a < b ]]", allow},
+		{"[[ ! -f a ]]", allow},
+		{"[[ ( -f a ) ]]", allow},
+		{"[[ -f {a,b} ]]", allow},
+		{"[[ -v HOME ]]", allow},
+		{"[[ -f $(id) ]]", ask},
+		{"[[ -f $HOME ]]", allow},
 		// : and exit.
 		{":", allow},
 		{": > file.txt", allow},
@@ -175,13 +177,13 @@ func TestHereDocuments(t *testing.T) {
 		{"cat <<'EOF' | wc -l\na\nb\nEOF", allow},
 		{"grep -c x <<'EOF' > count.txt\nx\nEOF", allow},
 		// What bash would expand or interpret.
-		{"cat <<EOF\n$HOME\nEOF", deny("expansion")},
-		{"cat <<EOF\n$(id)\nEOF", deny("expansion")},
-		{"cat <<EOF\n`id`\nEOF", deny("expansion")},
-		{"cat <<EOF\n$((1+1))\nEOF", deny("expansion")},
+		{"cat <<EOF\n$HOME\nEOF", runTime},
+		{"cat <<EOF\n$(id)\nEOF", ask},
+		{"cat <<EOF\n`id`\nEOF", ask},
+		{"cat <<EOF\n$((1+1))\nEOF", runTime},
 		{"cat <<EOF\nback\\slash\nEOF", deny("redirect")},
-		{"cat <<< $HOME", deny("expansion")},
-		{"cat <<< $(id)", deny("substitution")},
+		{"cat <<< $HOME", runTime},
+		{"cat <<< $(id)", ask},
 		{"cat <<< *", deny("redirect")},
 		// Where the text goes.
 		{"cat > ../ws2/x <<'EOF'\nx\nEOF", deny("outside_workspace")},
@@ -306,22 +308,22 @@ func TestForLoops(t *testing.T) {
 		{"cd .. && for f in *; do cat $f; done", deny("outside_workspace")},
 		{"cd src && for f in a.txt; do rm $f; done", want{"ask", "destructive"}},
 		// Forms that stay refused.
-		{"for x in a; do cd src; done; for y in b; do echo $y; done", deny("control_flow")},
+		{"for x in a; do cd src; done; for y in b; do echo $y; done", runTime},
 		{"ls && for x in a; do echo $x; done > out.txt", allow},
-		{"ls | for x in a; do echo $x; done", deny("control_flow")},
+		{"ls | for x in a; do echo $x; done", allow},
 		{"{ for x in a; do echo $x; done; }", allow},
-		{"for x in a; do echo $x; done | sort", deny("control_flow")},
-		{"for ((i=0; i<3; i++)); do echo $i; done", deny("control_flow")},
-		{"for x; do echo $x; done", deny("control_flow")},
-		{"for x in a; do for y in b; do echo $y; done; done", deny("control_flow")},
-		{"for x in a; do while true; do ls; done; done", deny("control_flow")},
-		{"for x in $(ls); do echo $x; done", deny("substitution")},
-		{"for x in $HOME; do echo $x; done", deny("expansion")},
-		{"for x in a; do echo $y; done", deny("expansion")},
-		{"for x in a; do echo ${x%a}; done", deny("expansion")},
-		{"for x in a; do echo $x; done; echo $x", deny("expansion")},
+		{"for x in a; do echo $x; done | sort", allow},
+		{"for ((i=0; i<3; i++)); do echo $i; done", runTime},
+		{"for x; do echo $x; done", allow},
+		{"for x in a; do for y in b; do echo $y; done; done", allow},
+		{"for x in a; do while true; do ls; done; done", runTime},
+		{"for x in $(ls); do echo $x; done", allow},
+		{"for x in $HOME; do echo $x; done", allow},
+		{"for x in a; do echo $y; done", allow},
+		{"for x in a; do echo ${x%a}; done", allow},
+		{"for x in a; do echo $x; done; echo $x", allow},
 		{"for x in {1..100}; do echo $x; done", deny("too_long")},
-		{"for x in a; do break; done", deny("shell_builtin")},
+		{"for x in a; do break; done", allow},
 	})
 }
 
@@ -419,11 +421,11 @@ func TestSubshellGroups(t *testing.T) {
 		{"(cd src && ls) && cat ../ws2/secret.txt", deny("outside_workspace")},
 		{"(cd src) && for f in *.txt; do cat $f; done", allow},
 		{"(cd src; rm a.txt)", want{"ask", "destructive"}},
-		{"(cd src; exit 1)", deny("control_flow")},
+		{"(cd src; exit 1)", runTime},
 		{"(for f in *; do cat $f; done)", deny("outside_workspace")}, // unrolled: dangle leads out
 		{"(cd src && for f in *.txt; do cat $f; done)", allow},
 		{"(ls) &", deny("background")},
-		{"! (ls)", deny("control_flow")},
+		{"! (ls)", allow},
 	})
 }
 
@@ -458,13 +460,13 @@ func TestBraceGroups(t *testing.T) {
 		{"{ cd src; } && for f in *.txt; do cat $f; done", allow}, // the words expand in src
 		{"{ cd src; } && for f in ../../ws2/*; do cat $f; done", deny("outside_workspace")},
 		{"{ echo a; echo b; } < file.txt", deny("redirect")},
-		{"{ ls; } | wc -l", deny("subshell")},
-		{"ls | { wc -l; }", deny("subshell")},
+		{"{ ls; } | wc -l", allow},
+		{"ls | { wc -l; }", allow},
 		{"{ { ls; }; }", allow}, // see TestNestedCompounds
 		{"{ (ls); }", allow},
 		{"({ ls; })", allow},
 		{"{ ls; } &", deny("background")},
-		{"! { ls; }", deny("control_flow")},
+		{"! { ls; }", allow},
 		{"if true; then { ls; }; fi", allow},
 		{"{ if true; then ls; fi; }", allow},
 	})
@@ -501,14 +503,14 @@ func TestGroupRedirects(t *testing.T) {
 		{"for f in a b; do echo $f; done > /tmp/x", deny("outside_workspace")},
 		{"{ echo a; } > .git/config", deny("protected_path")},
 		{"{ echo a; } > .vtexec/policy.toml", deny("protected_path")},
-		{"{ ls; } > $HOME/x", deny("expansion")},
-		{"{ ls; } > $(echo out.txt)", deny("substitution")},
+		{"{ ls; } > $HOME/x", runTime},
+		{"{ ls; } > $(echo out.txt)", runTime},
 		{"{ rm file.txt; } > out.txt", want{"ask", "destructive"}},
 		{"{ python3; } < script.py", deny("redirect")},
 		{"{ cat; } <<'EOF'\nprint(1)\nEOF", deny("redirect")},
 		{"(sh) <<< 'id'", deny("redirect")},
 		{"{ ls; } 3> out.txt", deny("redirect")},
-		{"{ ls; } > out.txt | cat", deny("subshell")},
+		{"{ ls; } > out.txt | cat", allow},
 	})
 }
 
@@ -553,10 +555,10 @@ func TestNegation(t *testing.T) {
 		{"for f in src/*.txt; do ! grep -q x $f && echo $f; done", allow},
 		{"! cat ../ws2/secret.txt", deny("outside_workspace")},
 		{"! rm file.txt", want{"ask", "destructive"}},
-		{"! { ls; }", deny("control_flow")},
-		{"! (ls)", deny("control_flow")},
-		{"! for f in a; do echo $f; done", deny("control_flow")},
-		{"! if true; then ls; fi", deny("control_flow")},
+		{"! { ls; }", allow},
+		{"! (ls)", allow},
+		{"! for f in a; do echo $f; done", allow},
+		{"! if true; then ls; fi", allow},
 		{"! ls &", deny("background")},
 		{"! $(ls)", deny("substitution")},
 	})
@@ -605,13 +607,13 @@ func TestNestedCompounds(t *testing.T) {
 		{"(cd src; for f in ../../ws2/*; do echo $f; done)", deny("outside_workspace")},
 		// Forms that stay refused: a loop in a loop, a loop after a cd
 		// inside a loop.
-		{"for x in a; do { for y in b; do echo $y; done; }; done", deny("control_flow")},
-		{"{ for d in src; do cd $d; done; for f in *; do echo $f; done; }", deny("control_flow")},
-		{"if true; then echo a; elif true; then cd src; fi", deny("control_flow")},
-		{"{ if true; then cd src; fi; }", deny("control_flow")},
-		{"ls | { if true; then cat; fi; }", deny("subshell")},
-		{"( (exit 1) )", deny("control_flow")},
-		{"! if true; then ls; fi", deny("control_flow")},
+		{"for x in a; do { for y in b; do echo $y; done; }; done", allow},
+		{"{ for d in src; do cd $d; done; for f in *; do echo $f; done; }", runTime},
+		{"if true; then echo a; elif true; then cd src; fi", runTime},
+		{"{ if true; then cd src; fi; }", runTime},
+		{"ls | { if true; then cat; fi; }", allow},
+		{"( (exit 1) )", allow},
+		{"! if true; then ls; fi", allow},
 	})
 }
 
@@ -660,11 +662,11 @@ func TestIfStatements(t *testing.T) {
 		{"if true; then rm file.txt; fi", want{"ask", "destructive"}},
 		// Forms that stay refused.
 		{"if true; then ls; elif false; then ls; fi", allow},
-		{"if true; then cd src; fi; ls", deny("control_flow")},
+		{"if true; then cd src; fi; ls", runTime},
 		{"if true; then ls; fi > out.txt", allow},
 		{"if true; then if true; then ls; fi; fi", allow},
 		{"if true; then for f in a; do echo $f; done; fi", allow}, // see TestNestedCompounds
-		{"ls | if true; then cat; fi", deny("control_flow")},
+		{"ls | if true; then cat; fi", allow},
 		{"if true; then ls; fi && echo ok", allow},
 		{"if $(true); then ls; fi", deny("substitution")},
 	})
@@ -769,14 +771,14 @@ func TestHereDocSubstitution(t *testing.T) {
 		{`echo "` + doc("$(cat <<'EOF'", "EOF", msg) + `" > msg.txt`, allow},
 		{`echo "` + doc("$(cat <<EOF", "EOF", "plain text\n") + `"`, allow},
 		{`for f in a b; do echo "$f: ` + doc("$(cat <<'EOF'", "EOF", "x\n") + `"; done`, allow},
-		// Not the form: unquoted (bash would split and glob it), another
-		// command, an expansion in the text, more than cat.
-		{`echo ` + doc("$(cat <<'EOF'", "EOF", "x\n"), deny("substitution")}, // the hint says: quote it
-		{`echo "` + doc("$(cat -n <<'EOF'", "EOF", "x\n") + `"`, deny("substitution")},
-		{`echo "` + doc("$(cat <<EOF", "EOF", "$HOME\n") + `"`, deny("substitution")},
-		{`echo "` + doc("$(cat <<'EOF' | sh", "EOF", "id\n") + `"`, deny("substitution")},
-		{`echo "` + doc("$(sh <<'EOF'", "EOF", "id\n") + `"`, deny("substitution")},
-		{`echo "` + doc("$(cat <<'EOF' /etc/passwd", "EOF", "x\n") + `"`, deny("substitution")},
+		// Not the static form: then the interpreter runs it, and each
+		// command in it is checked as it is reached: a static one now.
+		{`echo ` + doc("$(cat <<'EOF'", "EOF", "x\n"), allow},
+		{`echo "` + doc("$(cat -n <<'EOF'", "EOF", "x\n") + `"`, allow},
+		{`echo "` + doc("$(cat <<EOF", "EOF", "$HOME\n") + `"`, runTime},
+		{`echo "` + doc("$(cat <<'EOF' | sh", "EOF", "id\n") + `"`, deny("forbidden_program")},
+		{`echo "` + doc("$(sh <<'EOF'", "EOF", "id\n") + `"`, deny("forbidden_program")},
+		{`echo "` + doc("$(cat <<'EOF' /etc/passwd", "EOF", "x\n") + `"`, deny("outside_workspace")},
 	})
 	ws := fixture(t)
 	for _, cmd := range []string{

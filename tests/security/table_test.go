@@ -20,6 +20,8 @@ type want struct {
 var (
 	allow = want{"allow", ""}
 	ask   = want{"ask", "not_allowed"}
+	// runTime: words known only when it runs; the run checks each command.
+	runTime = want{"ask", "run_time_check"}
 )
 
 func deny(code string) want { return want{"deny", code} }
@@ -105,39 +107,39 @@ var cases = []tableCase{
 	{"cat newfile.txt", allow},
 
 	// Command and process substitution, in every position.
-	{"echo $(id)", deny("substitution")},
-	{"echo `id`", deny("substitution")},
-	{`echo "$(id)"`, deny("substitution")},
-	{`echo "prefix $(cat /etc/passwd) suffix"`, deny("substitution")},
+	{"echo $(id)", ask},
+	{"echo `id`", ask},
+	{`echo "$(id)"`, ask},
+	{`echo "prefix $(cat /etc/passwd) suffix"`, deny("outside_workspace")},
 	{"cat <(ls)", deny("substitution")},
 	{"ls >(cat)", deny("substitution")},
-	{"ls > $(echo out)", deny("substitution")},
-	{"cat $(echo src/a.txt)", deny("substitution")},
-	{"ls && echo $(whoami)", deny("substitution")},
+	{"ls > $(echo out)", runTime},
+	{"cat $(echo src/a.txt)", runTime},
+	{"ls && echo $(whoami)", ask},
 	{"bash -c 'echo $(id)'", deny("substitution")},
 
 	// Parameter and arithmetic expansion.
-	{"echo $HOME", deny("expansion")},
-	{"echo ${HOME}", deny("expansion")},
-	{`echo "$USER"`, deny("expansion")},
-	{"cat ${F:-/etc/passwd}", deny("expansion")},
-	{"echo $?", deny("expansion")},
-	{"ls $1", deny("expansion")},
-	{"echo $((1+2))", deny("expansion")},
-	{"let x=1", deny("expansion")},
-	{"((x++))", deny("expansion")},
-	{"ls @(src|docs)", deny("expansion")},
+	{"echo $HOME", allow},
+	{"echo ${HOME}", allow},
+	{`echo "$USER"`, allow},
+	{"cat ${F:-/etc/passwd}", runTime},
+	{"echo $?", allow},
+	{"ls $1", runTime},
+	{"echo $((1+2))", allow},
+	{"let x=1", allow},
+	{"((x++))", allow},
+	{"ls @(src|docs)", runTime},
 	{"echo {1..200000}", deny("expansion")},
 	{"echo {1..100}{1..100}{1..100}", deny("expansion")},
 
 	// Subshells, groups, functions and control flow.
 	{"(ls)", allow}, // a ( ) group: see TestSubshellGroups
 	{"(cd /; ls)", deny("outside_workspace")},
-	{"(ls) | wc -l", deny("subshell")},
-	{"ls | (wc -l)", deny("subshell")},
+	{"(ls) | wc -l", allow},
+	{"ls | (wc -l)", allow},
 	{"(ls) > out.txt", allow}, // see TestGroupRedirects
 	{"(ls) > ../ws2/out.txt", deny("outside_workspace")},
-	{"((ls))", deny("expansion")},
+	{"((ls))", allow},
 	{"( (ls) )", allow},
 	{"{ ls; }", allow}, // a { } group: see TestBraceGroups
 	{"{ ls; } > .git/hooks/pre-commit", deny("protected_path")},
@@ -146,12 +148,12 @@ var cases = []tableCase{
 	{"if true; then ls; fi", allow}, // see TestIfStatements
 	{"ls && if true; then ls; fi", allow},
 	{"for f in *; do cat $f; done", deny("outside_workspace")}, // unrolled: dangle leads out
-	{"while true; do ls; done", deny("control_flow")},
-	{"until false; do ls; done", deny("control_flow")},
-	{"case x in x) ls;; esac", deny("control_flow")},
+	{"while true; do ls; done", runTime},
+	{"until false; do ls; done", runTime},
+	{"case x in x) ls;; esac", allow},
 	{"select x in a; do ls; done", deny("control_flow")},
 	{"[[ -f README.md ]]", allow},
-	{"[[ -f README.md && -d src ]]", deny("control_flow")},
+	{"[[ -f README.md && -d src ]]", allow},
 	{"! ls", allow}, // see TestNegation
 	{"time", deny("control_flow")},
 
@@ -161,10 +163,10 @@ var cases = []tableCase{
 	{"TZ=UTC LANG=en_US.UTF-8 ls", allow},
 	{"LD_PRELOAD=/tmp/x.so ls", deny("assignment")},
 	{"PATH=/tmp ls", deny("assignment")},
-	{"FOO=1", deny("assignment")},
+	{"FOO=1", allow},
 	{"export FOO=1", deny("assignment")},
 	{"declare -x FOO=1", deny("assignment")},
-	{"local x=1", deny("assignment")},
+	{"local x=1", allow},
 	{"readonly x", deny("assignment")},
 
 	// Background jobs.

@@ -15,6 +15,7 @@ import (
 	_ "golang.org/x/sys/unix"
 	_ "golang.org/x/term"
 	_ "mvdan.cc/sh/v3/expand"
+	_ "mvdan.cc/sh/v3/interp"
 	_ "mvdan.cc/sh/v3/syntax"
 )
 

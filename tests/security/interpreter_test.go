@@ -1,0 +1,191 @@
+package security
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec"
+)
+
+// A word known only when the command runs ($(…), a variable) is checked
+// with the value it has, at the command that uses it: a substitution that
+// makes an outside path, a forbidden flag, a protected name, too many
+// words or a loop without end is refused there, and nothing after it
+// runs. Each probe does what it tries in bash (the attack is real).
+func TestRunTimeWordsAreCheckedWhereUsed(t *testing.T) {
+	cases := []struct {
+		name, cmd string
+		code      string
+		// inBash is what the same command does in bash: a file it made,
+		// or a line in its output.
+		inBash string
+	}{
+		{"an outside path from a substitution", `f=$(echo ../ws2/secret.txt); cat "$PWD/$f"`, "outside_workspace", "out:secret"},
+		{"an outside path from an expansion", `d=../ws2; cat ${d}/secret.txt`, "outside_workspace", "out:secret"},
+		{"an outside path through a link", `d=sibling; cat $d/secret.txt`, "outside_workspace", "out:secret"},
+		{"a forbidden flag from a substitution", `flag=$(printf -- '--compress-program=touch'); sort "$flag" -S 1 file.txt`, "forbidden_flag", ""},
+		{"a protected name from a variable", `d=.git; echo x > "$d/config"`, "protected_path", ""},
+		{"a git hook from a substitution", `cp file.txt $(echo .git/hooks/pre-commit)`, "protected_path", "file:.git/hooks/pre-commit"},
+		{"a redirect outside from a variable", `o=../ws2/pwned.txt; echo pwned > $o`, "outside_workspace", "file:../ws2/pwned.txt"},
+		{"a cd outside from a variable", `d=..; cd $d; cat ws2/secret.txt`, "outside_workspace", "out:secret"},
+		{"a git setting from a variable", `v=$(echo /tmp); GIT_DIR=$v git status`, "assignment", ""},
+		{"ten thousand words", `ls $(seq 1 10000)`, "too_long", ""},
+		{"a loop without end", `while :; do :; done`, "check_limit", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := fixture(t)
+			after := filepath.Join(ws, "after.txt")
+			res := runIn(t, ws, tc.cmd+"; touch after.txt")
+			require.NotNil(t, res.Stopped, "%s: it ran: %+v", tc.cmd, res)
+			assert.Equal(t, tc.code, res.Stopped.Code, "%s: %s", tc.cmd, res.Stopped.Reason)
+			assert.NotEmpty(t, res.Stopped.Hint)
+			assert.Equal(t, vtexec.ExitRefused, res.ExitCode)
+			assert.NoFileExists(t, after, "nothing after the refused command runs")
+			assert.NotContains(t, res.Stdout, "secret")
+			assert.NoFileExists(t, filepath.Join(ws, ".git/hooks/pre-commit"))
+			assert.NoFileExists(t, filepath.Join(filepath.Dir(ws), "ws2", "pwned.txt"))
+			if tc.inBash == "" {
+				return
+			}
+			bws := fixture(t)
+			out := bash(t, bws, tc.cmd)
+			kind, what, _ := strings.Cut(tc.inBash, ":")
+			if kind == "out" {
+				assert.Contains(t, out, what, "in bash the probe reaches it")
+			} else {
+				assert.FileExists(t, filepath.Join(bws, what), "in bash the probe makes it")
+			}
+		})
+	}
+}
+
+// bash runs cmd in dir with bash, for what the probe does unchecked.
+func bash(t *testing.T, dir, cmd string) string {
+	t.Helper()
+	c := exec.Command("bash", "--norc", "-c", cmd)
+	c.Dir = dir
+	out, _ := c.CombinedOutput()
+	return string(out)
+}
+
+// Globs and file tests read only the workspace: a glob outside matches
+// nothing and a test of an outside path is false, so neither is an
+// oracle for what exists there. bash answers both.
+func TestRunTimeGlobsAndTestsStayInside(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct{ cmd, vtexec, bash string }{
+		{`d=/etc; echo $d/hostn*`, "/etc/hostn*\n", "/etc/hostname\n"},
+		{`d=escape; echo $d/hostn*`, "escape/hostn*\n", "escape/hostname\n"},
+		{`f=/etc/hostname; [[ -e $f ]] && echo yes || echo no`, "no\n", "yes\n"},
+		{`f=/etc/hostname; test -f "$f" && echo yes || echo no`, "no\n", "yes\n"},
+		{`f=sibling/secret.txt; [ -s "$f" ] && echo yes || echo no`, "no\n", "yes\n"},
+		{`echo src/*.go`, "src/b.go\n", "src/b.go\n"},
+		{`f=README.md; [[ -f $f ]] && echo yes`, "yes\n", "yes\n"},
+	} {
+		res := runIn(t, ws, tc.cmd)
+		require.Nil(t, res.Stopped, "%s: %+v", tc.cmd, res.Stopped)
+		assert.Equal(t, tc.vtexec, res.Stdout, tc.cmd)
+		assert.Equal(t, tc.bash, bash(t, ws, tc.cmd), "%s: in bash, the probe answers", tc.cmd)
+	}
+}
+
+// A program's name must be written out; the builtins that would run or
+// change what runs are refused before anything runs.
+func TestRunTimeRefusesComputedProgramsAndEscapes(t *testing.T) {
+	ws := fixture(t)
+	for _, tc := range []struct{ cmd, code string }{
+		{`p=./scripts/run.sh; touch before.txt; $p`, "substitution"},
+		{`$(echo rm) -rf src`, "substitution"},
+		{`touch before.txt; eval "cat $(echo ../ws2/secret.txt)"`, "shell_builtin"},
+		{`touch before.txt; source scripts/run.sh`, "shell_builtin"},
+		{`touch before.txt; x=1; exec cat file.txt`, "shell_builtin"},
+		{`touch before.txt; trap 'cat /etc/passwd' EXIT; echo $x`, "shell_builtin"},
+		{`touch before.txt; alias ls='cat /etc/passwd'; ls $x`, "shell_builtin"},
+		{`touch before.txt; builtin echo $x`, "shell_builtin"},
+		{`touch before.txt; command cat $x`, "shell_builtin"},
+		{`touch before.txt; export PATH=/tmp; ls $x`, "assignment"},
+		{`touch before.txt; f() { cat $1; }; f ../ws2/secret.txt`, "control_flow"},
+		{`touch before.txt; cat $x &`, "background"},
+		{`touch before.txt; diff <(cat ../ws2/secret.txt) file.txt`, "substitution"},
+	} {
+		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: tc.cmd, Workspace: ws})
+		require.NoError(t, err)
+		assert.Equal(t, "deny", string(d.Decision), tc.cmd)
+		assert.Equal(t, tc.code, d.Code, "%s: %s", tc.cmd, d.Reason)
+		res := runIn(t, ws, tc.cmd)
+		assert.Equal(t, vtexec.ExitRefused, res.ExitCode, tc.cmd)
+		assert.NoFileExists(t, filepath.Join(ws, "before.txt"), "%s: refused before anything runs", tc.cmd)
+	}
+}
+
+// A loop that runs no command is bounded by the request's timeout.
+func TestRunTimeLoopEndsAtTheTimeout(t *testing.T) {
+	ws := fixture(t)
+	start := time.Now()
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: `n=0; while [[ 1 ]]; do n=$((n+1)); done`, Workspace: ws, AuditLog: "off", Timeout: time.Second})
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, 124, res.ExitCode)
+	assert.Less(t, time.Since(start), 20*time.Second)
+}
+
+// A command substitution's output is bounded: a command that writes
+// more is stopped.
+func TestRunTimeSubstitutionOutputIsBounded(t *testing.T) {
+	ws := fixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "big.txt"), []byte(strings.Repeat("x", 2<<20)), 0o644))
+	res := runIn(t, ws, `x=$(cat big.txt); touch after.txt`)
+	require.NotNil(t, res.Stopped)
+	assert.Equal(t, "too_long", res.Stopped.Code)
+	assert.NoFileExists(t, filepath.Join(ws, "after.txt"))
+}
+
+// The commands the interpreter runs are in the request's kernel box: an
+// approved workspace program reached at run time cannot read outside,
+// and does unconfined (the probe works).
+func TestRunTimeCommandsRunInTheBox(t *testing.T) {
+	ws := fixture(t)
+	canary := filepath.Join(filepath.Dir(ws), "ws2", "secret.txt")
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "bin/tool"), []byte("#!/bin/sh\necho ran \"$1\"\ncat "+canary+"\n"), 0o755))
+	cmd := `arg=$(echo one); ./bin/tool "$arg"; echo "exit $?"`
+	ap := &onceApprover{}
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Approver: ap, AuditLog: "off"})
+	require.NoError(t, err)
+	require.Len(t, ap.asked, 1, "asked when it was reached: %+v", res)
+	assert.Equal(t, `./bin/tool one`, ap.asked[0].Command, "the person sees the final words")
+	assert.Equal(t, "ran one\nexit 1\n", res.Stdout, "%+v", res)
+	ap = &onceApprover{}
+	res, err = testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Approver: ap, AuditLog: "off", Confinement: "off"})
+	require.NoError(t, err)
+	assert.Equal(t, "ran one\nsecret\nexit 0\n", res.Stdout, "unconfined, the same tool reads it")
+}
+
+// Where no person can be asked, a command that needs one stops the run
+// when it is reached, with what ran before it said; one known before the
+// run is refused up front, naming the line that approves it ahead.
+func TestRunTimeAsksWithoutAPerson(t *testing.T) {
+	ws := fixture(t)
+	res := runIn(t, ws, `f=$(echo file.txt); echo "$f"; rm "$f"; touch after.txt`)
+	require.NotNil(t, res.Stopped, "%+v", res)
+	assert.Equal(t, "needs_approval", res.Stopped.Code)
+	assert.Contains(t, res.Stopped.Reason, "ran before it: echo file.txt")
+	assert.Equal(t, "file.txt\n", res.Stdout)
+	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+	assert.NoFileExists(t, filepath.Join(ws, "after.txt"))
+
+	res = runIn(t, ws, `rm file.txt; echo "exit $?"`)
+	assert.Nil(t, res.Stopped)
+	assert.Equal(t, "needs_approval", res.Decision.Code)
+	assert.Contains(t, res.Decision.Hint, "vtexec policy allow -- rm file.txt")
+	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+}
