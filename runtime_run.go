@@ -63,6 +63,17 @@ func (st *state) runInterpreter(ctx context.Context, d Decision, early *runbox.E
 		f(stdout, stderr)
 	}
 	req := interpreter.Request{File: st.rt.file, Dir: st.ws.Cwd(), Env: ir.single.Environ(), Stdout: stdout, Stderr: stderr}
+	if interpreter.ProcessSubstitution(st.rt.file) {
+		dir, remove, err := bx.PipeDir()
+		if err == nil {
+			err = st.ws.AddRoot(dir, false) // the commands read the pipes
+		}
+		if err != nil {
+			return Result{}, &RequestError{Code: codes.BadState, Reason: "a directory for the pipes of <(…): " + err.Error(), Hint: "make the system's temporary directory writable"}
+		}
+		defer remove()
+		req.PipeDir = dir
+	}
 	if t := st.req.Terminal; t != nil {
 		req.Stdin, req.Stdout, req.Stderr = t, t, t
 	}

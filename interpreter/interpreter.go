@@ -5,7 +5,9 @@
 // interpreter's working directory as it is reached, and runs only if the
 // check allows it; every builtin is either modelled or refused; every
 // file the interpreter opens for a redirect goes through the caller's
-// opener; globs read only inside the workspace. A refused command stops
+// opener; the named pipes of <(…) are made in a directory the caller
+// gives, which the commands may read and not change; globs read only
+// inside the workspace. A refused command stops
 // the whole request there, as set -e would: nothing after it runs, and
 // the outcome says which command it was and what ran before it.
 //
@@ -116,6 +118,9 @@ type Request struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Limits Limits
+	// PipeDir is where the named pipes of <(…) are made: a directory
+	// only vtexec writes, which the commands may read.
+	PipeDir string
 }
 
 // Refusal is why a request cannot run in the interpreter: a form whose
@@ -140,8 +145,11 @@ func Unsupported(f *syntax.File) *Refusal {
 		case *syntax.CoprocClause:
 			refuse(codes.Background, "coproc", oneByOne)
 		case *syntax.ProcSubst:
-			// interp makes a named pipe by path, outside the box.
-			refuse(codes.Substitution, "process substitution (<(…), >(…))", "write the data to a file inside the workspace and pass the file")
+			// <(…) is a pipe the program reads; >(…) one it would write,
+			// in a place the box keeps read-only.
+			if x.Op != syntax.CmdIn {
+				refuse(codes.Substitution, "process substitution into a command (>(…))", "write the data to a file inside the workspace, then run the command on it")
+			}
 		case *syntax.Stmt:
 			if x.Background {
 				refuse(codes.Background, "a background job (&)", "run it in the foreground; long jobs end at the timeout")
@@ -166,6 +174,18 @@ func Unsupported(f *syntax.File) *Refusal {
 		return true
 	})
 	return r
+}
+
+// ProcessSubstitution reports whether f has a <(…): it needs
+// Request.PipeDir.
+func ProcessSubstitution(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		_, ok := n.(*syntax.ProcSubst)
+		found = found || ok
+		return !found
+	})
+	return found
 }
 
 // quoted reports whether w has a quoted part.
@@ -217,8 +237,16 @@ func Run(ctx context.Context, req Request, hooks Hooks) (Outcome, error) {
 			r.base[k] = v
 		}
 	}
+	env := req.Env
+	if req.PipeDir != "" {
+		// interp makes the pipes in $TMPDIR.
+		env = append(slices.Clone(env), "TMPDIR="+req.PipeDir)
+		r.base["TMPDIR"] = req.PipeDir
+	} else if ProcessSubstitution(req.File) {
+		return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: codes.Substitution, Reason: "process substitution needs a directory for its pipes, and none was given", Hint: "write the data to a file inside the workspace and pass the file"}}, nil
+	}
 	runner, err := interp.New(
-		interp.Env(expand.ListEnviron(req.Env...)),
+		interp.Env(expand.ListEnviron(env...)),
 		interp.Dir(req.Dir),
 		interp.StdIO(req.Stdin, req.Stdout, req.Stderr),
 		interp.CallHandler(r.call),

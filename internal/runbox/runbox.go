@@ -49,6 +49,7 @@ type Box struct {
 	*confine.Box
 	home, tmp string
 	runs      string   // the workspace's directory of runs' HOME and TMPDIR
+	pipes     string   // the workspace's directory of process substitutions' pipes
 	cache     string   // the workspace's caches (XDG_CACHE_HOME)
 	gitDirs   []string // the workspace's git directories
 	// unprotected are the protected names missing when the box opened,
@@ -96,7 +97,7 @@ func Open(o Options) (*Box, error) {
 		return nil, &Refusal{Code: codes.BadState, Reason: "private directories for the command: " + err.Error(),
 			Hint: "make the system's temporary directory writable, or set TMPDIR to one that is"}
 	}
-	b.home, b.tmp, b.runs, b.cache, b.cleanup = dirs.home, dirs.tmp, dirs.runs, dirs.cache, dirs.remove
+	b.home, b.tmp, b.runs, b.cache, b.pipes, b.cleanup = dirs.home, dirs.tmp, dirs.runs, dirs.cache, dirs.pipes, dirs.remove
 	b.extraEnv = cacheEnv(b.cache)
 	grantNetwork(o.Plan, o.Network)
 	if o.Plan.Any(func(c plan.Cmd) bool { return c.Git }) {
@@ -118,6 +119,7 @@ func Open(o Options) (*Box, error) {
 	spec.PlaceholderFiles = pol.PlaceholderFiles
 	b.extraEnv = append(b.extraEnv, toolPresets(o.Plan, &spec)...)
 	spec.ReadOnly = append(spec.ReadOnly, o.ExtraPath...)
+	spec.ReadOnly = append(spec.ReadOnly, b.pipes)
 	for _, r := range pol.Roots {
 		if r.Access == "read-write" {
 			spec.ReadWrite = append(spec.ReadWrite, r.Path)
@@ -144,6 +146,17 @@ func Open(o Options) (*Box, error) {
 	// After the box made its placeholders: those are not missing.
 	b.unprotected = missingProtected(o.Root, spec, o.Plan.Any(approvedGitWrite))
 	return b, nil
+}
+
+// PipeDir makes a directory of the run's own for the named pipes of
+// process substitutions, which the box's programs may read and not
+// change; remove removes it and what is in it.
+func (b *Box) PipeDir() (dir string, remove func(), err error) {
+	dir, err = os.MkdirTemp(b.pipes, "")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { removeTree(dir) }, nil
 }
 
 // GitDirs are the workspace's git directories.
@@ -439,7 +452,11 @@ func removeLater(remove func()) {
 type runDirs struct {
 	root                   string // the workspace they are for
 	runs, cache, home, tmp string
-	remove                 func()
+	// pipes is where the interpreter makes the named pipes of process
+	// substitutions: read-only in the box, so no program swaps one for
+	// a link between vtexec making it and opening it.
+	pipes  string
+	remove func()
 }
 
 // makeRunDirs makes the run directories of the workspace at root.
@@ -459,13 +476,16 @@ func makeRunDirs(root string) (*runDirs, error) {
 	if mem := memoryBase(); mem != "" {
 		runsBase = mem
 	}
-	d := &runDirs{root: root, runs: filepath.Join(runsBase, "r-"+hex.EncodeToString(sum[:8])), cache: filepath.Join(dir, "cache")}
-	for _, p := range []string{dir, d.runs, d.cache} {
+	// The pipes are not under runsBase: the box's own /dev/shm is
+	// writable, and so would be what is bound beneath it.
+	d := &runDirs{root: root, runs: filepath.Join(runsBase, "r-"+hex.EncodeToString(sum[:8])), cache: filepath.Join(dir, "cache"),
+		pipes: filepath.Join(dir, "pipes")}
+	for _, p := range []string{dir, d.runs, d.cache, d.pipes} {
 		if err := fsutil.OwnDir(p); err != nil {
 			return nil, err
 		}
 	}
-	tidy(dir, d.runs, d.cache)
+	tidy(dir, d.runs, d.cache, d.pipes)
 	run, err := os.MkdirTemp(d.runs, "")
 	if err != nil {
 		return nil, err
@@ -551,7 +571,7 @@ const (
 // dir/cache.checked), removes what a killed vtexec left in runs (see
 // sweepRuns) and the HOME and TMPDIR earlier versions kept in dir, and
 // empties cache when it has grown over maxCache.
-func tidy(dir, runs, cache string) {
+func tidy(dir, runs, cache, pipes string) {
 	stamp := filepath.Join(dir, "cache.checked")
 	if fi, err := os.Lstat(stamp); err == nil && time.Since(fi.ModTime()) < cacheCheckEvery {
 		return
@@ -560,6 +580,7 @@ func tidy(dir, runs, cache string) {
 		f.Close()
 	}
 	sweepRuns(runs)
+	sweepRuns(pipes)
 	for _, old := range []string{"home", "tmp"} {
 		if _, err := os.Lstat(filepath.Join(dir, old)); err == nil {
 			removeTree(filepath.Join(dir, old))

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/codes"
@@ -72,6 +73,7 @@ func report(name string, lines []line, ws string, verbose bool) bool {
 	counts := map[string]map[string]int{} // expectation -> decision -> n
 	var differ []string
 	failed := false
+	runTime, ran := 0, 0
 	for _, l := range lines {
 		want := l.Expect
 		if want == "" {
@@ -91,6 +93,17 @@ func report(name string, lines []line, ws string, verbose bool) bool {
 			differ = append(differ, fmt.Sprintf("  ALLOWED %q", l.Cmd))
 			continue
 		}
+		if name == "gtfobins.jsonl" && code == codes.RunTimeCheck {
+			// Decided as it runs: run it, in a copy of the fixture, and
+			// count it allowed unless a command of it is refused.
+			runTime++
+			if ranToEnd(engine, l.Cmd) {
+				failed = true
+				ran++
+				differ = append(differ, fmt.Sprintf("  RAN TO THE END %q", l.Cmd))
+				continue
+			}
+		}
 		if !agrees(want, got) {
 			differ = append(differ, fmt.Sprintf("  expect %-11s got %-5s %-18s %q", want, got, code, l.Cmd))
 		}
@@ -105,6 +118,9 @@ func report(name string, lines []line, ws string, verbose bool) bool {
 		c := counts[w]
 		total := c["allow"] + c["ask"] + c["deny"]
 		fmt.Printf("  expect %-11s %4d: allow %4d (%5.1f%%)  ask %4d  deny %4d\n", w, total, c["allow"], 100*float64(c["allow"])/float64(total), c["ask"], c["deny"])
+	}
+	if runTime > 0 {
+		fmt.Printf("  decided as they run (run_time_check): %d, run in the interpreter: %d ran to the end, %d were stopped at a refused command\n", runTime, ran, runTime-ran)
 	}
 	fmt.Printf("  differing from the expectation: %d\n", len(differ))
 	if verbose || failed {
@@ -148,7 +164,16 @@ func read(path string) ([]line, error) {
 	return out, sc.Err()
 }
 
-// fixture makes a small project: a README, sources, a .git directory.
+// placeholders are the names the techniques give the file or directory
+// they read or write (LFILE=file_to_read): the attacker's pick. The
+// fixture makes each a link to a place outside the project, which is
+// what the technique means by it.
+var placeholders = []string{"file_to_read", "file_to_write", "file_to_send", "file_to_save", "file_to_change",
+	"where_to_write", "file_to_get", "output_file", "input_file", "file_to_delete", "dir_to_serve",
+	"file_or_dir_to_get", "backup_name", "folder_to_list"}
+
+// fixture makes a small project: a README, sources, a .git directory, and
+// the techniques' placeholders as links to files outside it.
 func fixture() (string, error) {
 	base, err := os.MkdirTemp("", "vtexec-corpus-")
 	if err != nil {
@@ -174,5 +199,30 @@ func fixture() (string, error) {
 			return "", err
 		}
 	}
+	outside := filepath.Join(base, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		return "", err
+	}
+	for _, name := range placeholders {
+		if err := os.WriteFile(filepath.Join(outside, name), []byte("secret\n"), 0o644); err != nil {
+			return "", err
+		}
+		if err := os.Symlink(filepath.Join(outside, name), filepath.Join(ws, name)); err != nil {
+			return "", err
+		}
+	}
 	return ws, nil
+}
+
+// ranToEnd runs cmd in a fresh copy of the fixture, in the box, with no
+// person to ask, and reports whether it ran to its end: no command of it
+// refused, not stopped by a limit or the timeout.
+func ranToEnd(engine *vtexec.Engine, cmd string) bool {
+	ws, err := fixture()
+	if err != nil {
+		return true
+	}
+	defer os.RemoveAll(filepath.Dir(ws))
+	res, err := engine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off", Timeout: 10 * time.Second})
+	return err == nil && res.Decision.Allowed() && res.Stopped == nil && !res.TimedOut
 }

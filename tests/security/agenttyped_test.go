@@ -3,6 +3,7 @@ package security
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -74,4 +75,63 @@ func TestWhatAgentsTypeIsAllowed(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d commands agents type refused", refused, len(agentTyped))
+}
+
+// agentTypedRunTime are the forms agents type whose words are known only
+// when they run: a substitution, $?, a variable, while read, case. Each
+// runs in vtexec's interpreter, every command checked as it is reached,
+// none refused or asked about, and prints what bash prints.
+var agentTypedRunTime = []string{
+	`gofmt -l . >/dev/null 2>&1; echo "exit $?"`,
+	`wc -l $(git ls-files '*.go')`,
+	`rev=$(git rev-parse HEAD); git show --stat --format=%s $rev`,
+	`for f in $(find . -name '*.go' -not -path './vendor/*'); do echo "$f: $(wc -l < "$f")"; done`,
+	`git ls-files | while read -r f; do echo "tracked: $f"; done`,
+	`grep -c nothing-here main.go || echo "none: $?"`,
+	`n=$(grep -c func main.go); echo "$n functions"`,
+	`branch=$(git rev-parse --abbrev-ref HEAD) && echo "on $branch"`,
+	`test -f go.mod && echo "module: $(head -n 1 go.mod | cut -d' ' -f2)"`,
+	`files=$(git ls-files | wc -l); echo "tracked: $files"`,
+	`if [ "$(git status --porcelain | wc -l)" -gt 0 ]; then echo dirty; else echo clean; fi`,
+	`case "$(uname -s)" in Linux) echo linux;; *) echo other;; esac`,
+	`git log --oneline -5 | while read -r sha msg; do echo "commit: $msg"; done`,
+	`echo "Go files: $(find . -name '*.go' | wc -l)"`,
+	`ls *.go 2>/dev/null | wc -l; echo "status $?"`,
+	`count=0; for f in *.go; do count=$((count+1)); done; echo "$count go files"`,
+	`mkdir -p build && cd build && echo "in $(basename "$PWD")"`,
+	`out=$(git diff --stat); echo "${out:-no changes}"`,
+	`gofmt -l . && echo "formatted: $?" || echo "gofmt failed: $?"`,
+	`for f in main.go go.mod; do [ -f "$f" ] && echo "have $f"; done; echo "last status $?"`,
+}
+
+func TestWhatAgentsTypeAtRunTimeRuns(t *testing.T) {
+	ws := fixture(t)
+	for name, body := range map[string]string{
+		"go.mod":  "module example.com/demo\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644))
+	}
+	require.NoError(t, os.RemoveAll(filepath.Join(ws, ".git")))
+	git := func(args ...string) {
+		c := exec.Command("git", append([]string{"-c", "user.name=a", "-c", "user.email=a@b", "-c", "commit.gpgsign=false"}, args...)...)
+		c.Dir = ws
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q")
+	git("add", "go.mod", "main.go", "README.md")
+	git("commit", "-qm", "first")
+	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+	for _, cmd := range agentTypedRunTime {
+		res, err := eng.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
+		require.NoError(t, err, cmd)
+		if !assert.Equal(t, "allow", string(res.Decision.Decision), "%q: %s: %s", cmd, res.Decision.Code, res.Decision.Reason) {
+			continue
+		}
+		if !assert.Nil(t, res.Stopped, "%q", cmd) {
+			continue
+		}
+		assert.Equal(t, bash(t, ws, cmd+" 2>/dev/null"), res.Stdout, cmd)
+	}
 }

@@ -115,7 +115,8 @@ func TestRunTimeRefusesComputedProgramsAndEscapes(t *testing.T) {
 		{`touch before.txt; export PATH=/tmp; ls $x`, "assignment"},
 		{`touch before.txt; f() { cat $1; }; f ../ws2/secret.txt`, "control_flow"},
 		{`touch before.txt; cat $x &`, "background"},
-		{`touch before.txt; diff <(cat ../ws2/secret.txt) file.txt`, "substitution"},
+		{`touch before.txt; diff <(cat ../ws2/secret.txt) file.txt`, "outside_workspace"},
+		{`touch before.txt; tee >(cat) < file.txt`, "substitution"},
 	} {
 		d, err := testEngine.Check(context.Background(), vtexec.Request{Command: tc.cmd, Workspace: ws})
 		require.NoError(t, err)
@@ -188,4 +189,23 @@ func TestRunTimeAsksWithoutAPerson(t *testing.T) {
 	assert.Equal(t, "needs_approval", res.Decision.Code)
 	assert.Contains(t, res.Decision.Hint, "vtexec policy allow -- rm file.txt")
 	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+}
+
+// The named pipes of <(…) are in a directory the box's programs may read
+// and not change: a program given one cannot put a link in its place for
+// vtexec to open and write through. Unconfined, the same program can.
+func TestRunTimePipesCannotBeSwapped(t *testing.T) {
+	ws := fixture(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "bin"), 0o755))
+	target := filepath.Join(t.TempDir(), "written")
+	script := "#!/bin/sh\nrm -f \"$1\" 2>/dev/null && ln -s " + target + " \"$1\" 2>/dev/null && echo swapped || echo kept\n"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "bin/tool"), []byte(script), 0o755))
+	cmd := `./bin/tool <(echo data)`
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Approver: &onceApprover{}, AuditLog: "off"})
+	require.NoError(t, err)
+	assert.Equal(t, "kept\n", res.Stdout, "%+v", res)
+	assert.NoFileExists(t, target)
+	res, err = testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Approver: &onceApprover{}, AuditLog: "off", Confinement: "off"})
+	require.NoError(t, err)
+	assert.Equal(t, "swapped\n", res.Stdout, "unconfined, the program can (the probe works): %+v", res)
 }
