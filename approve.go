@@ -2,6 +2,7 @@ package vtexec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -29,6 +30,12 @@ const (
 type Approver interface {
 	Approve(ctx context.Context, q Question) (Answer, error)
 }
+
+// ErrCannotAsk is what an Approver returns when it cannot put a question
+// now (a client asked between calls, reached in the middle of a run):
+// the ask is refused as where no person can be asked (needs_approval),
+// not as a person's no.
+var ErrCannotAsk = errors.New("no person can be asked now")
 
 // Question is what a person is shown: the whole command, every part of it,
 // where it runs, why each asking part asks, and the rule that "session" or
@@ -88,6 +95,9 @@ func (q Question) Text() string {
 		line := DisplayArgv(c.Argv)
 		for _, r := range c.Redirects {
 			line += " " + DisplayText(r)
+		}
+		if c.Source != "" {
+			line = DisplayText(c.Source)
 		}
 		fmt.Fprintf(&b, "  $ %s\n", line)
 	}

@@ -98,3 +98,25 @@ func BenchmarkRunConfinement(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunInterpreter compares the same two commands run through the
+// static plan and through the interpreter (the second form needs it for
+// its $?): what the interpreter adds to a request.
+func BenchmarkRunInterpreter(b *testing.B) {
+	dir := benchWorkspace(b)
+	ctx := context.Background()
+	for _, tc := range []struct{ name, cmd string }{
+		{"static", "cat README.md; cat src/a.txt"},
+		{"interpreter", "cat README.md; cat src/a.txt; : $?"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			req := Request{Command: tc.cmd, Workspace: dir, AuditLog: "off"}
+			for b.Loop() {
+				res, err := testEngine.Run(ctx, req)
+				if err != nil || res.ExitCode != 0 || res.Stdout != "x\nx\n" {
+					b.Fatal(err, res.Decision.Reason, res.Stdout, res.Stderr)
+				}
+			}
+		})
+	}
+}

@@ -303,7 +303,7 @@ func (st *state) decision() Decision {
 		d.RunTime = append([]string{}, st.rt.words...)
 		for _, sh := range st.rt.shapes {
 			if len(sh.Words) > 0 {
-				d.Commands = append(d.Commands, Command{Argv: shapeWords(sh)})
+				d.Commands = append(d.Commands, Command{Argv: shapeWords(sh), Source: sh.Source})
 			}
 		}
 	}
@@ -326,6 +326,9 @@ func (st *state) ask(ctx context.Context, ap Approver, d Decision) (Decision, er
 		return needsApproval(d), nil
 	}
 	answer, err := ap.Approve(ctx, st.question(d))
+	if errors.Is(err, ErrCannotAsk) {
+		return needsApproval(d), nil
+	}
 	if err != nil || answer == AnswerDeny || answer == "" {
 		d.Decision, d.Approval = VerdictDeny, string(AnswerDeny)
 		d.Code = CodeDeniedByUser

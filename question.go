@@ -23,7 +23,9 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	d.Warnings = st.warnings
-	if d.Decision != VerdictAsk {
+	if d.Decision != VerdictAsk || (st.rt != nil && !st.rt.staticAsks) {
+		// A run-time request's commands are asked about as they are
+		// reached, unless one known before the run asks.
 		return d, nil, nil
 	}
 	q := st.question(d)

@@ -3,6 +3,7 @@ package vtexec
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
@@ -28,6 +29,35 @@ type runTime struct {
 	words []string
 	// staticAsks: a command known before the run needs a person.
 	staticAsks bool
+	// mayAsk are the commands whose program needs a person whatever its
+	// words: each is asked about when it is reached, with its words.
+	mayAsk []execpolicy.Part
+	// approved are the commands known before the run that a person
+	// approved for this run: reached with the same words in the same
+	// directory, they are not asked about again.
+	approved []execpolicy.Part
+}
+
+// preApproved reports whether every asking part of a command reached at
+// run time was approved before the run, with the same words, in the same
+// directory.
+func (rt *runTime) preApproved(parts []execpolicy.Part) bool {
+	asked := false
+	for _, p := range parts {
+		if p.Decision == execpolicy.Deny {
+			return false
+		}
+		if p.Decision != execpolicy.Ask {
+			continue
+		}
+		asked = true
+		if !slices.ContainsFunc(rt.approved, func(a execpolicy.Part) bool {
+			return a.Dir == p.Dir && slices.Equal(a.Argv, p.Argv)
+		}) {
+			return false
+		}
+	}
+	return asked
 }
 
 // runTimeCode reports whether a static refusal's code is one of a form
@@ -131,7 +161,9 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 					if p.Decision == execpolicy.Deny {
 						refuse(p)
 					}
-					parts, rules = append(parts, p), append(rules, nil)
+					// Asked about when reached, with its words.
+					p.Argv = shapeWords(sh)
+					rt.mayAsk = append(rt.mayAsk, p)
 				}
 			}
 			continue
@@ -150,18 +182,23 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 			}
 		}
 	}
-	d := &execpolicy.Decided{Verdict: &execpolicy.Verdict{Decision: execpolicy.Allow, Parts: parts}, Rules: rules}
 	for _, p := range parts {
 		if p.Decision == execpolicy.Ask {
 			rt.staticAsks = true
 		}
 	}
+	d := &execpolicy.Decided{Verdict: &execpolicy.Verdict{Decision: execpolicy.Allow, Parts: parts}, Rules: rules}
 	switch {
 	case refused != nil:
 		d.Decision, d.Code, d.Reason, d.Hint = execpolicy.Deny, refused.Code, refused.Reason, refused.Hint
 	case rt.staticAsks:
 		strict := execpolicy.Strictest(parts)
 		d.Decision, d.Code, d.Reason, d.Hint, d.NeverAlways = strict.Decision, strict.Code, strict.Reason, strict.Hint, strict.NeverAlways
+	case len(rt.mayAsk) > 0:
+		p := rt.mayAsk[0]
+		d.Decision, d.Code, d.NeverAlways = execpolicy.Ask, p.Code, p.NeverAlways
+		d.Reason = DisplayArgv(p.Argv) + ": " + p.Reason + "; it is asked about when it is reached, with its final words"
+		d.Hint = "run it where a person can be asked (a terminal, an MCP client that can be asked), or approve its uses ahead (vtexec policy allow -- " + DisplayArgv(p.Argv[:1]) + " ARGS)"
 	case !proven:
 		d.Decision, d.Code = execpolicy.Ask, CodeRunTimeCheck
 		d.Reason = "words of this command are known only when it runs (" + strings.Join(rt.words, " ") + "): vtexec runs it in its interpreter and checks each command with its final words as it is reached; a refused command stops the run there, after what ran before it"

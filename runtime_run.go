@@ -201,7 +201,10 @@ func (ir *interpreterRun) decide(ctx context.Context, src, dir string) (Decision
 	sub.holdEscalated()
 	d := sub.decision()
 	sub.countProbe()
-	if d.Decision == VerdictAsk {
+	if d.Decision == VerdictAsk && st.rt.preApproved(sub.decided.Parts) {
+		// Approved before the run, exactly so.
+		d.Decision, d.Code, d.Reason, d.Hint, d.Approval = VerdictAllow, "", "", "", string(AnswerOnce)
+	} else if d.Decision == VerdictAsk {
 		var err error
 		if d, err = sub.ask(ctx, st.req.Approver, d); err != nil {
 			return d, nil, err

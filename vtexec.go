@@ -134,6 +134,9 @@ type Command struct {
 	Builtin   string   `json:"builtin,omitempty"`
 	Env       []string `json:"env,omitempty"`       // output settings from a prefix: "LC_ALL=C"
 	Redirects []string `json:"redirects,omitempty"` // "< in.txt", "> out.txt", "2>&1"
+	// Source is the statement as written, for a command whose words are
+	// known only when it runs (its Argv are its words as written).
+	Source string `json:"source,omitempty"`
 }
 
 // Allowed reports whether the decision lets the command run.
@@ -341,11 +344,22 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	defer st.log.Close()
 	d := st.decision()
 	st.countProbe()
-	if st.rt != nil && d.Decision != VerdictDeny && (!st.rt.staticAsks || req.Approver != nil) {
-		// Each command is checked, and asked about, when it is reached.
-		st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint})
+	if st.rt != nil && d.Decision != VerdictDeny {
+		// Each command is checked, and asked about, when it is reached;
+		// those known before the run that ask are asked about first.
+		if st.rt.staticAsks || (len(st.rt.mayAsk) > 0 && req.Approver == nil) {
+			// Without a person, refused here, naming what to approve.
+			if d, err = st.ask(ctx, req.Approver, d); err != nil {
+				return Result{}, err
+			}
+			st.rt.approved = st.askingParts()
+		}
+		st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Approval: d.Approval})
 		if req.Decided != nil {
 			req.Decided(d, st.ws.Cwd())
+		}
+		if d.Decision != VerdictAllow && d.Code != CodeRunTimeCheck && (st.rt.staticAsks || req.Approver == nil) {
+			return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 		}
 		return st.runInterpreter(ctx, d, early)
 	}

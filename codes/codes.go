@@ -139,6 +139,10 @@ const (
 	ChangedSinceCheck      = "changed_since_check"
 	CwdNotReached          = "cwd_not_reached"
 	RunTimeCheck           = "run_time_check"
+	CommandLimit           = "command_limit"
+	LoopLimit              = "loop_limit"
+	SubstitutionLimit      = "substitution_limit"
+	WordLimit              = "word_limit"
 	NetworkUnavailable     = "network_unavailable"
 	ConfinementUnavailable = "confinement_unavailable"
 )
@@ -206,6 +210,7 @@ var entries = []Entry{
 	{Codes: []Code{ChangedSinceCheck}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a later step now needs an approval the check before the run did not find"},
 	{Codes: []Code{CwdNotReached}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a later step was checked in the directory a `cd` before it leads to, but that `cd` did not run or failed (`false && cd src; ls`): the run stops there rather than run the step elsewhere"},
 	{Codes: []Code{RunTimeCheck}, Kind: Ask, Security: false, Meaning: "(ask, from check) words of the command are known only when it runs (`$(…)`, `$?`, variables, `while read`): run, it goes through vtexec's interpreter, which checks each command with its final words as it is reached and stops at the first one refused"},
+	{Codes: []Code{CommandLimit, LoopLimit, SubstitutionLimit, WordLimit}, Kind: Stop, Security: false, Meaning: "(in `stopped`) a command run by the interpreter reached a bound of the request: 10,000 commands, 100,000 loop iterations, 1 MiB of one substitution's output, 4,096 words of one command"},
 	{Codes: []Code{NetworkUnavailable}, Kind: Refusal, Security: false, Meaning: "a command a person granted the network could get it only in the host's network namespace: slirp4netns is not installed; nothing runs"},
 	{Codes: []Code{ConfinementUnavailable}, Kind: Refusal, Security: false, Meaning: "`confinement = \"required\"` and the kernel cannot confine (no Landlock, no PID namespace, no network cut), or a protected name is a symbolic link; nothing runs"},
 }

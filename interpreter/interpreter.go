@@ -76,16 +76,21 @@ type Limits struct {
 	SubstOutput int64
 	// Words is how many arguments one command may have once expanded.
 	Words int
+	// Iterations is how many times, all loops together, a loop's body
+	// may start.
+	Iterations int
 }
 
 // DefaultLimits are the limits a request gets when none are given.
-var DefaultLimits = Limits{Commands: 10000, SubstOutput: 1 << 20, Words: 4096}
+var DefaultLimits = Limits{Commands: 10000, SubstOutput: 1 << 20, Words: 4096, Iterations: 100000}
 
 // Codes of the refusals the interpreter makes itself.
 const (
 	CodeBuiltin     = codes.ShellBuiltin
-	CodeLimit       = codes.CheckLimit
-	CodeSubstOutput = codes.TooLong
+	CodeCommands    = codes.CommandLimit
+	CodeIterations  = codes.LoopLimit
+	CodeSubstOutput = codes.SubstitutionLimit
+	CodeWords       = codes.WordLimit
 )
 
 // Stop is the command that ended the request, and why.
@@ -206,11 +211,12 @@ type run struct {
 	stdout io.Writer
 	base   map[string]string // the environment the request started with
 
-	mu       sync.Mutex
-	commands int
-	stopped  *Stop
-	ran      [][]string
-	cancel   context.CancelFunc
+	mu         sync.Mutex
+	commands   int
+	iterations int
+	stopped    *Stop
+	ran        [][]string
+	cancel     context.CancelFunc
 }
 
 // Run runs the request. An error is vtexec's own failure; a refused
@@ -229,6 +235,10 @@ func Run(ctx context.Context, req Request, hooks Hooks) (Outcome, error) {
 	if lim.Words <= 0 {
 		lim.Words = DefaultLimits.Words
 	}
+	if lim.Iterations <= 0 {
+		lim.Iterations = DefaultLimits.Iterations
+	}
+	countIterations(req.File)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{hooks: hooks, limits: lim, stdout: req.Stdout, base: map[string]string{}, cancel: cancel}
@@ -312,6 +322,34 @@ var shellOnly = map[string]bool{
 	"local": true,
 }
 
+// iterationMark is the command countIterations puts first in every
+// loop's body: a word no request can hold (a NUL byte), which call
+// counts and runs as ":".
+const iterationMark = "\x00loop"
+
+// countIterations puts iterationMark first in the body of every loop of
+// f, once.
+func countIterations(f *syntax.File) {
+	mark := func(body []*syntax.Stmt) []*syntax.Stmt {
+		if len(body) > 0 {
+			if c, ok := body[0].Cmd.(*syntax.CallExpr); ok && len(c.Args) == 1 && c.Args[0].Lit() == iterationMark {
+				return body
+			}
+		}
+		st := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: iterationMark}}}}}}
+		return append([]*syntax.Stmt{st}, body...)
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.WhileClause:
+			x.Do = mark(x.Do)
+		case *syntax.ForClause:
+			x.Do = mark(x.Do)
+		}
+		return true
+	})
+}
+
 // ShellState reports whether name is a builtin only a shell has that the
 // interpreter runs whatever its words, for it changes only the
 // interpreter's own variables, loops or input (read, shift, exit, let
@@ -325,17 +363,29 @@ func (r *run) call(ctx context.Context, args []string) ([]string, error) {
 	if err := r.halted(); err != nil {
 		return nil, err
 	}
+	if len(args) == 1 && args[0] == iterationMark {
+		r.mu.Lock()
+		r.iterations++
+		n := r.iterations
+		r.mu.Unlock()
+		if n > r.limits.Iterations {
+			return nil, r.stop(&Stop{Code: CodeIterations,
+				Reason: fmt.Sprintf("the request's loops ran more than %d times", r.limits.Iterations),
+				Hint:   "bound the loop, or split the work into several requests"})
+		}
+		return []string{":"}, nil
+	}
 	r.mu.Lock()
 	r.commands++
 	n := r.commands
 	r.mu.Unlock()
 	if n > r.limits.Commands {
-		return nil, r.stop(&Stop{Argv: args, Code: CodeLimit,
+		return nil, r.stop(&Stop{Argv: args, Code: CodeCommands,
 			Reason: fmt.Sprintf("the request ran more than %d commands", r.limits.Commands),
 			Hint:   "bound the loop, or split the work into several requests"})
 	}
 	if len(args) > r.limits.Words {
-		return nil, r.stop(&Stop{Argv: args[:8], Code: CodeSubstOutput,
+		return nil, r.stop(&Stop{Argv: args[:8], Code: CodeWords,
 			Reason: fmt.Sprintf("%s has %d arguments once expanded, more than %d", args[0], len(args), r.limits.Words),
 			Hint:   "give the program fewer arguments, or a file that lists them"})
 	}

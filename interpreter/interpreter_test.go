@@ -231,7 +231,7 @@ func TestRequestIsBounded(t *testing.T) {
 	e := newFake(t)
 	o, _, _ := e.run(t, `while true; do :; done`, Limits{Commands: 100})
 	require.NotNil(t, o.Stopped)
-	assert.Equal(t, CodeLimit, o.Stopped.Code)
+	assert.Equal(t, CodeCommands, o.Stopped.Code)
 
 	o, _, _ = e.run(t, `x=$(seq 1 100000); echo done`, Limits{SubstOutput: 1000})
 	require.NotNil(t, o.Stopped)
@@ -239,7 +239,18 @@ func TestRequestIsBounded(t *testing.T) {
 
 	o, _, _ = e.run(t, `cat $(seq 1 10000)`, Limits{})
 	require.NotNil(t, o.Stopped)
-	assert.Equal(t, CodeSubstOutput, o.Stopped.Code)
+	assert.Equal(t, CodeWords, o.Stopped.Code)
+
+	// Loops that run no command are bounded too, all loops together.
+	o, out, _ := e.run(t, `n=0; while [[ 1 ]]; do n=$((n+1)); done; echo after`, Limits{Iterations: 500})
+	require.NotNil(t, o.Stopped)
+	assert.Equal(t, CodeIterations, o.Stopped.Code)
+	assert.Empty(t, out)
+	o, out, _ = e.run(t, `for i in 1 2 3; do for j in 1 2 3; do :; done; done; echo after`, Limits{Iterations: 12})
+	assert.Nil(t, o.Stopped, "3 + 9 iterations")
+	assert.Equal(t, "after\n", out)
+	o, _, _ = e.run(t, `for i in 1 2 3; do for j in 1 2 3; do :; done; done; echo after`, Limits{Iterations: 11})
+	require.NotNil(t, o.Stopped)
 
 	// A substitution's NUL bytes are dropped, as bash drops them: no
 	// argument ever holds one.
@@ -249,7 +260,7 @@ func TestRequestIsBounded(t *testing.T) {
 	require.Len(t, e.checked, 1)
 	assert.Equal(t, []string{"cat", "a.txtb"}, e.checked[0])
 
-	o, out, _ := e.run(t, `echo hi > /tmp/vtexec-interpreter-probe; echo after`, Limits{})
+	o, out, _ = e.run(t, `echo hi > /tmp/vtexec-interpreter-probe; echo after`, Limits{})
 	require.NotNil(t, o.Stopped)
 	assert.Equal(t, "outside_workspace", o.Stopped.Code)
 	assert.NotContains(t, out, "after")

@@ -80,9 +80,16 @@ type answeredApprover struct {
 	state    string // the round's request state: a ticket (see tickets)
 	conn     string
 	tickets  *tickets
+	used     bool // it answered its one question
 }
 
 func (a *answeredApprover) Approve(_ context.Context, q vtexec.Question) (vtexec.Answer, error) {
+	if a.used {
+		// A second question, reached in the middle of a run: the client
+		// is asked between calls, not now.
+		return vtexec.AnswerDeny, vtexec.ErrCannotAsk
+	}
+	a.used = true
 	if err := a.tickets.redeem(a.conn, q.Digest(), a.state); err != nil {
 		return vtexec.AnswerDeny, err
 	}

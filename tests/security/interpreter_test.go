@@ -37,8 +37,9 @@ func TestRunTimeWordsAreCheckedWhereUsed(t *testing.T) {
 		{"a redirect outside from a variable", `o=../ws2/pwned.txt; echo pwned > $o`, "outside_workspace", "file:../ws2/pwned.txt"},
 		{"a cd outside from a variable", `d=..; cd $d; cat ws2/secret.txt`, "outside_workspace", "out:secret"},
 		{"a git setting from a variable", `v=$(echo /tmp); GIT_DIR=$v git status`, "assignment", ""},
-		{"ten thousand words", `ls $(seq 1 10000)`, "too_long", ""},
-		{"a loop without end", `while :; do :; done`, "check_limit", ""},
+		{"ten thousand words", `ls $(seq 1 10000)`, "word_limit", ""},
+		{"a loop without end", `while :; do :; done`, "command_limit", ""},
+		{"a loop without a command", `while [[ 1 ]]; do x=1; done`, "loop_limit", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,11 +129,11 @@ func TestRunTimeRefusesComputedProgramsAndEscapes(t *testing.T) {
 	}
 }
 
-// A loop that runs no command is bounded by the request's timeout.
+// A loop under its bounds still ends at the request's timeout.
 func TestRunTimeLoopEndsAtTheTimeout(t *testing.T) {
 	ws := fixture(t)
 	start := time.Now()
-	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: `n=0; while [[ 1 ]]; do n=$((n+1)); done`, Workspace: ws, AuditLog: "off", Timeout: time.Second})
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: `while [[ 1 ]]; do sleep 0.2; done`, Workspace: ws, AuditLog: "off", Timeout: time.Second})
 	require.NoError(t, err)
 	assert.True(t, res.TimedOut)
 	assert.Equal(t, 124, res.ExitCode)
@@ -146,7 +147,7 @@ func TestRunTimeSubstitutionOutputIsBounded(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "big.txt"), []byte(strings.Repeat("x", 2<<20)), 0o644))
 	res := runIn(t, ws, `x=$(cat big.txt); touch after.txt`)
 	require.NotNil(t, res.Stopped)
-	assert.Equal(t, "too_long", res.Stopped.Code)
+	assert.Equal(t, "substitution_limit", res.Stopped.Code)
 	assert.NoFileExists(t, filepath.Join(ws, "after.txt"))
 }
 
@@ -208,4 +209,25 @@ func TestRunTimePipesCannotBeSwapped(t *testing.T) {
 	res, err = testEngine.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, Approver: &onceApprover{}, AuditLog: "off", Confinement: "off"})
 	require.NoError(t, err)
 	assert.Equal(t, "swapped\n", res.Stdout, "unconfined, the program can (the probe works): %+v", res)
+}
+
+// A command known before the run that needs a person is asked about
+// first, as the request's question; reached with the same words in the
+// same directory, it is not asked about again. One reached with other
+// words is.
+func TestRunTimeAsksOnceForWhatWasAsked(t *testing.T) {
+	ws := fixture(t)
+	ap := &onceApprover{}
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: `rm file.txt; x=$(echo README.md); echo "gone, $x stays"`, Workspace: ws, Approver: ap, AuditLog: "off"})
+	require.NoError(t, err)
+	require.Len(t, ap.asked, 1, "%+v", ap.asked)
+	assert.Equal(t, "gone, README.md stays\n", res.Stdout, "%+v", res)
+	assert.NoFileExists(t, filepath.Join(ws, "file.txt"))
+
+	ap = &onceApprover{}
+	res, err = testEngine.Run(context.Background(), vtexec.Request{Command: `rm src/a.txt; f=$(echo src/b.go); rm "$f"`, Workspace: ws, Approver: ap, AuditLog: "off"})
+	require.NoError(t, err)
+	require.Len(t, ap.asked, 2, "the second rm's words were not seen before the run: %+v", ap.asked)
+	assert.Equal(t, "rm src/b.go", ap.asked[1].Command)
+	assert.NoFileExists(t, filepath.Join(ws, "src/b.go"))
 }

@@ -228,6 +228,21 @@ func TestKernelFloorHoldsAnApprovedTool(t *testing.T) {
 			"the setsid daemon outlived the run")
 		assert.Contains(t, string(res.Confinement), `"landlock"`)
 	})
+	t.Run("interpreter", func(t *testing.T) {
+		// The same tool reached by the interpreter, its name from a
+		// variable: the same box.
+		s := newAttackSetup(t)
+		res, got := s.runLine(t, "", `script=$(echo attack.pl); perl "$script"; echo "status: $?"`)
+		for _, a := range attempts {
+			assert.Equal(t, "denied", got[a], "%s under confinement, run by the interpreter\nstdout:\n%s\nstderr:\n%s", a, res.Stdout, res.Stderr)
+		}
+		assert.Equal(t, "ok", got["write-inside"], res.Stdout+res.Stderr)
+		assert.Equal(t, "0", got["status"], res.Stdout+res.Stderr)
+		assert.NoFileExists(t, filepath.Join(s.outside, "pwned"))
+		assert.Eventually(t, func() bool { return len(markedPids(s.marker)) == 0 }, time.Second, 20*time.Millisecond,
+			"the setsid daemon outlived the run")
+		assert.Contains(t, string(res.Confinement), `"landlock"`)
+	})
 	t.Run("off", func(t *testing.T) {
 		s := newAttackSetup(t)
 		res, got := s.run(t, "off")
@@ -245,12 +260,13 @@ func TestKernelFloorHoldsAnApprovedTool(t *testing.T) {
 func TestKernelFloorSIGKILLOfVtexec(t *testing.T) {
 	for _, tc := range []struct {
 		confinement string
+		line        string
 		survives    bool
-	}{{"", false}, {"off", true}} {
-		t.Run("confinement="+tc.confinement, func(t *testing.T) {
+	}{{"", "perl attack.pl", false}, {"", `s=attack.pl; perl "$s"; echo "status $?"`, false}, {"off", "perl attack.pl", true}} {
+		t.Run("confinement="+tc.confinement+" "+tc.line, func(t *testing.T) {
 			s := newAttackSetup(t)
 			require.NoError(t, os.WriteFile(filepath.Join(s.ws, "linger"), nil, 0o644))
-			cmd := s.command(t, tc.confinement)
+			cmd := s.vtexecRun(t, tc.confinement, tc.line)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			require.NoError(t, cmd.Start())
