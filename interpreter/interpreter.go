@@ -160,8 +160,19 @@ func Unsupported(f *syntax.File) *Refusal {
 				refuse(codes.Background, "a background job (&)", "run it in the foreground; long jobs end at the timeout")
 			}
 		case *syntax.DeclClause:
-			if v := x.Variant.Value; v != "local" {
-				refuse(codes.Assignment, v+", which changes what later programs receive,", "pass values as arguments, or as NAME=value before one command")
+			if why := declaration(x); why != "" {
+				refuse(codes.Assignment, why, "pass values as arguments, or as NAME=value before one command")
+			}
+		case *syntax.ParamExp:
+			if x.Exp != nil && x.Exp.Op == syntax.OtherParamOps {
+				refuse(codes.Expansion, "${NAME@…}", "print the value with printf %q")
+			}
+			if x.Param != nil && (x.Param.Value == "_" || x.Param.Value == "0" || strings.HasPrefix(x.Param.Value, "BASH")) {
+				refuse(codes.Expansion, "$"+x.Param.Value+", which names bash's own state,", "write the value out")
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) >= 2 && x.Args[0].Lit() == "printf" && strings.HasPrefix(x.Args[1].Lit(), "-v") {
+				refuse(codes.ShellBuiltin, "printf -v", "assign the output of a substitution: x=$(printf …)")
 			}
 		case *syntax.LetClause:
 			for _, e := range x.Exprs {
@@ -179,6 +190,30 @@ func Unsupported(f *syntax.File) *Refusal {
 		return true
 	})
 	return r
+}
+
+// declaration says why a declare, local or typeset is not run, or "":
+// only one that declares the interpreter's own variables (arrays,
+// associative arrays) runs; one that exports, makes
+// read-only, prints or touches functions does not.
+func declaration(d *syntax.DeclClause) string {
+	v := d.Variant.Value
+	if v != "local" && v != "declare" && v != "typeset" {
+		return v + ", which changes what later programs receive,"
+	}
+	for _, a := range d.Args {
+		if a.Name != nil || a.Value == nil {
+			continue
+		}
+		flag := a.Value.Lit()
+		if !strings.HasPrefix(flag, "-") {
+			return v + " with a computed flag"
+		}
+		if strings.Trim(flag[1:], "aA") != "" {
+			return v + " " + flag + " (only -a and -A are)"
+		}
+	}
+	return ""
 }
 
 // ProcessSubstitution reports whether f has a <(…): it needs
@@ -397,6 +432,9 @@ func (r *run) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	}
 	name := args[0]
+	if name == "printf" && len(args) > 1 && strings.HasPrefix(args[1], "-v") {
+		return nil, r.stop(&Stop{Argv: args, Code: CodeBuiltin, Reason: "printf -v is not run by vtexec's interpreter", Hint: "assign the output of a substitution: x=$(printf …)"})
+	}
 	if name == "printf" && len(args) > 2 && args[1] == "--" {
 		// bash's printf ends its options at --; interp's would print it.
 		args = append(args[:1:1], args[2:]...)
@@ -431,6 +469,9 @@ func (r *run) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	case "set":
 		for _, a := range args[1:] {
+			if a == "--" {
+				break // the rest are the positional parameters
+			}
 			if !slices.Contains([]string{"-e", "+e", "-u", "+u", "-x", "+x", "-o", "+o", "pipefail", "errexit", "nounset", "-eu", "-euo", "-ex"}, a) {
 				return nil, r.stop(&Stop{Argv: args, Code: CodeBuiltin, Reason: "set " + a + " is not run: only -e, -u, -x and -o pipefail are", Hint: "drop it"})
 			}

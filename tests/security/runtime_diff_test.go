@@ -57,6 +57,8 @@ func (g *runTimeGen) simple() string {
 		`(cd src && echo "$(ls)" && pwd >/dev/null); echo "in ${PWD##*/}"`,
 		`cat file.txt | while read -r line; do [ "$line" = two ] && echo "found $line"; done; echo done`,
 		`let n+=3; echo "let $n"`,
+		`set -- a ` + w + `; echo "$2 $#"`,
+		`declare -A m; m[k]=` + w + `; echo "${m[k]}"`,
 		`echo ${x:0:2} ${x^^} ${x:+set}`,
 		`diff <(echo a) <(echo ` + w + `) || echo "differ $?"`,
 		`cat <(echo ` + w + `) <(echo "$x")`,
