@@ -7,10 +7,11 @@ const Rules = `Commands run without a shell, inside the workspace; anything vtex
 
 Works: one command, or several joined with && ; || and pipes |. Redirects to files inside the workspace: > file, >> file, 2> file, 2>&1, &> file, < file. Quotes, globs (*.go) and braces ({a,b}) work as in bash. A whole bash -c 'SCRIPT' is checked and run as SCRIPT. Also: here-documents (cat > notes.md <<'EOF' ... EOF, and <<< 'text'); for NAME in WORDS; do ...; done (alone, after cd, or as one part of an && / || list); ( ... ) as a command or one part of such a list, a cd inside holding only there, and { ...; } the same way (a cd inside holds after it); output redirects on a loop or group ({ ...; } > out.txt 2>&1); if COND; then ...; elif ...; else ...; fi; groups and ifs inside one another or a loop's body; test, [ ... ] and [[ ... ]] with one test; ! before a command or pipeline; : and exit N; command -v NAME and type NAME; $PWD; and settings as prefixes (LC_ALL=C sort, TZ=UTC date, NO_COLOR=1, COLUMNS=120, CI=1, NODE_ENV=test, PYTHONPATH=src, PYTHONDONTWRITEBYTECODE=1).
 
+Words known only when the command runs also work: $(...), backticks, <(...), $?, variables and ${...}, arithmetic, while read loops, case. Each command inside is checked as it is reached, with its final words, and the first one refused stops the command there: the result says which and what ran before it.
+
 Refused, and what to do instead:
-- $(...) and backticks (but $(pwd), which is $PWD, and "$(cat <<'EOF' ... EOF)" in double quotes, which is the text): run the inner command first, then write its output literally.
-- Other variables ($HOME, $1) and assignments (A=1 cmd, export A=1): write values literally; the environment is fixed.
-- while/until loops, case, loops, groups or ifs in a pipeline or with an input redirect, and a loop inside a loop: run the commands one at a time, or joined with && ; || |.
+- A program whose name is computed ($(echo rm) x, $CMD args), eval, source, exec, trap, alias, functions, export and declare -x, >(...), printf -v: write the commands and their names out.
+- Assignments that reach programs (export A=1): pass values as arguments, or as A=1 cmd where the setting is allowed.
 - Background jobs (&): for a server, a watcher or tail -f, call shell with background: true instead; it answers at once with a job id. Read its output with shell_read, type into it with shell_write, stop it with shell_kill; shell_list lists them. Without background, every command ends at its timeout.
 - A here-document with an unquoted delimiter may not expand anything but $PWD: quote the delimiter (<<'EOF') to write text as it is.
 - Paths outside the workspace (/etc/passwd, ../x, ~/x): use paths inside it.
