@@ -105,7 +105,9 @@ func TestBackgroundFollowsAFileAndIsKilled(t *testing.T) {
 	require.NotNil(t, out.ExitCode, txt)
 	require.NotNil(t, out.Result)
 	assert.Equal(t, id, out.Result.Job)
-	assert.Empty(t, running(t, name), "tail outlived shell_kill")
+	// SIGKILL is delivered at once; the process may take a moment more
+	// to be gone under load.
+	assert.Eventually(t, func() bool { return len(running(t, name)) == 0 }, time.Second, 10*time.Millisecond, "tail outlived shell_kill")
 
 	// Ended jobs stay readable; an unknown id is a clear error.
 	_, _, again := jobCall(t, cs, ToolRead, map[string]any{"id": id})
