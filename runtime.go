@@ -94,7 +94,7 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 		st.decided.Code, st.decided.Reason, st.decided.Hint = r.Code, r.Reason, r.Hint
 		return
 	}
-	rt := &runTime{file: f, shapes: interpreter.Shapes(f)}
+	rt := &runTime{file: f, shapes: interpreter.Shapes(f, st.src)}
 	// A loop on a condition may not end: only the run can tell.
 	proven := !interpreter.Loops(f)
 	var parts []execpolicy.Part

@@ -753,13 +753,14 @@ func userPathDir(name string) string {
 	if strings.Contains(name, "/") {
 		return ""
 	}
+	var abs []string
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if !filepath.IsAbs(dir) {
-			continue
+		if filepath.IsAbs(dir) {
+			abs = append(abs, dir)
 		}
-		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return dir
-		}
+	}
+	if p, ok := plan.LookPath(name, strings.Join(abs, string(filepath.ListSeparator))); ok {
+		return filepath.Dir(p)
 	}
 	return ""
 }

@@ -1,7 +1,6 @@
 package interpreter
 
 import (
-	"bytes"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -80,10 +79,17 @@ func (s Shape) StaticSource() string {
 	return strings.Join(parts, " ")
 }
 
-// Shapes returns the shape of every statement of f that runs a command
-// or has redirects, in source order, those inside substitutions
-// included.
-func Shapes(f *syntax.File) []Shape {
+// Shapes returns the shape of every statement of f (parsed from src)
+// that runs a command or has redirects, in source order, those inside
+// substitutions included. Texts are src's own bytes.
+func Shapes(f *syntax.File, src string) []Shape {
+	text := func(n syntax.Node) string {
+		i, j := int(n.Pos().Offset()), int(n.End().Offset())
+		if i < 0 || j > len(src) || i > j {
+			return "?"
+		}
+		return src[i:j]
+	}
 	var out []Shape
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
@@ -94,18 +100,18 @@ func Shapes(f *syntax.File) []Shape {
 		call, isCall := st.Cmd.(*syntax.CallExpr)
 		if isCall {
 			for _, a := range call.Assigns {
-				w := Word{Text: assignText(a), RunTime: a.Value != nil && runTime(a.Value)}
+				w := Word{Text: text(a), RunTime: a.Value != nil && runTime(a.Value)}
 				if a.Array != nil || a.Index != nil || a.Append {
 					w.RunTime = true
 				}
 				sh.Assigns = append(sh.Assigns, w)
 			}
 			for _, a := range call.Args {
-				sh.Words = append(sh.Words, Word{Text: printed(a), RunTime: runTime(a)})
+				sh.Words = append(sh.Words, Word{Text: text(a), RunTime: runTime(a)})
 			}
 		}
 		for _, r := range st.Redirs {
-			w := Word{Text: redirectText(r)}
+			w := Word{Text: text(r)}
 			if r.Word != nil {
 				w.RunTime = runTime(r.Word)
 			}
@@ -115,7 +121,14 @@ func Shapes(f *syntax.File) []Shape {
 			sh.Redirects = append(sh.Redirects, w)
 		}
 		if len(sh.Words) > 0 || len(sh.Redirects) > 0 || len(sh.Assigns) > 0 {
-			sh.Source = printed(st)
+			sh.Source = text(st)
+			if st.Semicolon.IsValid() {
+				// Without the ; or & that ends it.
+				i, j := int(st.Pos().Offset()), int(st.Semicolon.Offset())
+				if i <= j && j <= len(src) {
+					sh.Source = strings.TrimRight(src[i:j], " \t")
+				}
+			}
 			out = append(out, sh)
 		}
 		return true
@@ -135,43 +148,6 @@ func runTime(n syntax.Node) bool {
 		return !found
 	})
 	return found
-}
-
-func printed(n syntax.Node) string {
-	var b bytes.Buffer
-	if err := syntax.NewPrinter(syntax.Minify(true)).Print(&b, n); err != nil {
-		return "?"
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// assignText is NAME=value as written.
-func assignText(a *syntax.Assign) string {
-	s := a.Name.Value
-	if a.Append {
-		s += "+"
-	}
-	s += "="
-	if a.Value != nil {
-		s += printed(a.Value)
-	}
-	return s
-}
-
-// redirectText is a redirect as written: "> out.txt", "2>&1", "<<EOF".
-func redirectText(r *syntax.Redirect) string {
-	s := ""
-	if r.N != nil {
-		s = r.N.Value
-	}
-	s += r.Op.String()
-	if r.Word != nil {
-		if r.Op == syntax.DplOut || r.Op == syntax.DplIn {
-			return s + printed(r.Word)
-		}
-		s += " " + printed(r.Word)
-	}
-	return s
 }
 
 // Loops reports whether f has a loop whose end depends on what runs

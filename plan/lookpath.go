@@ -44,18 +44,16 @@ type lookup struct{ name, path string }
 func lookKept(name, path string) (string, bool) {
 	key := lookup{name, path}
 	if p, ok := found.Get(key); ok {
-		return p, true
+		return p, p != "" // "": kept as missing
 	}
 	if !found.Again(key) {
 		return lookPath(name, path)
 	}
 	w := searchPathWatch(path) // before the look: a change during it shows later
 	p, ok := lookPath(name, path)
-	if ok {
-		found.Put(key, p, w)
-	} else {
-		w.Close()
-	}
+	// A program missing is kept too: installing one changes a
+	// directory of the path, which ends what was kept.
+	found.Put(key, p, w)
 	return p, ok
 }
 

@@ -40,6 +40,11 @@ func TestLookPathFollowsChanges(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(first, "tool")))
 	require.NoError(t, os.Remove(filepath.Join(second, "tool")))
 	assert.Equal(t, "", look(), "removed")
+	assert.Equal(t, "", look(), "kept as missing")
+	write(filepath.Join(second, "tool"), 0o755)
+	assert.Equal(t, filepath.Join(second, "tool"), look(), "installed after it was kept as missing")
+	require.NoError(t, os.Remove(filepath.Join(second, "tool")))
+	assert.Equal(t, "", look())
 
 	require.NoError(t, os.Mkdir(later, 0o755))
 	write(filepath.Join(later, "tool"), 0o755)
