@@ -25,36 +25,80 @@ func LookPath(name, path string) (string, bool) {
 }
 
 func lookPath(name, path string) (string, bool) {
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, name)
-		if executableFile(p) {
-			return p, true
-		}
-	}
-	return "", false
+	p, _ := lookShadowed(name, path)
+	return p, p != ""
 }
 
+// lookShadowed returns where name is on path ("" if nowhere), and the
+// files of that name before it that are not executable: made so, one
+// of them would be found instead.
+func lookShadowed(name, path string) (string, []string) {
+	var shadows []string
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		switch fileKind(p) {
+		case executable:
+			return p, shadows
+		case other:
+			shadows = append(shadows, p)
+		}
+	}
+	return "", shadows
+}
+
+// kind is what a search path has under a program's name.
+type kind int
+
+const (
+	missing    kind = iota
+	executable      // a regular file with an execute bit
+	other           // anything else: a directory, a file not executable
+)
+
 // found keeps where programs were found, by search path and name.
-var found = dirwatch.Kept[lookup, string]{Max: 512}
+var found = dirwatch.Kept[lookup, lookedUp]{Max: 512}
 
 type lookup struct{ name, path string }
+
+// lookedUp is where a program was found ("" nowhere), and the files of
+// its name before that place that were not executable.
+type lookedUp struct {
+	path    string
+	shadows []string
+}
+
+// still reports whether l is still where the program is. The watch of
+// the path's directories sees entries come and go, not a file's mode
+// changed: the file found must still be executable, and none before it
+// have become so.
+func (l lookedUp) still() bool {
+	if l.path != "" && !executableFile(l.path) {
+		return false
+	}
+	for _, s := range l.shadows {
+		if executableFile(s) {
+			return false
+		}
+	}
+	return true
+}
 
 // lookKept returns where name is on path, from what was kept or by
 // looking, which it then keeps.
 func lookKept(name, path string) (string, bool) {
 	key := lookup{name, path}
-	if p, ok := found.Get(key); ok {
-		return p, p != "" // "": kept as missing
+	if l, ok := found.Get(key); ok && l.still() {
+		return l.path, l.path != "" // "": kept as missing
 	}
 	if !found.Again(key) {
 		return lookPath(name, path)
 	}
 	w := searchPathWatch(path) // before the look: a change during it shows later
-	p, ok := lookPath(name, path)
+	p, shadows := lookShadowed(name, path)
 	// A program missing is kept too: installing one changes a
 	// directory of the path, which ends what was kept.
-	found.Put(key, p, w)
-	return p, ok
+	found.Put(key, lookedUp{path: p, shadows: shadows}, w)
+	return p, p != ""
 }
 
 // pathWatches are the watches of search paths, one for each, shared by
@@ -95,7 +139,7 @@ func searchPathWatch(path string) *dirwatch.Watch {
 // the directories that hold them, where a directory of path could be
 // made, removed or replaced. It is nil where that cannot be had.
 func watchSearchPath(path string) *dirwatch.Watch {
-	w := dirwatch.New()
+	w := dirwatch.NewEntries()
 	if w == nil {
 		return nil
 	}

@@ -4,7 +4,16 @@ import "os"
 
 // executableFile reports whether p (links followed) is a regular file:
 // Windows has no execute bit.
-func executableFile(p string) bool {
+func executableFile(p string) bool { return fileKind(p) == executable }
+
+// fileKind says what is at p (links followed).
+func fileKind(p string) kind {
 	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+	switch {
+	case err != nil:
+		return missing
+	case fi.Mode().IsRegular():
+		return executable
+	}
+	return other
 }

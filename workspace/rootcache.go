@@ -28,7 +28,9 @@ func resolveRoot(abs string) (string, error) {
 	if !resolvedRoots.Again(abs) {
 		return evalRoot(abs)
 	}
-	w := dirwatch.New()
+	// Entries only: a component changes only by an entry made, removed
+	// or renamed in the directory that holds it.
+	w := dirwatch.NewEntries()
 	if w != nil && !watchAncestors(w, abs) {
 		w.Close()
 		w = nil

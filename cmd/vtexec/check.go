@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/jsonline"
@@ -108,16 +111,42 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	// One Engine for the stream: it keeps the loaded policy and reloads
 	// it only when a policy file or the trust store changes.
 	cfg.engine = vtexec.NewEngine(vtexec.Config{})
+	if os.Getenv("GOGC") == "" {
+		// A line's garbage is small and short-lived: collecting it a
+		// quarter as often takes a third of the stream's time away for
+		// some 10 MB more.
+		debug.SetGCPercent(400)
+	}
+	// Lines of one session are checked one after another (a refusal
+	// counts against the session before the next line is decided);
+	// without one, lines are independent and are checked on every CPU,
+	// answered in order.
+	workers := 1
+	if cfg.session == "" {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	// The read blocks, so it has a goroutine of its own: the stream ends
 	// when ctx is done (SIGTERM, SIGINT) even while it waits for a line.
 	// That goroutine ends at the next line or at EOF.
-	lines := make(chan streamLine, 64)
+	order := make(chan *streamLine, 64)
+	work := make(chan *streamLine, 64)
 	go func() {
+		defer close(work)
 		in := bufio.NewReaderSize(stdin, 64<<10)
 		for {
 			line, err := readLine(in)
+			l := &streamLine{line: line, err: err, done: make(chan struct{})}
+			if err == nil {
+				select {
+				case work <- l:
+				case <-ctx.Done():
+					return
+				}
+			} else {
+				close(l.done)
+			}
 			select {
-			case lines <- streamLine{line, err}:
+			case order <- l:
 			case <-ctx.Done():
 				return
 			}
@@ -126,17 +155,30 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 			}
 		}
 	}()
+	for range workers {
+		go func() {
+			for l := range work {
+				l.d = checkLine(ctx, cfg, l.line)
+				close(l.done)
+			}
+		}()
+	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	for {
-		var l streamLine
+		var l *streamLine
 		select {
 		case <-ctx.Done():
 			return out.Flush()
-		case l = <-lines:
+		case l = <-order:
 		}
-		var d vtexec.Decision
+		select {
+		case <-ctx.Done():
+			return out.Flush()
+		case <-l.done:
+		}
+		d := l.d
 		switch {
 		case errors.Is(l.err, io.EOF):
 			return out.Flush()
@@ -145,8 +187,6 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 		case l.err != nil:
 			out.Flush()
 			return l.err
-		default:
-			d = checkLine(ctx, cfg, l.line)
 		}
 		if err := enc.Encode(d); err != nil {
 			return err
@@ -154,7 +194,7 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 		// Answer now unless the next request is already waiting: a
 		// harness that sends one line and waits gets its verdict, a bulk
 		// stream still writes in large blocks.
-		if len(lines) == 0 {
+		if len(order) == 0 {
 			if err := out.Flush(); err != nil {
 				return err
 			}
@@ -162,9 +202,12 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	}
 }
 
+// streamLine is one request line and, once done is closed, its answer.
 type streamLine struct {
 	line []byte
 	err  error
+	d    vtexec.Decision
+	done chan struct{}
 }
 
 func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decision {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -259,4 +260,26 @@ func TestRunUsesPolicyLimits(t *testing.T) {
 	_, out, _ = cli(t, "", "run", "--workspace", ws, "--json", "--max-output", "64KiB", "--", "cat big.txt")
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.False(t, res.Truncated)
+}
+
+// Lines are checked on every CPU, and answered in the order they came.
+func TestCheckStreamAnswersInOrder(t *testing.T) {
+	ws := cliWorkspace(t)
+	var in strings.Builder
+	var want []string
+	for i := range 400 {
+		cmd := []string{fmt.Sprintf("echo %d", i), fmt.Sprintf("cat ../x%d", i), fmt.Sprintf("git log -n %d", i+1), fmt.Sprintf("ls $(echo %d)", i)}[i%4]
+		want = append(want, cmd)
+		line, _ := json.Marshal(map[string]string{"cmd": cmd})
+		in.Write(append(line, '\n'))
+	}
+	code, out, _ := cli(t, in.String(), "check", "--jsonl", "--workspace", ws)
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, len(want))
+	for i, line := range lines {
+		var d struct{ Cmd string }
+		require.NoError(t, json.Unmarshal([]byte(line), &d))
+		assert.Equal(t, want[i], d.Cmd, "line %d", i+1)
+	}
 }

@@ -23,17 +23,21 @@ import (
 // at most, which editors and build tools need too) and hold at most
 // maxWatches directories between them.
 type Watch struct {
-	dirty  bool
-	closed bool
-	wds    []int32
-	shared int // owners besides the first (see Share)
+	dirty   bool
+	closed  bool
+	entries bool // see NewEntries
+	wds     []int32
+	shared  int // owners besides the first (see Share)
 }
 
 // maxWatches bounds the directories watched at once by the process.
 const maxWatches = 16384
 
-const mask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
-	unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
+const (
+	entriesMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
+		unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
+	mask = entriesMask | unix.IN_ATTRIB
+)
 
 // hub is the process's inotify instance and who watches what.
 var hub struct {
@@ -63,6 +67,22 @@ func New() *Watch {
 	return &Watch{}
 }
 
+// NewEntries is New for a watch that sees entries made, removed or
+// renamed in its directories, and the directories themselves moved or
+// removed, but not an entry's attributes changed (a chmod, a write's
+// mtime). Adding such a directory is cheap: watching attributes makes
+// the kernel mark every entry it has cached for the directory, the
+// names looked up there and not found included, which on a machine that
+// has looked up many names in /usr/bin takes tens of milliseconds per
+// directory.
+func NewEntries() *Watch {
+	w := New()
+	if w != nil {
+		w.entries = true
+	}
+	return w
+}
+
 // Add watches dir, not following a final symbolic link. Add a directory
 // before reading it, so that a change made after the read is seen. It
 // reports false if dir cannot be watched (gone, not a directory, or too
@@ -82,7 +102,13 @@ func (w *Watch) add(dir string, flags uint32) bool {
 	if w.closed || len(hub.byWD) >= maxWatches {
 		return false
 	}
-	wd, err := unix.InotifyAddWatch(hub.fd, dir, mask|flags)
+	m := uint32(mask)
+	if w.entries {
+		// Added to what the directory's watch has: the instance is
+		// shared, and a full watch of the same directory keeps its own.
+		m = entriesMask | unix.IN_MASK_ADD
+	}
+	wd, err := unix.InotifyAddWatch(hub.fd, dir, m|flags)
 	if err != nil {
 		return false
 	}

@@ -99,3 +99,32 @@ func TestSharedWatchEndsWithItsLastOwner(t *testing.T) {
 	second.Close()
 	assert.True(t, second.Changed(), "closed by its last owner")
 }
+
+// A watch of entries sees names made, removed and renamed, and not an
+// entry's mode changed; a full watch of the same directory, made before
+// or after it, still sees that.
+func TestWatchOfEntries(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		assert.Nil(t, NewEntries())
+		return
+	}
+	dir := t.TempDir()
+	f := filepath.Join(dir, "tool")
+	require.NoError(t, os.WriteFile(f, nil, 0o644))
+	entries := NewEntries()
+	defer entries.Close()
+	require.True(t, entries.Add(dir))
+	require.NoError(t, os.Chmod(f, 0o755))
+	assert.False(t, entries.Changed(), "a mode changed is not an entry's change")
+	require.NoError(t, os.Rename(f, f+".old"))
+	assert.True(t, entries.Changed(), "a rename is")
+
+	full := New()
+	defer full.Close()
+	require.True(t, full.Add(dir))
+	again := NewEntries()
+	defer again.Close()
+	require.True(t, again.Add(dir), "an entries watch added after a full one")
+	require.NoError(t, os.Chmod(f+".old", 0o700))
+	assert.True(t, full.Changed(), "the full watch keeps seeing modes")
+}
