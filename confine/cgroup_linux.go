@@ -247,11 +247,18 @@ func (c *pidsCgroup) leave() {
 	}
 }
 
-// close closes the cgroup's descriptors; the cgroup stays.
+// close closes the cgroup's descriptors and removes the cgroup if it
+// is empty: a cgroup left behind keeps the one that holds it (the
+// caller's session or service) from being removed when it ends. One that
+// still holds a process stays; another vtexec of the workspace that
+// starts a program later makes it again.
 func (c *pidsCgroup) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closeFiles()
+	if c.dir != "" {
+		_ = unix.Rmdir(c.dir)
+	}
 }
 
 func (c *pidsCgroup) closeFiles() {

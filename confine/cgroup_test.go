@@ -56,6 +56,17 @@ func TestProgramIsBornInThePidsCgroup(t *testing.T) {
 	max, err := os.ReadFile(filepath.Join(dir, "pids.max"))
 	require.NoError(t, err)
 	assert.Equal(t, "64", strings.TrimSpace(string(max)))
+
+	// Closed, the box leaves no cgroup behind in the caller's.
+	memDir := ""
+	if b.pids.mem != nil {
+		memDir = b.pids.mem.dir
+	}
+	require.NoError(t, b.Close())
+	assert.NoDirExists(t, dir)
+	if memDir != "" {
+		assert.NoDirExists(t, memDir)
+	}
 }
 
 func TestRemoveStaleKeepsWhatIsInUseOrNew(t *testing.T) {
