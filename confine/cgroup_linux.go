@@ -270,14 +270,19 @@ func (c *pidsCgroup) closeFiles() {
 	c.fd, c.home = nil, nil
 }
 
-// removeStale removes up to n empty cgroups of other workspaces in
-// parent that were made more than staleAfter ago. The kernel refuses to
-// remove one that holds a process.
+// removeStale removes up to n empty cgroups of other workspaces among
+// the first 4n entries of parent, made more than staleAfter ago. The
+// kernel refuses to remove one that holds a process.
 func removeStale(parent, own string, n int) {
-	entries, err := os.ReadDir(parent)
+	// A look at the first entries only: a box removes its own cgroups
+	// when it closes, so what is stale was left by a vtexec that was
+	// killed, and each vtexec that makes a cgroup clears a few more.
+	dir, err := os.Open(parent)
 	if err != nil {
 		return
 	}
+	entries, _ := dir.ReadDir(4 * n)
+	dir.Close()
 	for _, e := range entries {
 		if n == 0 {
 			return
