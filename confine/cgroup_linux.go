@@ -247,18 +247,25 @@ func (c *pidsCgroup) leave() {
 	}
 }
 
-// close closes the cgroup's descriptors and removes the cgroup if it
-// is empty: a cgroup left behind keeps the one that holds it (the
-// caller's session or service) from being removed when it ends. One that
-// still holds a process stays; another vtexec of the workspace that
-// starts a program later makes it again.
+// close closes the cgroup's descriptors and, when it lies in the
+// caller's cgroup, removes it if it is empty: left behind, it would keep
+// the caller's (a session, a service) from being removed when that
+// ends. One that still holds a process stays; another vtexec of the
+// workspace that starts a program later makes it again.
 func (c *pidsCgroup) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closeFiles()
-	if c.dir != "" {
+	if c.dir != "" && !atHierarchyRoot(filepath.Dir(c.dir)) {
 		_ = unix.Rmdir(c.dir)
 	}
+}
+
+// atHierarchyRoot reports whether the cgroup directory dir is the root
+// of its hierarchy, where a workspace's cgroup blocks no one's removal:
+// it is kept there for the next run.
+func atHierarchyRoot(dir string) bool {
+	return dir == "/sys/fs/cgroup" || filepath.Dir(dir) == "/sys/fs/cgroup"
 }
 
 func (c *pidsCgroup) closeFiles() {
