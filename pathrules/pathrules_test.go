@@ -177,6 +177,7 @@ func failing(r rules) []string {
 // Every row holds for the rules as written.
 func TestPathRules(t *testing.T) {
 	rows := table()
+	t.Logf("%d rows", len(rows))
 	assert.Greater(t, len(rows), 300)
 	assert.Empty(t, failing(real))
 }
