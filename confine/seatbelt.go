@@ -1,0 +1,108 @@
+package confine
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// seatbeltSystemRead are the places every macOS program reads and runs
+// from: the system, the linker's caches, the developer tools, the
+// package managers' trees, the devices every program opens.
+var seatbeltSystemRead = []string{
+	"/System", "/usr", "/bin", "/sbin", "/Library/Apple", "/Library/Developer/CommandLineTools",
+	"/Applications/Xcode.app", "/opt/homebrew", "/usr/local", "/private/etc", "/private/var/db/dyld",
+	"/private/var/db/timezone", "/dev",
+}
+
+// SeatbeltProfile is the Seatbelt (sandbox-exec) profile of the box
+// spec describes, from the same description as Landlock's: read the
+// system and the spec's places, write only ReadWrite, never a protected
+// name nor a git directory (git may write one but its hooks and config,
+// as Landlock lets it when gitWrites), the network only when
+// spec.Network. Paths are taken as given: the caller passes them
+// canonical (/private/var, not /var; pathrules.DarwinCanonical).
+//
+// Nothing on the machines vtexec is tested on can run it; its text is
+// tested against a golden file.
+func SeatbeltProfile(spec Spec, gitWrites bool) string {
+	var b strings.Builder
+	b.WriteString(";; vtexec box (Seatbelt): generated from the box's description\n")
+	b.WriteString("(version 1)\n(deny default)\n")
+	b.WriteString("(allow process-fork)\n(allow process-exec)\n(allow signal (target same-sandbox))\n")
+	b.WriteString("(allow sysctl-read)\n(allow mach-lookup (global-name \"com.apple.system.logger\"))\n")
+	b.WriteString("(allow file-read-metadata)\n")
+
+	b.WriteString("\n;; read and run: the system, then the box's own places\n(allow file-read* process-exec\n")
+	for _, p := range seatbeltSystemRead {
+		b.WriteString("  (subpath " + sbplString(p) + ")\n")
+	}
+	for _, p := range sortedCopy(append(append([]string{}, spec.ReadOnly...), spec.ReadWrite...)) {
+		b.WriteString("  (subpath " + sbplString(p) + ")\n")
+	}
+	b.WriteString(")\n")
+
+	b.WriteString("\n;; devices every program writes\n(allow file-write-data\n")
+	for _, d := range []string{"/dev/null", "/dev/zero", "/dev/tty", "/dev/dtracehelper"} {
+		b.WriteString("  (literal " + sbplString(d) + ")\n")
+	}
+	b.WriteString(")\n")
+
+	// Writes: inside a read-write place, and not under a protected name
+	// or a git directory (but git's own writes there, when granted).
+	var never []string
+	for _, p := range spec.Protected {
+		never = append(never, p.Path)
+	}
+	var gitOnly []string
+	for _, g := range spec.GitDirs {
+		if gitWrites {
+			never = append(never, g+"/hooks", g+"/config")
+			gitOnly = append(gitOnly, g)
+		} else {
+			never = append(never, g)
+		}
+	}
+	never = sortedCopy(never)
+	b.WriteString("\n;; write: the workspace and the run's own HOME and TMPDIR, never a protected name\n")
+	b.WriteString("(allow file-write*\n  (require-all\n    (require-any\n")
+	for _, p := range sortedCopy(spec.ReadWrite) {
+		b.WriteString("      (subpath " + sbplString(p) + ")\n")
+	}
+	b.WriteString("    )\n")
+	for _, p := range never {
+		b.WriteString("    (require-not (subpath " + sbplString(p) + "))\n")
+	}
+	for _, g := range gitOnly {
+		b.WriteString("    (require-not (subpath " + sbplString(g) + "))\n")
+	}
+	b.WriteString("  )\n)\n")
+	if len(gitOnly) > 0 {
+		b.WriteString("\n;; git, granted a history write: its git directory but hooks and config\n(allow file-write*\n  (require-all\n    (require-any\n")
+		for _, g := range gitOnly {
+			b.WriteString("      (subpath " + sbplString(g) + ")\n")
+		}
+		b.WriteString("    )\n")
+		for _, p := range never {
+			b.WriteString("    (require-not (subpath " + sbplString(p) + "))\n")
+		}
+		b.WriteString("  )\n)\n")
+	}
+
+	b.WriteString("\n;; network\n")
+	if spec.Network {
+		b.WriteString("(allow network*)\n(allow system-socket)\n(allow mach-lookup (global-name \"com.apple.dnssd.service\"))\n")
+	} else {
+		b.WriteString(";; none: no socket reaches another host or the machine's services\n")
+	}
+	return b.String()
+}
+
+// sbplString quotes s as an SBPL string literal.
+func sbplString(s string) string { return strconv.Quote(s) }
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}

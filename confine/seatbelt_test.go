@@ -1,0 +1,67 @@
+package confine
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var updateSeatbelt = flag.Bool("update-seatbelt", false, "rewrite testdata/seatbelt-*.sb")
+
+// seatbeltSpec is the box of a workspace with a git repository, a
+// private HOME and TMPDIR, a read-only root and the protected names.
+func seatbeltSpec(network bool) Spec {
+	ws := "/Users/me/work"
+	return Spec{
+		ReadWrite: []string{ws, "/private/var/folders/ab/cd/T/vtexec-501/r-0123/run1", "/Users/me/Library/Caches/vtexec/workspace-0123/cache"},
+		ReadOnly:  []string{"/Users/me/go/pkg/mod"},
+		Protected: []Protected{{Path: ws + "/.vtexec", Dir: true}, {Path: ws + "/.claude", Dir: true}, {Path: ws + "/.envrc"}, {Path: ws + "/.gitattributes"}},
+		GitDirs:   []string{ws + "/.git"},
+		Network:   network,
+	}
+}
+
+// The Seatbelt profile of a box is its golden file; and whatever the
+// golden file says, every place the box has is in it as Landlock has it.
+func TestSeatbeltProfile(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		network, gitWrite bool
+	}{{"plain", false, false}, {"network-git", true, true}} {
+		spec := seatbeltSpec(tc.network)
+		got := SeatbeltProfile(spec, tc.gitWrite)
+		golden := filepath.Join("testdata", "seatbelt-"+tc.name+".sb")
+		if *updateSeatbelt {
+			require.NoError(t, os.MkdirAll("testdata", 0o755))
+			require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+		}
+		want, err := os.ReadFile(golden)
+		require.NoError(t, err, "go test ./confine -run TestSeatbeltProfile -update-seatbelt")
+		assert.Equal(t, string(want), got, tc.name)
+
+		write := got[strings.Index(got, "(allow file-write*"):]
+		for _, p := range spec.ReadWrite {
+			assert.Contains(t, write, `(subpath "`+p+`")`, "%s: %s is written", tc.name, p)
+		}
+		for _, p := range spec.Protected {
+			assert.Contains(t, write, `(require-not (subpath "`+p.Path+`"))`, "%s: %s is never written", tc.name, p.Path)
+		}
+		if tc.gitWrite {
+			// git may write its directory, never its hooks and config.
+			assert.Contains(t, write, `(require-not (subpath "/Users/me/work/.git/hooks"))`)
+			assert.Contains(t, write, `(require-not (subpath "/Users/me/work/.git/config"))`)
+		} else {
+			assert.Contains(t, write, `(require-not (subpath "/Users/me/work/.git"))`, "the git directory is read-only")
+		}
+		read := got[strings.Index(got, "(allow file-read*"):strings.Index(got, "(allow file-write-data")]
+		assert.Contains(t, read, `(subpath "/Users/me/go/pkg/mod")`)
+		assert.NotContains(t, read, `(subpath "/Users/me")`+"\n", "nothing of the home but the box's places")
+		assert.Equal(t, tc.network, strings.Contains(got, "(allow network*)"), "%s: the network decision", tc.name)
+		assert.True(t, strings.HasPrefix(got, ";; vtexec box") && strings.Contains(got, "(deny default)"))
+	}
+}
