@@ -27,9 +27,8 @@ type interpreterRun struct {
 	single *runner.Single
 	// mu makes the checks (and questions to a person) of a pipeline's
 	// commands, which the interpreter reaches at once, one at a time.
-	mu     sync.Mutex
-	asked  bool
-	denied *Decision
+	mu    sync.Mutex
+	asked bool
 }
 
 // runInterpreter runs a run-time request in the interpreter, in the
@@ -93,12 +92,9 @@ func (st *state) runInterpreter(ctx context.Context, d Decision, early *runbox.E
 	plan := st.decided.Plan
 	report := bx.ReportFor(plan)
 	disarmed := st.disarm(bx, watch.Stop(), absent)
-	// It ran: each command it reached was decided on its own.
+	// It ran: each command it reached was decided on its own, and one a
+	// person refused is the stop.
 	d.Decision, d.Code, d.Reason, d.Hint, d.Asks = VerdictAllow, "", "", "", nil
-	if ir.denied != nil {
-		// A person (or no one) refused a command the run reached.
-		d = *ir.denied
-	}
 	var stopped *Stop
 	if s := out.Stopped; s != nil {
 		stopped = &Stop{Argv: s.Argv, Code: s.Code, Reason: s.Reason + "; " + ranList(out.Ran), Hint: s.Hint}
@@ -213,9 +209,6 @@ func (ir *interpreterRun) decide(ctx context.Context, src, dir string) (Decision
 	}
 	sub.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	st.warnings, st.sess, st.note = sub.warnings, sub.sess, sub.note
-	if !d.Allowed() && d.Approval != "" && ir.denied == nil {
-		ir.denied = &d
-	}
 	return d, sub.decided, nil
 }
 

@@ -231,3 +231,25 @@ func TestRunTimeAsksOnceForWhatWasAsked(t *testing.T) {
 	assert.Equal(t, "rm src/b.go", ap.asked[1].Command)
 	assert.NoFileExists(t, filepath.Join(ws, "src/b.go"))
 }
+
+type denyApprover struct{ asked int }
+
+func (a *denyApprover) Approve(context.Context, vtexec.Question) (vtexec.Answer, error) {
+	a.asked++
+	return vtexec.AnswerDeny, nil
+}
+
+// A person's no to a command reached at run time stops the run there;
+// what ran before it is reported with its output.
+func TestRunTimePersonRefusesAtTheCommand(t *testing.T) {
+	ws := fixture(t)
+	ap := &denyApprover{}
+	res, err := testEngine.Run(context.Background(), vtexec.Request{Command: `f=file.txt; echo one; rm "$f"; echo two`, Workspace: ws, Approver: ap, AuditLog: "off"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, ap.asked)
+	require.NotNil(t, res.Stopped)
+	assert.Equal(t, "denied_by_user", res.Stopped.Code)
+	assert.Equal(t, "one\n", res.Stdout)
+	assert.Equal(t, vtexec.ExitRefused, res.ExitCode)
+	assert.FileExists(t, filepath.Join(ws, "file.txt"))
+}
