@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,7 +186,10 @@ func (c *pidsCgroup) open() error {
 	}
 	c.closeFiles()
 	c.dir, c.v2, c.fd, c.home = dir, v2, fd, home
-	if made {
+	if made && (atHierarchyRoot(parent) || rand.IntN(8) == 0) {
+		// A cgroup inside the caller's is made for every run (and
+		// removed after it): what a killed vtexec left there is
+		// cleared now and then, not each time.
 		removeStale(parent, dir, 16)
 	}
 	return nil
