@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,11 +69,7 @@ func (g *runTimeGen) simple() string {
 }
 
 func (g *runTimeGen) list(depth int) string {
-	parts := []string{g.stmt(depth)}
-	for range g.r.IntN(3) {
-		parts = append(parts, []string{";", "&&", "||"}[g.r.IntN(3)], g.stmt(depth))
-	}
-	return strings.Join(parts, " ")
+	return randomList(g.r, func() string { return g.stmt(depth) })
 }
 
 func (g *runTimeGen) stmt(depth int) string {
@@ -99,8 +94,8 @@ func (g *runTimeGen) stmt(depth int) string {
 // does: for random commands built of them, every one is run (checked
 // command by command), and its output and exit status are bash's.
 func TestRunTimeFormsRunAsInBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	require.NoError(t, err)
+	_, err := exec.LookPath("bash")
+	require.NoError(t, err, "the test compares with bash")
 	ws := fixture(t)
 	g := &runTimeGen{r: rand.New(rand.NewPCG(3, 4))}
 	for i := range 200 {
@@ -108,16 +103,8 @@ func TestRunTimeFormsRunAsInBash(t *testing.T) {
 		res := runIn(t, ws, cmd)
 		require.Equal(t, "allow", string(res.Decision.Decision), "%s: %s", cmd, res.Decision.Reason)
 		require.Nil(t, res.Stopped, "%s: %+v", cmd, res.Stopped)
-		want := exec.Command(bash, "--norc", "--noprofile", "-c", cmd)
-		want.Dir = ws
-		out, err := want.Output()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err)
-		}
-		assert.Equal(t, string(out), res.Stdout, "stdout of %s\n%s", cmd, res.Stderr)
+		out, code := bashOutcome(t, ws, cmd)
+		assert.Equal(t, out, res.Stdout, "stdout of %s\n%s", cmd, res.Stderr)
 		assert.Equal(t, code, res.ExitCode, "status of %s", cmd)
 	}
 }
