@@ -250,14 +250,21 @@ func (b *Box) Report() Report {
 
 // Close releases the ruleset and the namespaces. Programs still running
 // keep their confinement.
-func (b *Box) Close() error {
+func (b *Box) Close() error { return b.close(false) }
+
+// CloseLast is Close for the last box of the process: it also removes
+// the workspace's cgroups made inside the caller's, if they are empty
+// (other boxes of the process may still use them until then).
+func (b *Box) CloseLast() error { return b.close(true) }
+
+func (b *Box) close(removeCgroups bool) error {
 	b.pids.mu.Lock()
 	if b.pids.cg != nil {
-		b.pids.cg.close()
+		b.pids.cg.close(removeCgroups)
 		b.pids.cg = nil
 	}
 	if b.pids.mem != nil {
-		b.pids.mem.close()
+		b.pids.mem.close(removeCgroups)
 		b.pids.mem = nil
 	}
 	b.pids.mu.Unlock()

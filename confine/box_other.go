@@ -40,6 +40,9 @@ func (b *Box) Report() Report { return b.report }
 // Close does nothing.
 func (b *Box) Close() error { return nil }
 
+// CloseLast does nothing.
+func (b *Box) CloseLast() error { return nil }
+
 // Start starts cmd unconfined.
 func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) { return StartDirect(cmd, leader) }
 

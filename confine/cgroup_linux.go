@@ -251,16 +251,16 @@ func (c *pidsCgroup) leave() {
 	}
 }
 
-// close closes the cgroup's descriptors and, when it lies in the
-// caller's cgroup, removes it if it is empty: left behind, it would keep
-// the caller's (a session, a service) from being removed when that
-// ends. One that still holds a process stays; another vtexec of the
+// close closes the cgroup's descriptors and, with remove, when it lies
+// in the caller's cgroup, removes it if it is empty: left behind, it
+// would keep the caller's (a session, a service) from being removed when
+// that ends. One that still holds a process stays; a vtexec of the
 // workspace that starts a program later makes it again.
-func (c *pidsCgroup) close() {
+func (c *pidsCgroup) close(remove bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closeFiles()
-	if c.dir != "" && !atHierarchyRoot(filepath.Dir(c.dir)) {
+	if remove && c.dir != "" && !atHierarchyRoot(filepath.Dir(c.dir)) {
 		_ = unix.Rmdir(c.dir)
 	}
 }

@@ -65,7 +65,7 @@ func TestProgramIsBornInThePidsCgroup(t *testing.T) {
 			dirs = append(dirs, c.dir)
 		}
 	}
-	require.NoError(t, b.Close())
+	require.NoError(t, b.CloseLast())
 	for _, d := range dirs {
 		if atHierarchyRoot(filepath.Dir(d)) {
 			assert.DirExists(t, d)

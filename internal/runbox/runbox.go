@@ -208,7 +208,7 @@ func (c *Cache) CloseAll() {
 	for k, e := range c.m {
 		e.evicted = true
 		if e.refs == 0 {
-			e.box.Close()
+			e.box.CloseLast()
 		}
 		delete(c.m, k)
 	}
