@@ -178,7 +178,9 @@ var programs = []struct {
 	{"timeout", &regWrappers, Profile{LeavesProcessGroup: timeoutLeavesGroup}},
 	{"touch", &regTouch, Profile{}},
 	{"tr", &regTr, Profile{}},
-	{"tree", &regTree, Profile{Arities: func() []FlagArity { return specArities("tree", nil, treeSpec, true) }}},
+	{"tree", &regTree, Profile{Arities: func() []FlagArity { return specArities("tree", nil, treeSpec, true) },
+		// Dates as years: -D prints times, which change between the probes.
+		Probe: ProbeRig{Before: []string{"--timefmt=%Y"}, Instead: []string{"--timefmt"}}}},
 	{"true", &regTrivial, Profile{}},
 	{"uname", &regSimple, Profile{}},
 	{"uniq", &regUniq, Profile{}},
