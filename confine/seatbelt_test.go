@@ -1,9 +1,9 @@
 package confine
 
 import (
+	"embed"
 	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +12,12 @@ import (
 )
 
 var updateSeatbelt = flag.Bool("update-seatbelt", false, "rewrite testdata/seatbelt-*.sb")
+
+// goldens are the golden profiles, built into the test binary: CI runs
+// it again as another user, from another directory.
+//
+//go:embed testdata/seatbelt-*.sb
+var goldens embed.FS
 
 // seatbeltSpec is the box of a workspace with a git repository, a
 // private HOME and TMPDIR, a read-only root and the protected names.
@@ -35,12 +41,12 @@ func TestSeatbeltProfile(t *testing.T) {
 	}{{"plain", false, false}, {"network-git", true, true}} {
 		spec := seatbeltSpec(tc.network)
 		got := SeatbeltProfile(spec, tc.gitWrite)
-		golden := filepath.Join("testdata", "seatbelt-"+tc.name+".sb")
+		golden := "testdata/seatbelt-" + tc.name + ".sb"
 		if *updateSeatbelt {
 			require.NoError(t, os.MkdirAll("testdata", 0o755))
 			require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
 		}
-		want, err := os.ReadFile(golden)
+		want, err := goldens.ReadFile(golden)
 		require.NoError(t, err, "go test ./confine -run TestSeatbeltProfile -update-seatbelt")
 		assert.Equal(t, string(want), got, tc.name)
 
