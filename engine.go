@@ -90,6 +90,13 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	return st, nil
 }
 
+// applied is the check of src in ws under the policy and the session's
+// approvals, as prepare decides a request: how every command the
+// interpreter reaches, and every shape known before the run, is decided.
+func (st *state) applied(src string, ws *workspace.Workspace) *execpolicy.Decided {
+	return st.pol.Apply(st.checker.Check(src, ws), st.sessionRules())
+}
+
 // The check of one request reads at most checkEntries directory entries
 // (its walks and globs together) and takes at most checkTime, or half
 // the request's timeout when that is shorter.

@@ -210,7 +210,7 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 // checkShape checks a statement known before the run, as the static
 // check would, under the policy and the session's approvals.
 func (st *state) checkShape(src string, parts *[]execpolicy.Part, rules *[]*execpolicy.PolicyRule, refuse func(execpolicy.Part)) {
-	decided := st.pol.Apply(st.checker.Check(src, st.ws), st.sessionRules())
+	decided := st.applied(src, st.ws)
 	for i, p := range decided.Parts {
 		if p.Decision == execpolicy.Deny {
 			refuse(p)
@@ -223,12 +223,12 @@ func (st *state) checkShape(src string, parts *[]execpolicy.Part, rules *[]*exec
 	}
 }
 
-// unquoted is a shape's static words without their quotes, enough to
-// tell command -v from command.
+// unquoted is a shape's words without their quotes, enough to tell
+// command -v from command.
 func unquoted(sh interpreter.Shape) []string {
-	out := make([]string, 0, len(sh.Words))
-	for _, w := range sh.Words {
-		out = append(out, strings.Trim(w.Text, `'"`))
+	out := shapeWords(sh)
+	for i, w := range out {
+		out[i] = strings.Trim(w, `'"`)
 	}
 	return out
 }

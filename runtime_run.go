@@ -23,12 +23,10 @@ import (
 // it reaches is checked, asked about and run through these.
 type interpreterRun struct {
 	st     *state
-	ctx    context.Context
 	single *runner.Single
 	// mu makes the checks (and questions to a person) of a pipeline's
 	// commands, which the interpreter reaches at once, one at a time.
-	mu    sync.Mutex
-	asked bool
+	mu sync.Mutex
 }
 
 // runInterpreter runs a run-time request in the interpreter, in the
@@ -54,7 +52,7 @@ func (st *state) runInterpreter(ctx context.Context, d Decision, early *runbox.E
 	if len(st.extra) > 0 {
 		trusted = st.checker.Path()
 	}
-	ir := &interpreterRun{st: st, ctx: runCtx, single: runner.NewSingle(runner.Options{
+	ir := &interpreterRun{st: st, single: runner.NewSingle(runner.Options{
 		Launcher: runner.Boxed{Box: bx.Box, Group: group}, Environ: bx.Environ(), ExtraEnv: bx.ExtraEnv(), TrustedPath: trusted,
 	})}
 	stdout, stderr := runner.NewCapture(maxOut), runner.NewCapture(maxOut)
@@ -193,7 +191,7 @@ func (ir *interpreterRun) decide(ctx context.Context, src, dir string) (Decision
 		return Decision{Decision: VerdictDeny, Code: codes.OutsideWorkspace, Reason: err.Error(), Hint: "stay inside the workspace"}, nil, nil
 	}
 	sub.ws.SetBudget(checkBudget(st.req))
-	sub.decided = st.pol.Apply(st.checker.Check(src, sub.ws), sub.sessionRules())
+	sub.decided = st.applied(src, sub.ws)
 	sub.holdEscalated()
 	d := sub.decision()
 	sub.countProbe()
@@ -205,7 +203,6 @@ func (ir *interpreterRun) decide(ctx context.Context, src, dir string) (Decision
 		if d, err = sub.ask(ctx, st.req.Approver, d); err != nil {
 			return d, nil, err
 		}
-		ir.asked = true
 	}
 	sub.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile, Approval: d.Approval})
 	st.warnings, st.sess, st.note = sub.warnings, sub.sess, sub.note

@@ -347,7 +347,8 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if st.rt != nil && d.Decision != VerdictDeny {
 		// Each command is checked, and asked about, when it is reached;
 		// those known before the run that ask are asked about first.
-		if st.rt.staticAsks || (len(st.rt.mayAsk) > 0 && req.Approver == nil) {
+		askedFirst := st.rt.staticAsks || (len(st.rt.mayAsk) > 0 && req.Approver == nil)
+		if askedFirst {
 			// Without a person, refused here, naming what to approve.
 			if d, err = st.ask(ctx, req.Approver, d); err != nil {
 				return Result{}, err
@@ -358,7 +359,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		if req.Decided != nil {
 			req.Decided(d, st.ws.Cwd())
 		}
-		if d.Decision != VerdictAllow && d.Code != CodeRunTimeCheck && (st.rt.staticAsks || req.Approver == nil) {
+		if askedFirst && !d.Allowed() {
 			return Result{Decision: d, ExitCode: ExitRefused, Cwd: st.ws.Cwd(), Marker: st.marker(ExitRefused), Warnings: st.warnings}, nil
 		}
 		return st.runInterpreter(ctx, d, early)
