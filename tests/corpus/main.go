@@ -1,7 +1,7 @@
 // Command corpus measures vtexec against the public evaluation corpora
 // (GTFOBins techniques, everyday tldr commands, peers' test inputs):
 //
-//	go run ./tests/corpus [-v] ../shared/corpus
+//	go run ./tests/corpus [-v] [-policy-allow] ../shared/corpus
 //
 // Every line is checked in a small fixture workspace. It prints the figures
 // and exits 1 if any GTFOBins technique (all expected to be refused) is
@@ -34,9 +34,10 @@ type line struct {
 
 func main() {
 	verbose := flag.Bool("v", false, "list every line whose decision differs from the expectation")
+	allow := flag.Bool("policy-allow", false, "also run vtexec policy allow on every command and check that the policy loads after each")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./tests/corpus [-v] DIR (the shared corpus directory)")
+		fmt.Fprintln(os.Stderr, "usage: go run ./tests/corpus [-v] [-policy-allow] DIR (the shared corpus directory)")
 		os.Exit(2)
 	}
 	dir := flag.Arg(0)
@@ -59,9 +60,12 @@ func main() {
 		if report(filepath.Base(f), lines, ws, *verbose) {
 			failed = true
 		}
+		if *allow && policyAllowEvery(lines) {
+			failed = true
+		}
 	}
 	if failed {
-		fmt.Println("FAIL: a technique expected to be refused was allowed")
+		fmt.Println("FAIL: a technique expected to be refused was allowed, or a rule policy allow wrote broke the policy")
 		os.Exit(1)
 	}
 }
