@@ -720,6 +720,10 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return prog, nil
 	}
 	if strings.Contains(argv0, "/") && !filepath.IsAbs(argv0) {
+		if target, dir := c.untrustedVenvInterpreter(argv0, ws); target != "" {
+			return "", deny(CodeNotAllowed, fmt.Sprintf("a person can add %s to their policy ([paths] extra = [%q] in ~/.config/vtexec/policy.toml), or make the environment from an interpreter on the trusted PATH", dir, dir),
+				"%s is a virtual environment's interpreter, and it leads to %s, which is not on the trusted PATH", argv0, target)
+		}
 		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
 			"%s is a path into the workspace, not a trusted program", argv0)
 	}
@@ -766,12 +770,46 @@ func userPathDir(name string) string {
 }
 
 // venvInterpreter reports whether argv0 is the interpreter of a virtual
-// environment in the workspace (DIR/bin/python, DIR/pyvenv.cfg beside
-// bin) that leads to a trusted interpreter of the same name, and returns
-// that interpreter: it runs with argv0 as its name, from which Python
-// finds the environment, so the environment is active. The link itself
-// is never run: a link changed after the check changes nothing.
+// environment in the workspace that leads to a trusted interpreter of the
+// same name, and returns that interpreter: it runs with argv0 as its
+// name, from which Python finds the environment, so the environment is
+// active. The link itself is never run: a link changed after the check
+// changes nothing.
 func (c *Checker) venvInterpreter(argv0 string, ws *workspace.Workspace) (string, bool) {
+	target, ok := venvTarget(argv0, ws)
+	if !ok {
+		return "", false
+	}
+	// Any directory of the trusted PATH will do, not only the first that
+	// has the name: a user's toolchain comes after the system's.
+	for _, dir := range filepath.SplitList(c.trustedPath()) {
+		if prog, ok := plan.LookPath(filepath.Base(target), dir); ok && fsutil.SameFile(prog, target) {
+			return prog, true
+		}
+	}
+	return "", false
+}
+
+// untrustedVenvInterpreter reports, for a virtual environment's
+// interpreter that leads to one not on the trusted PATH (pyenv's, a
+// user's own build), where it leads and that file's directory: to say
+// why it is refused and what a person can do.
+func (c *Checker) untrustedVenvInterpreter(argv0 string, ws *workspace.Workspace) (target, dir string) {
+	target, ok := venvTarget(argv0, ws)
+	if !ok {
+		return "", ""
+	}
+	if _, trusted := c.venvInterpreter(argv0, ws); trusted {
+		return "", ""
+	}
+	return target, filepath.Dir(target)
+}
+
+// venvTarget reports whether argv0 is the interpreter of a virtual
+// environment in the workspace (DIR/bin/python, DIR/pyvenv.cfg beside
+// bin) that leads outside the workspace to an interpreter of the same
+// name, and returns where it leads.
+func venvTarget(argv0 string, ws *workspace.Workspace) (string, bool) {
 	name := filepath.Base(argv0)
 	if !strings.Contains(argv0, "/") || !validators.ProfileOf(canonicalProgram(name)).VenvInterpreter {
 		return "", false
@@ -787,11 +825,7 @@ func (c *Checker) venvInterpreter(argv0 string, ws *workspace.Workspace) (string
 	if err != nil || ws.Contains(target) || canonicalProgram(filepath.Base(target)) != canonicalProgram(name) {
 		return "", false
 	}
-	prog, ok := plan.LookPath(filepath.Base(target), c.trustedPath())
-	if !ok || !fsutil.SameFile(prog, target) {
-		return "", false
-	}
-	return prog, true
+	return target, true
 }
 
 // workspaceProgram reports whether argv0 is a path ("./bin/tool",

@@ -61,3 +61,39 @@ func TestVenvInterpreterIsTheTrustedOne(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(ws, ".venv")+"\n", res.Stdout, res.Stderr)
 }
+
+// A virtual environment made from an interpreter that is not on the
+// trusted PATH (pyenv's, a user's own build) is refused with a hint that
+// works: the line that adds the interpreter's directory to the user's
+// policy, after which it runs.
+func TestVenvOfAnUntrustedInterpreterSaysHowToTrustIt(t *testing.T) {
+	python, err := filepath.EvalSymlinks("/usr/bin/python3")
+	require.NoError(t, err)
+	ws := fixture(t)
+	tools := t.TempDir()
+	data, err := os.ReadFile(python)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(tools, "python3"), data, 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".venv", "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".venv", "pyvenv.cfg"), []byte("home = "+tools+"\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(tools, "python3"), filepath.Join(ws, ".venv", "bin", "python3")))
+
+	e := vtexec.NewEngine(vtexec.Config{})
+	defer e.Close()
+	d, err := e.Check(context.Background(), vtexec.Request{Command: ".venv/bin/python3 -V", Workspace: ws, AuditLog: "off"})
+	require.NoError(t, err)
+	assert.Equal(t, "deny", string(d.Decision))
+	assert.Contains(t, d.Reason, "not on the trusted PATH")
+	assert.Contains(t, d.Hint, `extra = ["`+tools+`"]`)
+
+	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "vtexec")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "policy.toml"), []byte("[paths]\nextra = [\""+tools+"\"]\n"), 0o644))
+	t.Cleanup(func() { os.Remove(filepath.Join(dir, "policy.toml")) })
+	d, err = e.Check(context.Background(), vtexec.Request{Command: ".venv/bin/python3 -V", Workspace: ws, AuditLog: "off"})
+	require.NoError(t, err)
+	assert.Equal(t, "allow", string(d.Decision), "%s: %s", d.Reason, d.Hint)
+	res, err := e.Run(context.Background(), vtexec.Request{Command: ".venv/bin/python3 -c 'import sys; print(sys.prefix)'", Workspace: ws, AuditLog: "off", Approver: answerWith(vtexec.AnswerOnce)})
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(ws, ".venv")+"\n", res.Stdout, res.Stderr)
+}
