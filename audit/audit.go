@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -31,8 +29,8 @@ const (
 // A Record never contains environment values or command output: there is no
 // field for them, by design, because both routinely carry secrets.
 //
-// Strings are encoded by encoding/json, which escapes every control
-// character (so a command containing "\n" or "\x1b" still occupies one line
+// Strings are encoded as encoding/json encodes them, which escapes every
+// control character (so a command containing "\n" or "\x1b" still occupies one line
 // and cannot forge or hide lines) and replaces invalid UTF-8 with U+FFFD.
 type Record struct {
 	// Time is when the record was made, encoded as RFC3339Nano in UTC.
@@ -148,17 +146,10 @@ func encode(r Record) ([]byte, error) {
 		r.Time = time.Now()
 	}
 	r.Time = r.Time.UTC()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil { // Encode appends the "\n"
-		return nil, fmt.Errorf("audit: encode: %w", err)
+	if y := r.Time.Year(); y < 0 || y > 9999 {
+		return nil, errors.New("audit: encode: the time is outside the years 0 to 9999")
 	}
-	line := buf.Bytes()
-	if bytes.IndexByte(line, '\n') != len(line)-1 {
-		return nil, errors.New("audit: encoded record is not a single line")
-	}
-	return line, nil
+	return append(appendRecord(make([]byte, 0, 512), r), '\n'), nil
 }
 
 // Close closes the log file. Close on a nil *Log returns nil, and closing an
