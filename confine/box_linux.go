@@ -57,7 +57,7 @@ type Box struct {
 		// persist), by a thread still in vtexec's mount namespace.
 		keep string
 	}
-	key string // SpecKey of the box, for kept namespaces
+	key string // SpecKey of the box as it was opened (placeholders made)
 
 	// pids is the box's pids cgroup, made and opened on the first
 	// NewGroup and shared by every run of the box; mem its memory cgroup.
@@ -137,9 +137,6 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 				return nil, err
 			}
 		}
-		if b.root {
-			b.key = SpecKey(spec, mode) // after the placeholders: they are part of it
-		}
 		for _, p := range spec.Protected {
 			if _, err := os.Lstat(p.Path); err == nil {
 				b.report.Protected = append(b.report.Protected, p.Path)
@@ -158,6 +155,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	} else if len(spec.Protected) > 0 || len(spec.GitDirs) > 0 {
 		missing = append(missing, "protected names and hidden sockets: need a mount namespace, which needs root or user namespaces")
 	}
+	b.key = SpecKey(spec, mode) // after the placeholders: they are part of it
 	b.report.PIDNamespace = b.root || b.userns
 	b.report.IPCNamespace = b.report.PIDNamespace
 	b.report.SyscallFilter = seccompAvailable
@@ -301,7 +299,7 @@ func (b *Box) enterMountNS(git bool) error {
 		return enterMountNamespace(m.fd)
 	}
 	m.built = true
-	if b.key != "" {
+	if b.root {
 		path := persistedPath(b.key, git)
 		if fd, ok := openPersisted(path); ok {
 			m.fd = fd
@@ -586,6 +584,10 @@ func (b *Box) networkRules() (*ruleset, error) {
 	return n.rs, n.err
 }
 
+// Key is SpecKey of the box as Open made it, placeholders included: what
+// a cache of boxes files it under.
+func (b *Box) Key() string { return b.key }
+
 // primePidfd makes Go check, once, whether pidfds work, which it does by
 // starting a child that exits at once. It must not happen first in the
 // box's PID namespace, made for the thread's children: that child would
@@ -684,10 +686,11 @@ func rlimits(l Limits, data uint64) []rlimit {
 	return out
 }
 
-// Warm starts getting the network namespace of the workspace at root in
-// the background, so a caller that will open a box can overlap it with
-// its own work. Open waits for it.
+// Warm starts, in the background, Go's one check of pidfds and getting
+// the network namespace of the workspace at root, so a caller that will
+// open a box can overlap them with its own work. The box waits for them.
 func Warm(root string) {
+	go primePidfd()
 	if fullRoot() {
 		go netnsFor(root)
 	}

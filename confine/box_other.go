@@ -3,7 +3,6 @@
 package confine
 
 import (
-	"encoding/json"
 	"os/exec"
 )
 
@@ -17,6 +16,7 @@ func DefaultMode() Mode { return ModeBestEffort }
 type Box struct {
 	mode   Mode
 	report Report
+	key    string
 }
 
 // Open returns an unconfined box, or ErrUnsupported in ModeRequired.
@@ -31,8 +31,11 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if mode != ModeOff {
 		r.Missing = []string{"kernel confinement: only Linux is supported"}
 	}
-	return &Box{mode: mode, report: r}, nil
+	return &Box{mode: mode, report: r, key: SpecKey(spec, mode)}, nil
 }
+
+// Key is SpecKey of the box as Open made it.
+func (b *Box) Key() string { return b.key }
 
 // Report says what the box applies: nothing.
 func (b *Box) Report() Report { return b.report }
@@ -61,10 +64,7 @@ func (g *Group) Close() {}
 func (b *Box) NewGroup() (*Group, error) { return nil, nil }
 
 // SpecKey names what a box is built from; here, its mode and spec.
-func SpecKey(spec Spec, mode Mode) string {
-	raw, _ := json.Marshal(spec)
-	return string(mode) + string(raw)
-}
+func SpecKey(spec Spec, mode Mode) string { return string(specText(spec, mode)) }
 
 // OOMKills is -1: there is no memory cgroup here.
 func (g *Group) OOMKills() int { return -1 }

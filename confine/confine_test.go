@@ -207,3 +207,21 @@ func TestProcIsTheBoxsOwn(t *testing.T) {
 	out, err = run("/proc/" + strconv.Itoa(os.Getpid()) + "/environ")
 	assert.Error(t, err, "vtexec's environment: %s", out)
 }
+
+// fullRoot reads the effective capabilities with capget: it must agree
+// with what the kernel prints in /proc/self/status.
+func TestFullRootAgreesWithProcStatus(t *testing.T) {
+	status, err := os.ReadFile("/proc/self/status")
+	require.NoError(t, err)
+	uidMap, err := os.ReadFile("/proc/self/uid_map")
+	require.NoError(t, err)
+	want := false
+	for _, line := range strings.Split(string(status), "\n") {
+		if hex, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			caps, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			require.NoError(t, err)
+			want = os.Geteuid() == 0 && strings.Join(strings.Fields(string(uidMap)), " ") == "0 0 4294967295" && caps&(1<<21) != 0
+		}
+	}
+	assert.Equal(t, want, fullRoot())
+}

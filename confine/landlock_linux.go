@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"strconv"
 	"sync"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -77,19 +77,29 @@ var systemReadExec = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64
 // platform read /etc/debian_version and os-release), Debian's Python
 // settings (/etc/python3.X/sitecustomize.py), kernel facts for nproc and
 // runtimes. No secret is among them.
-var systemReadFiles = sync.OnceValue(func() []string {
-	files := []string{
-		"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
-		"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
-		"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
-		"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
-		"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
-		"/etc/debian_version", "/etc/lsb-release", "/etc/issue", "/etc/python3",
-		"/sys/devices/system/cpu", "/sys/fs/cgroup",
+func systemReadFiles() []string { return systemReadFileList }
+
+var systemReadFileList = append([]string{
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
+	"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
+	"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+	"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
+	"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
+	"/etc/debian_version", "/etc/lsb-release", "/etc/issue", "/etc/python3",
+	"/sys/devices/system/cpu", "/sys/fs/cgroup",
+}, etcPythonDirs()...)
+
+// etcPythonDirs are the names Debian gives each Python version's
+// settings directory, /etc/python3.N: every one a Python 3 could have,
+// since listing /etc to find those present costs a fresh process more
+// (~80 µs) than the rules' failed opens of the missing ones (~20 µs).
+func etcPythonDirs() []string {
+	var dirs []string
+	for minor := 0; minor < 40; minor++ {
+		dirs = append(dirs, "/etc/python3."+strconv.Itoa(minor))
 	}
-	versioned, _ := filepath.Glob("/etc/python3.*")
-	return append(files, versioned...)
-})
+	return dirs
+}
 
 // systemDevices are read and written like files.
 var systemDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}

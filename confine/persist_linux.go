@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,33 +40,48 @@ var mountBuilds atomic.Int64
 // SpecKey names what a box is built from: its mode, its spec and the
 // identity of every path it binds or protects.
 func SpecKey(spec Spec, mode Mode) string {
-	raw, _ := json.Marshal(spec)
-	key := mountLayout + "|" + string(mode) + string(raw)
+	key := append([]byte(mountLayout+"|"), specText(spec, mode)...)
 	paths := append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...)
 	paths = append(paths, spec.GitDirs...)
 	for _, p := range spec.Protected {
 		paths = append(paths, p.Path)
 	}
 	for _, p := range paths {
-		key += "|" + p + ":" + identity(p)
+		key = append(key, '|')
+		key = append(key, p...)
+		key = append(key, ':')
+		key = appendIdentity(key, p)
 	}
-	return key
+	return string(key)
 }
 
 // identity tells one file from another that took its place: device,
 // inode and type, and the birth time, since a new file may reuse the
 // inode number of one just removed (the change time where the file
 // system keeps no birth time, which also changes on other updates).
-func identity(p string) string {
+func identity(p string) string { return string(appendIdentity(nil, p)) }
+
+func appendIdentity(b []byte, p string) []byte {
 	var st unix.Statx_t
 	if err := unix.Statx(unix.AT_FDCWD, p, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS|unix.STATX_BTIME, &st); err != nil {
-		return "-"
+		return append(b, '-')
 	}
 	born := st.Btime
 	if st.Mask&unix.STATX_BTIME == 0 {
 		born = st.Ctime
 	}
-	return fmt.Sprintf("%d:%d:%d:%o:%d.%d", st.Dev_major, st.Dev_minor, st.Ino, st.Mode&unix.S_IFMT, born.Sec, born.Nsec)
+	for i, n := range []uint64{uint64(st.Dev_major), uint64(st.Dev_minor), st.Ino} {
+		if i > 0 {
+			b = append(b, ':')
+		}
+		b = strconv.AppendUint(b, n, 10)
+	}
+	b = append(b, ':')
+	b = strconv.AppendUint(b, uint64(st.Mode&unix.S_IFMT), 8)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, born.Sec, 10)
+	b = append(b, '.')
+	return strconv.AppendUint(b, uint64(born.Nsec), 10)
 }
 
 // persistedNetns is where the network namespace of a workspace is kept.

@@ -229,7 +229,7 @@ func (c *Cache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func()
 		return nil, nil, err
 	}
 	e := &cachedBox{box: b, refs: 1}
-	key = confine.SpecKey(spec, mode) // placeholders may have been made
+	key = b.Key() // placeholders may have been made
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= boxCacheSize {
