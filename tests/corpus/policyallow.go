@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -66,7 +67,7 @@ func policyAllowEvery(lines []line) bool {
 			code, out := vt(append([]string{"policy", "allow", "--workspace", ws, "--"}, p.Argv...)...)
 			if code != 0 {
 				declined++
-				if code < 0 || strings.Contains(out, "internal_error") {
+				if code < 0 || strings.Contains(out, codes.InternalError) {
 					broken++
 					fmt.Printf("  policy allow -- %q: %s", p.Argv, out)
 				}
