@@ -9,6 +9,7 @@ import (
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/internal/runbox"
+	"github.com/vtexec/vtexec/plan"
 )
 
 // The codes of a box that cannot be given or of what it saw (see package
@@ -144,5 +145,18 @@ func (st *state) afterBoxedRun(bx *runbox.Box, report *confine.Report, group *co
 	}
 	if lost > 0 {
 		st.warn(codes.OutputIncomplete, fmt.Sprintf("%d bytes of output were still unread when vtexec stopped reading, %s after the command's processes ended, because a process outside them kept writing: the output is incomplete", lost, "5s"))
+	}
+}
+
+// keepReady, for a long-lived Engine, has the box start the helper its
+// next program needs (without root; for git too if this run ran git),
+// once this run's programs have ended, so that its start slows none.
+func (st *state) keepReady(bx *runbox.Box) {
+	if !st.engine.keepReady {
+		return
+	}
+	bx.Box.KeepReady(false)
+	if st.decided.Plan.Any(func(c plan.Cmd) bool { return c.Git }) {
+		bx.Box.KeepReady(true)
 	}
 }

@@ -274,6 +274,8 @@ type Engine struct {
 	// afterRun, if set, is called once a command has run (a test's fault
 	// injection).
 	afterRun func(*state)
+	// keepReady: see Config.KeepReady.
+	keepReady bool
 }
 
 // Config sets up an Engine. The zero Config is what the CLI uses.
@@ -283,11 +285,16 @@ type Config struct {
 	// may lack in front of the system's directories; no face sets it
 	// from a flag, the environment or a policy file.
 	TrustedPath string
+	// KeepReady says the Engine serves many requests (a server): where
+	// every program needs a helper process of its own (without root),
+	// the helper for the next one is started ahead, while the caller
+	// waits for the next request.
+	KeepReady bool
 }
 
 // NewEngine returns an Engine set up by cfg.
 func NewEngine(cfg Config) *Engine {
-	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}, settle: settle}
+	return &Engine{checker: execpolicy.Checker{TrustedPath: cfg.TrustedPath}, policies: map[string]*cachedPolicy{}, settle: settle, keepReady: cfg.KeepReady}
 }
 
 // Close releases what the Engine keeps between requests: its boxes'
@@ -406,6 +413,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	})
 	report := bx.ReportFor(st.decided.Plan)
 	disarmed := st.disarm(bx, watch.Stop(), absent)
+	st.keepReady(bx)
 	if err != nil {
 		return Result{Decision: d, Cwd: st.ws.Cwd(), Confinement: &report}, err
 	}

@@ -59,6 +59,9 @@ type Box struct {
 	}
 	key string // SpecKey of the box as it was opened (placeholders made)
 
+	// zyg are helpers started ahead for the next programs (unprivileged).
+	zyg zygotes
+
 	// pids is the box's pids cgroup, made and opened on the first
 	// NewGroup and shared by every run of the box; mem its memory cgroup.
 	pids struct {
@@ -256,6 +259,7 @@ func (b *Box) Close() error { return b.close(false) }
 func (b *Box) CloseLast() error { return b.close(true) }
 
 func (b *Box) close(removeCgroups bool) error {
+	b.closeZygotes()
 	b.pids.mu.Lock()
 	if b.pids.cg != nil {
 		b.pids.cg.close(removeCgroups)
@@ -380,6 +384,15 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		var ok bool
 		if lead, ok = leader.(*boxProcess); !ok {
 			return nil, errors.New("confine: the leader was not started by a box")
+		}
+	}
+	if b.userns && !b.root && opts.Group == nil && zygoteFits(cmd, b.spec.Network || opts.Network) {
+		if z := b.takeZygote(opts.Git); z != nil {
+			if p, err := z.launch(cmd); err == nil {
+				zygotesUsed.Add(1)
+				return p, nil
+			}
+			// Started as before, below.
 		}
 	}
 	p := &boxProcess{cmd: cmd, done: make(chan struct{})}

@@ -71,3 +71,6 @@ func (g *Group) OOMKills() int { return -1 }
 
 // CanGrantNetwork: an unconfined program has the network as vtexec has.
 func (b *Box) CanGrantNetwork() bool { return true }
+
+// KeepReady does nothing: programs start without a helper here.
+func (b *Box) KeepReady(git bool) {}

@@ -38,6 +38,9 @@ type helperSpec struct {
 	NetReady int `json:"net_ready,omitempty"`
 	// CallerRoot: the caller is uid 0 in its own namespace.
 	CallerRoot bool `json:"caller_root,omitempty"`
+	// Zygote: the helper is started ahead of its program, which it reads
+	// from descriptor 3 once confined (see zygote_linux.go).
+	Zygote bool `json:"zygote,omitempty"`
 }
 
 func init() {
@@ -68,11 +71,17 @@ type cmdLike struct {
 // helperMain runs in the helper process and only returns on failure.
 func helperMain(program string, argv []string) int {
 	runtime.LockOSThread()
+	var hs helperSpec
 	fail := func(format string, args ...any) int {
-		fmt.Fprintf(os.Stderr, "vtexec: confine: "+format+"\n", args...)
+		msg := fmt.Sprintf(format, args...)
+		if hs.Zygote {
+			// Its streams are not the program's yet: vtexec reports it.
+			unix.Write(zygoteFD, []byte(msg))
+		} else {
+			fmt.Fprintf(os.Stderr, "vtexec: confine: %s\n", msg)
+		}
 		return 126
 	}
-	var hs helperSpec
 	if err := json.Unmarshal([]byte(os.Getenv(helperEnv)), &hs); err != nil {
 		return fail("bad helper spec: %v", err)
 	}
@@ -130,6 +139,21 @@ func helperMain(program string, argv []string) int {
 	}
 	if err := installSeccomp(); err != nil {
 		return fail("%v", err)
+	}
+	if hs.Zygote {
+		if _, err := unix.Write(zygoteFD, []byte{zygoteSetUp}); err != nil {
+			return 126
+		}
+		req, err := zygoteReceive()
+		if err != nil {
+			return fail("zygote: %v", err)
+		}
+		if err := unix.Chdir(req.Dir); err != nil {
+			return fail("working directory: %v", err)
+		}
+		// Closed when the program starts: vtexec waits for that.
+		unix.CloseOnExec(zygoteFD)
+		program, argv, env = req.Program, req.Argv, req.Env
 	}
 	// The limits last, so that they bind the program from its first
 	// instruction and not the helper's own work (it copies files and

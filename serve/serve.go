@@ -97,7 +97,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, engine: opts.Engine, tickets: newTickets(opts.AskTimeout), conns: map[*mcp.ServerSession]*conn{}}
 	if s.engine == nil {
-		s.engine = vtexec.NewEngine(vtexec.Config{})
+		s.engine = vtexec.NewEngine(vtexec.Config{KeepReady: true})
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vtexec", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: "vtexec runs shell commands in the workspace " + abs + ".\n\n" + Rules,

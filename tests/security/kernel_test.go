@@ -177,6 +177,47 @@ type runJSON struct {
 	Confinement json.RawMessage `json:"confinement"`
 }
 
+// serveLines runs each line as a shell call of one vtexec serve --jsonl
+// in the workspace, a moment apart as an agent's calls come, and
+// returns the "NAME: VALUE" lines of each call's output.
+func (s *attackSetup) serveLines(t *testing.T, lines ...string) []map[string]string {
+	t.Helper()
+	cmd := exec.Command(builtVtexec(t), "serve", "--jsonl", "--audit", "off", "--workspace", s.ws)
+	cmd.Env = s.vtexecRun(t, "", "").Env
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() { stdin.Close(); cmd.Wait() }()
+	dec := json.NewDecoder(stdout)
+	var out []map[string]string
+	for i, line := range lines {
+		time.Sleep(100 * time.Millisecond)
+		req, err := json.Marshal(map[string]any{"id": i + 1, "tool": "shell", "arguments": map[string]any{"command": line}})
+		require.NoError(t, err)
+		_, err = stdin.Write(append(req, '\n'))
+		require.NoError(t, err)
+		var answer struct {
+			IsError bool   `json:"is_error"`
+			Text    string `json:"text"`
+			Result  struct {
+				Stdout string `json:"stdout"`
+			} `json:"result"`
+		}
+		require.NoError(t, dec.Decode(&answer))
+		require.False(t, answer.IsError, answer.Text)
+		got := map[string]string{}
+		for _, l := range strings.Split(answer.Result.Stdout, "\n") {
+			if name, verdict, ok := strings.Cut(l, ": "); ok {
+				got[name] = verdict
+			}
+		}
+		out = append(out, got)
+	}
+	return out
+}
+
 func (s *attackSetup) run(t *testing.T, confinement string) (runJSON, map[string]string) {
 	return s.runLine(t, confinement, "perl attack.pl")
 }
@@ -242,6 +283,21 @@ func TestKernelFloorHoldsAnApprovedTool(t *testing.T) {
 		assert.Eventually(t, func() bool { return len(markedPids(s.marker)) == 0 }, time.Second, 20*time.Millisecond,
 			"the setsid daemon outlived the run")
 		assert.Contains(t, string(res.Confinement), `"landlock"`)
+	})
+	t.Run("server", func(t *testing.T) {
+		// A server's calls: without root, every call after the first
+		// starts in a helper started ahead (see confine/zygote_linux.go).
+		// The same box holds for each.
+		s := newAttackSetup(t)
+		for i, got := range s.serveLines(t, "perl attack.pl", "perl attack.pl", "perl attack.pl") {
+			for _, a := range attempts {
+				assert.Equal(t, "denied", got[a], "%s under confinement, call %d of a server", a, i+1)
+			}
+			assert.Equal(t, "ok", got["write-inside"], "call %d", i+1)
+			assert.NoFileExists(t, filepath.Join(s.outside, "pwned"))
+		}
+		assert.Eventually(t, func() bool { return len(markedPids(s.marker)) == 0 }, time.Second, 20*time.Millisecond,
+			"a setsid daemon outlived its call")
 	})
 	t.Run("off", func(t *testing.T) {
 		s := newAttackSetup(t)

@@ -1,0 +1,382 @@
+//go:build linux
+
+package confine
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Without root every program starts as a helper (see helper_linux.go),
+// which pays a second start of the vtexec binary and a fresh root
+// before the program's own start: most of an unprivileged run. A box
+// therefore keeps one helper started ahead for the next program, for git
+// and for the others: a zygote. It is built from the box's spec alone
+// (namespaces, the fresh root, Landlock, the syscall filter: nothing that
+// depends on the program), then waits on a socket for the one program it
+// becomes — its path, argv, environment and directory, and its standard
+// streams as descriptors — sets the resource limits and execs it. Each
+// zygote serves one program and is never reused, so its writable tmpfs
+// (the box's /dev/shm) is new for every program as before.
+//
+// A zygote is used only while the box's world is as it was when the
+// zygote was started: SpecKey, which names the identity of every path the
+// box binds or protects, must be unchanged (a protected name made in the
+// meantime has no read-only bind in the zygote's root). A program granted
+// the network, one given descriptors beyond its three streams or streams
+// that are not files, starts as before.
+
+// zygotesUsed counts programs started by a zygote, for tests.
+var zygotesUsed atomic.Int64
+
+// zygoteFD is where the helper finds its end of the control socket.
+const zygoteFD = 3
+
+// zygoteRequest is what a zygote is told to run.
+type zygoteRequest struct {
+	Program string   `json:"program"`
+	Argv    []string `json:"argv"`
+	Env     []string `json:"env"`
+	Dir     string   `json:"dir"`
+}
+
+// zygote is a helper started ahead, waiting for its program.
+type zygote struct {
+	key    string
+	cmd    *exec.Cmd
+	ctl    *os.File         // vtexec's end of the control socket
+	ready  chan struct{}    // closed once the zygote is confined and waits (or failed)
+	err    error            // why it is not, set before ready closes
+	assign chan *boxProcess // what it became; nil: kill it
+	// now ends the wait before the start (see zygoteDelay); dropped says
+	// it will not be used.
+	now     chan struct{}
+	nowOnce sync.Once
+	dropped atomic.Bool
+}
+
+// zygoteDelay is how long after KeepReady a zygote starts: the run that
+// asked for it has ended, and its answer is on its way. Starting a
+// process forks vtexec, and until the child execs, every page vtexec
+// writes costs a fault: not while the answer is written. A program that
+// comes sooner takes the zygote at once.
+const zygoteDelay = time.Millisecond
+
+// startNow ends the zygote's wait before its start.
+func (z *zygote) startNow() { z.nowOnce.Do(func() { close(z.now) }) }
+
+// zygotes are a box's helpers started ahead: [0] for programs but git,
+// [1] for git.
+type zygotes struct {
+	mu     sync.Mutex
+	ready  [2]*zygote
+	closed bool
+}
+
+func zygoteSlot(git bool) int {
+	if git {
+		return 1
+	}
+	return 0
+}
+
+// takeZygote returns the box's ready zygote for git (or the others) if
+// the box's world is unchanged since it started, else nil.
+func (b *Box) takeZygote(git bool) *zygote {
+	b.zyg.mu.Lock()
+	z := b.zyg.ready[zygoteSlot(git)]
+	b.zyg.ready[zygoteSlot(git)] = nil
+	b.zyg.mu.Unlock()
+	if z != nil && z.key != SpecKey(b.spec, b.mode) {
+		z.discard()
+		return nil
+	}
+	if z != nil {
+		z.startNow()
+	}
+	return z
+}
+
+// KeepReady starts, in the background, a helper for the box's next
+// program but git (or git's) unless one is ready: for a long-lived
+// caller, whose next program then skips the helper's start. It does
+// nothing where programs start without a helper (as root, or with no
+// user namespaces).
+func (b *Box) KeepReady(git bool) {
+	if !b.userns || b.root || b.mode == ModeOff {
+		return
+	}
+	i := zygoteSlot(git)
+	b.zyg.mu.Lock()
+	if b.zyg.closed || b.zyg.ready[i] != nil {
+		b.zyg.mu.Unlock()
+		return
+	}
+	z, err := b.startZygote(git)
+	if err != nil {
+		b.zyg.mu.Unlock()
+		return
+	}
+	b.zyg.ready[i] = z
+	b.zyg.mu.Unlock()
+}
+
+// startZygote starts a zygote for git (or the others).
+func (b *Box) startZygote(git bool) (*zygote, error) {
+	parent, child, err := socketPair()
+	if err != nil {
+		return nil, err
+	}
+	spec := b.spec
+	spec.Network = false
+	c := &cmdLike{path: "/", args: []string{"zygote"}}
+	if err := asHelper(c, helperSpec{Spec: spec, ABI: b.report.Landlock, Git: git, Zygote: true, CallerRoot: os.Geteuid() == 0}); err != nil {
+		parent.Close()
+		child.Close()
+		return nil, err
+	}
+	z := &zygote{key: SpecKey(b.spec, b.mode), ctl: parent, ready: make(chan struct{}), assign: make(chan *boxProcess, 1), now: make(chan struct{})}
+	z.cmd = &exec.Cmd{Path: c.path, Args: c.args, Env: c.env, Dir: "/", ExtraFiles: []*os.File{child}}
+	z.cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:                 unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWNET,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
+		Pdeathsig:                  syscall.SIGKILL,
+		Setpgid:                    true,
+	}
+	go func() {
+		timer := time.NewTimer(zygoteDelay)
+		select {
+		case <-timer.C:
+		case <-z.now:
+			timer.Stop()
+		}
+		if z.dropped.Load() {
+			child.Close()
+			z.err = errors.New("confine: the helper started ahead was not needed")
+			close(z.ready)
+			return
+		}
+		// The zygote dies with this thread (Pdeathsig): it stays locked
+		// until the zygote, or the program it became, has been waited for.
+		runtime.LockOSThread()
+		z.err = unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+		if z.err == nil {
+			z.err = z.cmd.Start()
+		}
+		child.Close()
+		if z.err == nil {
+			z.err = z.waitSetUp()
+		}
+		close(z.ready)
+		if z.err != nil && z.cmd.Process == nil {
+			return
+		}
+		p := <-z.assign
+		if p == nil {
+			z.cmd.Process.Kill()
+			z.cmd.Wait()
+			return
+		}
+		p.err = z.cmd.Wait()
+		close(p.done)
+	}()
+	return z, nil
+}
+
+// zygoteSetUp is the byte a zygote writes once it is confined and waits
+// for its program; anything else it writes is why it failed.
+const zygoteSetUp = 'R'
+
+// waitSetUp waits until the zygote is confined and waits for its
+// program, or has failed.
+func (z *zygote) waitSetUp() error {
+	var b [1]byte
+	if n, _ := z.ctl.Read(b[:]); n == 1 && b[0] == zygoteSetUp {
+		return nil
+	} else if n == 1 {
+		rest, _ := io.ReadAll(z.ctl)
+		return fmt.Errorf("confine: %s%s", b[:], rest)
+	}
+	return errors.New("confine: the helper started ahead ended")
+}
+
+// discard kills a zygote that will not be used, or keeps it from
+// starting.
+func (z *zygote) discard() {
+	z.dropped.Store(true)
+	z.startNow()
+	z.ctl.Close()
+	z.assign <- nil
+}
+
+// launch makes the zygote run cmd: its program, argv, environment and
+// directory, with its standard streams, which must be files or nil. It
+// returns once the program has been executed.
+func (z *zygote) launch(cmd *exec.Cmd) (*boxProcess, error) {
+	<-z.ready
+	if z.err != nil {
+		z.discard()
+		return nil, z.err
+	}
+	streams, closeOpened, err := streamFiles(cmd)
+	if err != nil {
+		z.discard()
+		return nil, err
+	}
+	defer closeOpened()
+	req, err := json.Marshal(zygoteRequest{Program: cmd.Path, Argv: cmd.Args, Env: cmd.Env, Dir: cmd.Dir})
+	if err != nil {
+		z.discard()
+		return nil, err
+	}
+	fds := make([]int, len(streams))
+	for i, f := range streams {
+		fds[i] = int(f.Fd())
+	}
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(len(req)))
+	if err := unix.Sendmsg(int(z.ctl.Fd()), n[:], unix.UnixRights(fds...), nil, 0); err != nil {
+		z.discard()
+		return nil, fmt.Errorf("confine: zygote: %w", err)
+	}
+	if _, err := z.ctl.Write(req); err != nil {
+		z.discard()
+		return nil, fmt.Errorf("confine: zygote: %w", err)
+	}
+	// The zygote's end closes when it execs the program (close-on-exec);
+	// what it could not do before that, it writes back.
+	msg, _ := io.ReadAll(z.ctl)
+	z.ctl.Close()
+	p := &boxProcess{cmd: z.cmd, done: make(chan struct{})}
+	z.assign <- p
+	if len(msg) > 0 {
+		<-p.done
+		return nil, fmt.Errorf("confine: %s", msg)
+	}
+	return p, nil
+}
+
+// streamFiles returns cmd's standard streams as files (/dev/null for a
+// nil one) and what closes the ones it opened, or an error if a stream
+// is not a file.
+func streamFiles(cmd *exec.Cmd) ([]*os.File, func(), error) {
+	var opened []*os.File
+	closeAll := func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	var out []*os.File
+	for i, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		switch f := s.(type) {
+		case *os.File:
+			out = append(out, f)
+		case nil:
+			flag := os.O_RDONLY
+			if i > 0 {
+				flag = os.O_WRONLY
+			}
+			null, err := os.OpenFile(os.DevNull, flag, 0)
+			if err != nil {
+				closeAll()
+				return nil, nil, err
+			}
+			opened = append(opened, null)
+			out = append(out, null)
+		default:
+			closeAll()
+			return nil, nil, errors.New("a stream that is not a file")
+		}
+	}
+	return out, closeAll, nil
+}
+
+// zygoteFits reports whether cmd may start in a zygote: three streams
+// that are files (or none), nothing more to pass, no network, no
+// attributes of its own.
+func zygoteFits(cmd *exec.Cmd, network bool) bool {
+	if network || len(cmd.ExtraFiles) > 0 || cmd.SysProcAttr != nil || cmd.Dir == "" {
+		return false
+	}
+	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		if _, ok := s.(*os.File); !ok && s != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// closeZygotes discards the box's ready zygotes; no more are started.
+func (b *Box) closeZygotes() {
+	b.zyg.mu.Lock()
+	ready := b.zyg.ready
+	b.zyg.ready = [2]*zygote{}
+	b.zyg.closed = true
+	b.zyg.mu.Unlock()
+	for _, z := range ready {
+		if z != nil {
+			z.discard()
+		}
+	}
+}
+
+func socketPair() (parent, child *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "zygote"), os.NewFile(uintptr(fds[1]), "zygote"), nil
+}
+
+// zygoteReceive, in the zygote, waits for its program: it reads the
+// request, puts the streams it came with at 0, 1 and 2, and returns it.
+// Its errors are written back to vtexec, which then reports them.
+func zygoteReceive() (zygoteRequest, error) {
+	var req zygoteRequest
+	var n [4]byte
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	nr, noob, _, _, err := unix.Recvmsg(zygoteFD, n[:], oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil || nr != 4 {
+		return req, fmt.Errorf("read the request: %v", err)
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:noob])
+	if err != nil || len(msgs) != 1 {
+		return req, errors.New("the request came without its streams")
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 3 {
+		return req, errors.New("the request came without its three streams")
+	}
+	body := make([]byte, binary.LittleEndian.Uint32(n[:]))
+	for got := 0; got < len(body); {
+		k, err := unix.Read(zygoteFD, body[got:])
+		if err != nil || k == 0 {
+			return req, fmt.Errorf("read the request: %v", err)
+		}
+		got += k
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return req, err
+	}
+	for i, fd := range fds {
+		if err := unix.Dup3(fd, i, 0); err != nil {
+			return req, err
+		}
+		unix.Close(fd)
+	}
+	return req, nil
+}

@@ -1,0 +1,136 @@
+//go:build linux
+
+package confine
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readyZygote asks b to keep a helper ready and waits until it started;
+// nil where programs start without a helper (as root).
+func readyZygote(t *testing.T, b *Box, git bool) *zygote {
+	b.KeepReady(git)
+	b.zyg.mu.Lock()
+	z := b.zyg.ready[zygoteSlot(git)]
+	b.zyg.mu.Unlock()
+	if z != nil {
+		<-z.ready // confined, and waiting for its program
+		require.NoError(t, z.err)
+	}
+	return z
+}
+
+// runOut starts cmd in b through StartWith and returns its output and
+// how it ended.
+func runOut(t *testing.T, b *Box, cmd *exec.Cmd, opts StartOptions) (string, error) {
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	require.NoError(t, err)
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
+	p, err := b.StartWith(cmd, nil, opts)
+	require.NoError(t, err)
+	werr := p.Wait()
+	data, err := os.ReadFile(out.Name())
+	require.NoError(t, err)
+	return string(data), werr
+}
+
+// Without root, a long-lived caller's next program starts in a helper
+// started ahead: it runs as the program would have — in its directory,
+// with its environment, input, output and exit status — and confined
+// as before. As root no helper is started ahead: there is none to save.
+func TestZygoteServesTheNextProgram(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "in.txt"), []byte("from stdin\n"), 0o644))
+	outside := t.TempDir()
+	spec := Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".envrc")}}}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".envrc"), []byte("keep\n"), 0o644))
+	b := openBox(t, spec)
+	z := readyZygote(t, b, false)
+	t.Logf("root %v, user namespaces %v", b.root, b.userns)
+	if b.root || !b.userns {
+		assert.Nil(t, z, "a helper started ahead where programs need none")
+		return
+	}
+	require.NotNil(t, z)
+
+	used := zygotesUsed.Load()
+	in, err := os.Open(filepath.Join(dir, "sub", "in.txt"))
+	require.NoError(t, err)
+	defer in.Close()
+	cmd := exec.Command("/bin/sh", "-c", `pwd; echo "$ZYGOTE_TEST"; cat; echo x > `+outside+`/f || echo outside-refused; echo y >> ../.envrc || echo protected-refused; exit 3`)
+	cmd.Dir = filepath.Join(dir, "sub")
+	cmd.Env = []string{"ZYGOTE_TEST=passed", "PATH=/usr/bin:/bin"}
+	cmd.Stdin = in
+	out, werr := runOut(t, b, cmd, StartOptions{})
+	b.KeepReady(false)
+	assert.Equal(t, used+1, zygotesUsed.Load(), "the helper started ahead ran it")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.GreaterOrEqual(t, len(lines), 5, out)
+	assert.Equal(t, filepath.Join(dir, "sub"), lines[0])
+	assert.Equal(t, "passed", lines[1])
+	assert.Equal(t, "from stdin", lines[2])
+	assert.Contains(t, out, "outside-refused")
+	assert.Contains(t, out, "protected-refused")
+	assert.NoFileExists(t, filepath.Join(outside, "f"))
+	data, err := os.ReadFile(filepath.Join(dir, ".envrc"))
+	require.NoError(t, err)
+	assert.Equal(t, "keep\n", string(data))
+	var ee *exec.ExitError
+	require.True(t, errors.As(werr, &ee), "%v", werr)
+	assert.Equal(t, 3, ee.ExitCode())
+
+	// The next one is ready again, and serves one program
+	// only: a third program starts in a fresh one.
+	next := readyZygote(t, b, false)
+	require.NotNil(t, next)
+	assert.NotSame(t, z, next)
+	out, werr = runOut(t, b, command(spec, "/bin/echo", "again"), StartOptions{})
+	require.NoError(t, werr)
+	assert.Equal(t, "again\n", out)
+	assert.Equal(t, used+2, zygotesUsed.Load())
+}
+
+// A helper started ahead is not used once the box's world changed: a
+// protected name made since has no read-only bind in its root. The
+// program then starts in a new helper, which binds it.
+func TestZygoteIsNotUsedAfterTheWorldChanged(t *testing.T) {
+	dir := t.TempDir()
+	spec := Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".claude"), Dir: true}}}
+	b := openBox(t, spec)
+	z := readyZygote(t, b, false)
+	if b.root || !b.userns {
+		assert.Nil(t, z)
+		return
+	}
+	require.NotNil(t, z)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".claude"), 0o755))
+	used := zygotesUsed.Load()
+	out, _ := runOut(t, b, command(spec, "/bin/sh", "-c", "echo x > .claude/settings.json || echo refused"), StartOptions{})
+	assert.Equal(t, used, zygotesUsed.Load(), "the helper started before .claude existed was used")
+	assert.Contains(t, out, "refused")
+	assert.NoFileExists(t, filepath.Join(dir, ".claude", "settings.json"))
+}
+
+// A program granted the network, or given streams that are not files,
+// starts as before, not in a helper started ahead.
+func TestZygoteOnlyForWhatItCanCarry(t *testing.T) {
+	cmd := exec.Command("/bin/true")
+	cmd.Dir = "/"
+	assert.True(t, zygoteFits(cmd, false))
+	assert.False(t, zygoteFits(cmd, true), "network")
+	cmd.Stdout = &strings.Builder{}
+	assert.False(t, zygoteFits(cmd, false), "a stream that is not a file")
+	cmd.Stdout = nil
+	cmd.ExtraFiles = []*os.File{os.Stdin}
+	assert.False(t, zygoteFits(cmd, false), "more descriptors")
+}
