@@ -366,7 +366,7 @@ func linkLocation(full string) (string, bool) {
 
 // askName returns the ask-before-write name real is or lies below, or "".
 func (w *Workspace) askName(root, real string) string {
-	rel := strings.TrimPrefix(strings.TrimPrefix(real, root), "/")
+	rel, _ := relTo(root, real)
 	if rel == "" {
 		return ""
 	}
@@ -456,7 +456,7 @@ func (w *Workspace) linkedTargets() map[string]string {
 func (w *Workspace) protected(real string) bool { return protectedIn(w.root, real) }
 
 func protectedIn(root, real string) bool {
-	rel := strings.TrimPrefix(strings.TrimPrefix(real, root), "/")
+	rel, _ := relTo(root, real)
 	if rel == "" {
 		return false
 	}
@@ -473,17 +473,8 @@ func protectedIn(root, real string) bool {
 }
 
 func within(root, real string) bool {
-	rp := splitPath(root)
-	pp := splitPath(real)
-	if len(pp) < len(rp) {
-		return false
-	}
-	for i := range rp {
-		if rp[i] != pp[i] {
-			return false
-		}
-	}
-	return true
+	_, ok := relTo(root, real)
+	return ok
 }
 
 func splitPath(p string) []string {

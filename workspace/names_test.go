@@ -1,0 +1,71 @@
+//go:build !windows
+
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// On macOS and Windows names are compared without case: Config.toml and
+// config.toml are one file, and /Users/me/Proj is /users/me/proj. The
+// workspace compares its roots, its protected places and the targets of
+// links in them the same way there. Run on Linux with the rule switched
+// on: each case passes with it and fails without it (a write that the
+// caseless platform would let through).
+func TestCaselessPlatformsCompareWithoutCase(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	root := filepath.Join(base, "Proj")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "Config.toml"), nil, 0o644))
+	// A link in the git directory to a workspace file: writing that file
+	// writes what git reads.
+	require.NoError(t, os.Symlink(filepath.Join(root, "Config.toml"), filepath.Join(root, ".git", "config")))
+	upper := filepath.Join(base, "PROJ")
+
+	writes := func() map[string]error {
+		w, err := New(root)
+		require.NoError(t, err)
+		out := map[string]error{}
+		for _, p := range []string{
+			"config.toml", // the link's target, in another case
+			filepath.Join(upper, ".vtexec", "policy.toml"), // vtexec's own directory, the root in another case
+			filepath.Join(upper, "notes.txt"),              // an ordinary file, the root in another case
+		} {
+			_, out[p] = w.Resolve(p, Write)
+		}
+		return out
+	}
+	protected := func(err error) bool {
+		var be *BoundaryError
+		return errors.As(err, &be) && be.Code == Protected
+	}
+
+	old := caseless
+	t.Cleanup(func() { caseless = old })
+	caseless = true
+	got := writes()
+	for p, err := range got {
+		if strings.HasSuffix(p, "notes.txt") {
+			assert.NoError(t, err, "%s is inside the root, spelled in another case", p)
+			continue
+		}
+		assert.True(t, protected(err), "%s: %v", p, err)
+	}
+	w, err := New(root)
+	require.NoError(t, err)
+	assert.True(t, w.Contains(filepath.Join(upper, "x")))
+
+	caseless = false
+	got = writes()
+	assert.NoError(t, got["config.toml"], "with names compared exactly, the other spelling is another file")
+	assert.False(t, protected(got[filepath.Join(upper, ".vtexec", "policy.toml")]))
+	assert.False(t, w.Contains(filepath.Join(upper, "x")))
+}
