@@ -1,5 +1,7 @@
 package validators
 
+import "strings"
+
 // Programs refused outright, and the shapes of rule a program may not
 // have: what vtexec knows of a program besides its validator and its
 // profile (see ProfileOf).
@@ -21,16 +23,19 @@ var forbiddenGroups = []struct {
 	{[]string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "rbash", "busybox"},
 		Refused{"a shell runs code vtexec cannot check (only a whole `bash -c 'CMD'` is unwrapped and checked as CMD)",
 			"send the command itself; vtexec parses lists and pipelines"}},
-	{[]string{"sudo", "su", "doas", "pkexec", "runuser", "setpriv", "chroot", "unshare", "nsenter", "capsh"},
+	{[]string{"pwsh", "powershell", "powershell_ise", "cmd"},
+		Refused{"is a Windows shell: PowerShell and cmd run a language vtexec does not parse, so nothing it would run can be checked",
+			"send the command as a POSIX command line (as Git Bash takes it); vtexec parses and checks that"}},
+	{[]string{"sudo", "su", "doas", "pkexec", "runuser", "setpriv", "chroot", "unshare", "nsenter", "capsh", "runas"},
 		Refused{"changes privileges or isolation",
 			"run the command as yourself, inside the workspace"}},
 	{[]string{"dd"},
 		Refused{"writes raw bytes to any file or device",
 			"use cp for files inside the workspace"}},
-	{[]string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "shred"},
+	{[]string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "shred", "format", "diskpart"},
 		Refused{"destroys file systems or data",
 			"there is no safe form of this command here"}},
-	{[]string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service"},
+	{[]string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service", "sc", "reg", "bcdedit"},
 		Refused{"controls the machine or its services",
 			"ask the user to do it"}},
 	{[]string{"chown", "chgrp", "chattr", "setfacl"},
@@ -42,16 +47,16 @@ var forbiddenGroups = []struct {
 	{[]string{"docker", "podman", "kubectl", "nerdctl", "crictl", "ctr", "helm"},
 		Refused{"controls containers or clusters beyond the workspace",
 			"ask the user to run it"}},
-	{[]string{"kill", "pkill", "killall"},
+	{[]string{"kill", "pkill", "killall", "taskkill"},
 		Refused{"signals processes outside the command",
 			"long commands end at the timeout"}},
-	{[]string{"crontab", "at", "batch"},
+	{[]string{"crontab", "at", "batch", "schtasks"},
 		Refused{"schedules commands to run later, outside vtexec",
 			"run the command now"}},
 	{[]string{"vtexec"},
 		Refused{"is vtexec itself: a command may not run vtexec, whose flags could approve commands or change its confinement",
 			"send the command itself; vtexec runs it"}},
-	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit"},
+	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit", "wsl"},
 		Refused{"runs another program given in its arguments, which vtexec would not see",
 			"run the program directly; timeout, nice, nohup, stdbuf and env are understood"}},
 }
@@ -59,14 +64,31 @@ var forbiddenGroups = []struct {
 // Forbidden returns why the program called name is refused outright, if
 // it is.
 func Forbidden(name string) (Refused, bool) {
+	win := windowsName(name)
 	for _, g := range forbiddenGroups {
 		for _, n := range g.names {
-			if n == name {
+			if n == name || n == win {
 				return g.Refused, true
 			}
 		}
 	}
 	return Refused{}, false
+}
+
+// windowsName is name as Windows finds a program by it: without case
+// and without the extension it may be typed with (PowerShell.exe,
+// CMD.EXE); "" when it is that already.
+func windowsName(name string) string {
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".exe", ".com", ".bat", ".cmd", ".ps1"} {
+		if base, ok := strings.CutSuffix(lower, ext); ok && base != "" {
+			return base
+		}
+	}
+	if lower != name {
+		return lower
+	}
+	return ""
 }
 
 // ForbiddenPrograms calls f with every program refused outright.
