@@ -4,6 +4,7 @@ package confine
 
 import (
 	"os/exec"
+	"runtime"
 )
 
 // Warm does nothing here.
@@ -29,9 +30,21 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	}
 	r := Report{Mode: mode, Filesystem: "unconfined", Network: "unconfined"}
 	if mode != ModeOff {
-		r.Missing = []string{"kernel confinement: only Linux is supported"}
+		r.Missing = []string{missingHere()}
+		r.JobObject = runtime.GOOS == "windows"
 	}
 	return &Box{mode: mode, report: r, key: SpecKey(spec, mode)}, nil
+}
+
+// missingHere says what this platform's box lacks.
+func missingHere() string {
+	switch runtime.GOOS {
+	case "windows":
+		return "kernel confinement: none on Windows — files and the network are not confined, only vtexec's checks hold; a job object ends each run's processes with the run and with vtexec"
+	case "darwin":
+		return "kernel confinement: none on macOS yet — files and the network are not confined, only vtexec's checks hold (the Seatbelt profile is built but not applied)"
+	}
+	return "kernel confinement: only Linux is supported"
 }
 
 // Key is SpecKey of the box as Open made it.
@@ -49,25 +62,22 @@ func (b *Box) CloseLast() error { return nil }
 // Start starts cmd unconfined.
 func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) { return StartDirect(cmd, leader) }
 
-// StartWith starts cmd unconfined.
-func (b *Box) StartWith(cmd *exec.Cmd, leader Process, _ StartOptions) (Process, error) {
-	return StartDirect(cmd, leader)
+// StartWith starts cmd unconfined, in opts.Group if there is one.
+func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Process, error) {
+	p, err := StartDirect(cmd, leader)
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.Group.adopt(cmd); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, err
+	}
+	return p, nil
 }
-
-// Group bounds the processes of one run; here it groups nothing.
-type Group struct{}
-
-// Close does nothing.
-func (g *Group) Close() {}
-
-// NewGroup returns nil: there are no process groups to make here.
-func (b *Box) NewGroup() (*Group, error) { return nil, nil }
 
 // SpecKey names what a box is built from; here, its mode and spec.
 func SpecKey(spec Spec, mode Mode) string { return string(specText(spec, mode)) }
-
-// OOMKills is -1: there is no memory cgroup here.
-func (g *Group) OOMKills() int { return -1 }
 
 // CanGrantNetwork: an unconfined program has the network as vtexec has.
 func (b *Box) CanGrantNetwork() bool { return true }

@@ -135,6 +135,9 @@ type Report struct {
 	// covered.
 	Protected     []string `json:"protected,omitempty"`
 	SocketsHidden bool     `json:"sockets_hidden,omitempty"`
+	// JobObject: on Windows, each run's processes are in a job object
+	// that ends them with the run and when vtexec exits.
+	JobObject bool `json:"job_object,omitempty"`
 	Limits        *Limits  `json:"limits,omitempty"`
 	Missing       []string `json:"missing,omitempty"` // what could not be applied, and why
 }
