@@ -137,9 +137,9 @@ type Report struct {
 	SocketsHidden bool     `json:"sockets_hidden,omitempty"`
 	// JobObject: on Windows, each run's processes are in a job object
 	// that ends them with the run and when vtexec exits.
-	JobObject bool `json:"job_object,omitempty"`
-	Limits        *Limits  `json:"limits,omitempty"`
-	Missing       []string `json:"missing,omitempty"` // what could not be applied, and why
+	JobObject bool     `json:"job_object,omitempty"`
+	Limits    *Limits  `json:"limits,omitempty"`
+	Missing   []string `json:"missing,omitempty"` // what could not be applied, and why
 }
 
 // ErrUnsupported is returned by Open in ModeRequired when the kernel or
