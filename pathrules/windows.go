@@ -95,15 +95,18 @@ func WindowsRefusal(p string) string {
 		rest = p[2:]
 	}
 	for _, c := range strings.FieldsFunc(rest, func(r rune) bool { return r == '\\' || r == '/' }) {
-		if why := componentRefusal(c); why != "" {
+		if why := WindowsComponentRefusal(c); why != "" {
 			return why + " (" + c + ")"
 		}
 	}
 	return ""
 }
 
-// componentRefusal says why one component of a Windows path is refused.
-func componentRefusal(c string) string {
+// WindowsComponentRefusal says why one component of a Windows path is
+// refused ("" if it is not): an alternate data stream, a character
+// Windows does not allow, a reserved device name, a trailing dot or
+// space, an 8.3 short name.
+func WindowsComponentRefusal(c string) string {
 	if c == "." || c == ".." {
 		return ""
 	}

@@ -15,7 +15,7 @@ func TestValidatorsLinkNoBoxNorRunner(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	require.NoError(t, err)
 	allowed := map[string]bool{}
-	for _, p := range []string{"workspace", "plan", "progenv", "gitrepo", "codes", "internal/fsutil", "internal/dirwatch", "validators"} {
+	for _, p := range []string{"workspace", "pathrules", "plan", "progenv", "gitrepo", "codes", "internal/fsutil", "internal/dirwatch", "validators"} {
 		allowed["github.com/vtexec/vtexec/"+p] = true
 	}
 	for _, dep := range strings.Fields(string(out)) {

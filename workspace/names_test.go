@@ -69,3 +69,30 @@ func TestCaselessPlatformsCompareWithoutCase(t *testing.T) {
 	assert.False(t, protected(got[filepath.Join(upper, ".vtexec", "policy.toml")]))
 	assert.False(t, w.Contains(filepath.Join(upper, "x")))
 }
+
+// On Windows a name that Windows reads as something else than the file
+// it names — a device (NUL, COM1.txt), a data stream (a.txt:secret), a
+// short name (PROGRA~1) only the file system resolves, a trailing dot
+// it strips — is refused; run on Linux with the rule switched on.
+func TestWindowsNamesThatAreNotTheFileAreRefused(t *testing.T) {
+	w, err := New(t.TempDir())
+	require.NoError(t, err)
+	old := windowsNames
+	t.Cleanup(func() { windowsNames = old })
+	names := []string{"NUL", "logs/COM1.txt", "a.txt:secret", `sub\PROGRA~1\x`, "notes.", "aux.log", "x/con"}
+	windowsNames = true
+	for _, p := range names {
+		_, err := w.Resolve(p, Write)
+		var be *BoundaryError
+		require.True(t, errors.As(err, &be), "%s: %v", p, err)
+		assert.Equal(t, Invalid, be.Code, p)
+		assert.Contains(t, be.Reason, "on Windows", p)
+	}
+	_, err = w.Resolve("src/main.go", Write)
+	assert.NoError(t, err, "an ordinary name")
+	windowsNames = false
+	for _, p := range names {
+		_, err := w.Resolve(p, Write)
+		assert.NoError(t, err, "%s is an ordinary name on Linux", p)
+	}
+}

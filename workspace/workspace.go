@@ -222,6 +222,9 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	case len(path) > maxPathLen:
 		return fail(Invalid, "", fmt.Sprintf("path longer than %d bytes", maxPathLen))
 	}
+	if why := nameRefusal(path); why != "" {
+		return fail(Invalid, "", why)
+	}
 	full := path
 	if !filepath.IsAbs(full) {
 		full = w.cwd + "/" + full
