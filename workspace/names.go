@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/pathrules"
 )
@@ -21,9 +23,37 @@ var caseless = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
 // stream, a short name, a name it strips) is refused.
 var windowsNames = runtime.GOOS == "windows"
 
-// nameRefusal says why a component of a path is refused here, or "".
-func nameRefusal(path string) string {
-	if !windowsNames {
+// onWindowsDrive reports whether a Linux path is on a Windows drive as
+// WSL mounts them (/mnt/c/…): there Windows' rules apply — names without
+// case, and the names Windows reads as something else than the file.
+var onWindowsDrive = func(p string) bool {
+	if runtime.GOOS != "linux" || !underMnt(p) || !onWSL() {
+		return false
+	}
+	_, ok := pathrules.WSLDrive(p)
+	return ok
+}
+
+// underMnt is a cheap first look: only paths under /mnt can be on a drive.
+func underMnt(p string) bool { return strings.HasPrefix(p, "/mnt/") }
+
+// onWSL reports whether the kernel is WSL's, from its own release string.
+var onWSL = sync.OnceValue(func() bool {
+	release, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	return err == nil && pathrules.IsWSL(string(release))
+})
+
+// nameRefusal says why a component of path (as given; full is it made
+// absolute) is refused here, or "".
+func nameRefusal(path, full string) string {
+	switch {
+	case windowsNames:
+		if len(path) >= 2 && path[1] == ':' {
+			path = path[2:] // the drive of C:\x
+		}
+	case onWindowsDrive(full):
+		path = full
+	default:
 		return ""
 	}
 	for _, c := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' }) {
@@ -34,23 +64,18 @@ func nameRefusal(path string) string {
 	return ""
 }
 
-// sameName reports whether two path components name the same entry.
-func sameName(a, b string) bool {
-	if caseless {
-		return strings.EqualFold(a, b)
-	}
-	return a == b
-}
-
 // relTo returns real relative to root, by whole components ("" for the
-// root itself), and whether real is root or below it.
+// root itself), and whether real is root or below it. Names are compared
+// without case where the platform, or the Windows drive root is on,
+// compares them so.
 func relTo(root, real string) (string, bool) {
 	rp, pp := splitPath(root), splitPath(real)
 	if len(pp) < len(rp) {
 		return "", false
 	}
+	fold := caseless || onWindowsDrive(root) || onWindowsDrive(real)
 	for i := range rp {
-		if !sameName(rp[i], pp[i]) {
+		if rp[i] != pp[i] && !(fold && strings.EqualFold(rp[i], pp[i])) {
 			return "", false
 		}
 	}

@@ -96,3 +96,38 @@ func TestWindowsNamesThatAreNotTheFileAreRefused(t *testing.T) {
 		assert.NoError(t, err, "%s is an ordinary name on Linux", p)
 	}
 }
+
+// Under WSL a workspace on a Windows drive (/mnt/c/…) lives by Windows'
+// rules though vtexec runs on Linux: names compare without case there and
+// the names Windows reads as something else are refused; elsewhere on the
+// same machine Linux's rules hold. (Which paths are on a drive is
+// pathrules.WSLDrive's, table-tested; here a directory stands in for
+// /mnt/c.)
+func TestWSLDrivesLiveByWindowsRules(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	drive := filepath.Join(base, "mnt", "c")
+	root := filepath.Join(drive, "Users", "me", "Proj")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	linuxRoot := filepath.Join(base, "home", "me", "proj")
+	require.NoError(t, os.MkdirAll(linuxRoot, 0o755))
+	old := onWindowsDrive
+	t.Cleanup(func() { onWindowsDrive = old })
+	onWindowsDrive = func(p string) bool { return p == drive || strings.HasPrefix(p, drive+"/") }
+
+	w, err := New(root)
+	require.NoError(t, err)
+	assert.True(t, w.Contains(filepath.Join(drive, "users", "ME", "proj", "x")), "names without case on the drive")
+	_, err = w.Resolve("notes.txt:hidden", Write)
+	assert.Error(t, err, "a data stream on the drive")
+	_, err = w.Resolve("CON", Write)
+	assert.Error(t, err, "a device name on the drive")
+	_, err = w.Resolve("src/main.go", Write)
+	assert.NoError(t, err)
+
+	lw, err := New(linuxRoot)
+	require.NoError(t, err)
+	assert.False(t, lw.Contains(filepath.Join(base, "home", "ME", "proj", "x")), "Linux's own files keep their case")
+	_, err = lw.Resolve("notes.txt:hidden", Write)
+	assert.NoError(t, err, "an ordinary name on Linux's own files")
+}

@@ -222,12 +222,12 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	case len(path) > maxPathLen:
 		return fail(Invalid, "", fmt.Sprintf("path longer than %d bytes", maxPathLen))
 	}
-	if why := nameRefusal(path); why != "" {
-		return fail(Invalid, "", why)
-	}
 	full := path
 	if !filepath.IsAbs(full) {
 		full = w.cwd + "/" + full
+	}
+	if why := nameRefusal(path, full); why != "" {
+		return fail(Invalid, "", why)
 	}
 	real, err := w.walkFull(full)
 	if err != nil {
