@@ -198,8 +198,9 @@ func (b *Box) startZygote(git bool) (*zygote, error) {
 }
 
 // zygoteSetUp is the byte a zygote writes once it is confined and waits
-// for its program; anything else it writes is why it failed.
-const zygoteSetUp = 'R'
+// for its program (a NUL, which no message starts with); anything else it
+// writes is why it failed.
+const zygoteSetUp = 0
 
 // waitSetUp waits until the zygote is confined and waits for its
 // program, or has failed.
