@@ -679,7 +679,7 @@ func examplePart(src string) (Part, error) {
 	}
 	argv := make([]string, len(call.Args))
 	for i, w := range call.Args {
-		if argv[i], err = expand.Literal(nil, w); err != nil {
+		if argv[i], err = expand.Literal(&expand.Config{ProcSubst: noProcSubst}, w); err != nil {
 			return Part{}, err
 		}
 	}

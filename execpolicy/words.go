@@ -33,6 +33,9 @@ func (c *Checker) expandConfig(ws *workspace.Workspace) *expand.Config {
 	}
 	cwd := ws.Cwd()
 	return &expand.Config{
+		// The check never runs what a <(…) or >(…) would: the words are
+		// known only when the command runs (the interpreter's to decide).
+		ProcSubst: noProcSubst,
 		Env: expand.FuncEnviron(func(name string) string {
 			if v, ok := c.vars[name]; ok {
 				return v
@@ -187,6 +190,13 @@ func pwdVerdict(words []*syntax.Word, cwd string) *Verdict {
 	}
 	return deny(CodeExpansion, "write the path relative to the cwd instead of $PWD", "$PWD is not expanded here: the cwd %q has spaces, quotes or glob characters", cwd)
 }
+
+// errProcSubst ends an expansion that meets a process substitution.
+var errProcSubst = errors.New("a process substitution is known only when the command runs")
+
+// noProcSubst is the expander's process substitution: none (expand
+// calls it without looking whether it is set).
+func noProcSubst(*syntax.ProcSubst) (string, error) { return "", errProcSubst }
 
 func expandVerdict(err error) *Verdict {
 	var g *globError
