@@ -77,9 +77,7 @@ var systemReadExec = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64
 // platform read /etc/debian_version and os-release), Debian's Python
 // settings (/etc/python3.X/sitecustomize.py), kernel facts for nproc and
 // runtimes. No secret is among them.
-func systemReadFiles() []string { return systemReadFileList }
-
-var systemReadFileList = append([]string{
+var systemReadFiles = append([]string{
 	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
 	"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
 	"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
@@ -138,7 +136,7 @@ func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
 	}
 	for _, step := range []error{
 		add(systemReadExec, read, true),
-		add(systemReadFiles(), fsRead, true),
+		add(systemReadFiles, fsRead, true),
 		add([]string{"/proc"}, fsRead, true),
 		add(systemDevices, fsRead|ll.AccessFSWriteFile, true),
 		add(spec.ReadOnly, read, false),

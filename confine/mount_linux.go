@@ -238,7 +238,7 @@ func newRoot(keep []string, rootOwned bool) error {
 			return err
 		}
 	}
-	for _, p := range systemReadFiles() {
+	for _, p := range systemReadFiles {
 		if p == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
 		}

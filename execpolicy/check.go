@@ -716,12 +716,16 @@ func (c *Checker) Program(argv0 string, ws *workspace.Workspace) (string, error)
 // accepted only if it names that same file.
 func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdict) {
 	name := filepath.Base(argv0)
-	if prog, ok := c.venvInterpreter(argv0, ws); ok {
-		return prog, nil
+	target, isVenv := venvTarget(argv0, ws)
+	if isVenv {
+		if prog, ok := c.trustedAs(target); ok {
+			return prog, nil
+		}
 	}
 	if strings.Contains(argv0, "/") && !filepath.IsAbs(argv0) {
-		if target, dir := c.untrustedVenvInterpreter(argv0, ws); target != "" {
-			return "", deny(CodeNotAllowed, fmt.Sprintf("a person can add %s to their policy ([paths] extra = [%q] in ~/.config/vtexec/policy.toml), or make the environment from an interpreter on the trusted PATH", dir, dir),
+		if isVenv {
+			dir := filepath.Dir(target)
+			return "", deny(CodeNotAllowed, "a person can add "+dir+" to their policy "+extraPathLine(dir)+", or make the environment from an interpreter on the trusted PATH",
 				"%s is a virtual environment's interpreter, and it leads to %s, which is not on the trusted PATH", argv0, target)
 		}
 		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
@@ -737,7 +741,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		}
 		hint := "use a program installed on the system PATH"
 		if dir := userPathDir(name); dir != "" {
-			hint = fmt.Sprintf("%s is in %s, which is not on the trusted PATH: a person can add it to their policy ([paths] extra = [%q] in ~/.config/vtexec/policy.toml)", name, dir, dir)
+			hint = fmt.Sprintf("%s is in %s, which is not on the trusted PATH: a person can add it to their policy %s", name, dir, extraPathLine(dir))
 		}
 		return "", deny(CodeNotAllowed, hint, "no program %q on the trusted PATH", name)
 	}
@@ -748,6 +752,12 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 		return "", deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
 	}
 	return prog, nil
+}
+
+// extraPathLine is the line of the user's policy that puts dir on the
+// trusted PATH.
+func extraPathLine(dir string) string {
+	return fmt.Sprintf("([paths] extra = [%q] in ~/.config/vtexec/policy.toml)", dir)
 }
 
 // userPathDir is the directory of the user's own PATH (vtexec's
@@ -769,40 +779,19 @@ func userPathDir(name string) string {
 	return ""
 }
 
-// venvInterpreter reports whether argv0 is the interpreter of a virtual
-// environment in the workspace that leads to a trusted interpreter of the
-// same name, and returns that interpreter: it runs with argv0 as its
-// name, from which Python finds the environment, so the environment is
-// active. The link itself is never run: a link changed after the check
-// changes nothing.
-func (c *Checker) venvInterpreter(argv0 string, ws *workspace.Workspace) (string, bool) {
-	target, ok := venvTarget(argv0, ws)
-	if !ok {
-		return "", false
-	}
-	// Any directory of the trusted PATH will do, not only the first that
-	// has the name: a user's toolchain comes after the system's.
+// trustedAs returns target as found in a directory of the trusted PATH
+// (a virtual environment's interpreter runs as that file, under its own
+// name, from which Python finds the environment; the link itself is never
+// run, so a link changed after the check changes nothing). Any directory
+// of the trusted PATH will do, not only the first that has the name: a
+// user's toolchain comes after the system's.
+func (c *Checker) trustedAs(target string) (string, bool) {
 	for _, dir := range filepath.SplitList(c.trustedPath()) {
 		if prog, ok := plan.LookPath(filepath.Base(target), dir); ok && fsutil.SameFile(prog, target) {
 			return prog, true
 		}
 	}
 	return "", false
-}
-
-// untrustedVenvInterpreter reports, for a virtual environment's
-// interpreter that leads to one not on the trusted PATH (pyenv's, a
-// user's own build), where it leads and that file's directory: to say
-// why it is refused and what a person can do.
-func (c *Checker) untrustedVenvInterpreter(argv0 string, ws *workspace.Workspace) (target, dir string) {
-	target, ok := venvTarget(argv0, ws)
-	if !ok {
-		return "", ""
-	}
-	if _, trusted := c.venvInterpreter(argv0, ws); trusted {
-		return "", ""
-	}
-	return target, filepath.Dir(target)
 }
 
 // venvTarget reports whether argv0 is the interpreter of a virtual

@@ -129,11 +129,31 @@ func programNames(name, prog string) []string {
 		names = append(names, n)
 	}
 	add(canonicalProgram(name))
+	if win := windowsName(name); win != "" {
+		add(win)
+		add(canonicalProgram(win))
+	}
 	if real, ok := realName(prog); ok {
 		add(real)
 		add(canonicalProgram(real))
 	}
 	return names
+}
+
+// windowsName is name as Windows finds a program by it: without case
+// and without the extension it may be typed with (PowerShell.exe,
+// CMD.EXE); "" when it is that already.
+func windowsName(name string) string {
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".exe", ".com", ".bat", ".cmd", ".ps1"} {
+		if base, ok := strings.CutSuffix(lower, ext); ok && base != "" {
+			return base
+		}
+	}
+	if lower != name {
+		return lower
+	}
+	return ""
 }
 
 // realName is the name of the file prog runs: filepath.Base of

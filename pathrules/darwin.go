@@ -30,9 +30,8 @@ func DarwinWithin(root, p string) bool {
 	if !path.IsAbs(root) || !path.IsAbs(p) {
 		return false
 	}
-	r := strings.ToLower(DarwinCanonical(root))
-	q := strings.ToLower(DarwinCanonical(p))
-	return q == r || r == "/" || strings.HasPrefix(q, r+"/")
+	_, ok := Within(DarwinCanonical(root), DarwinCanonical(p), true)
+	return ok
 }
 
 // DarwinOtherHome reports whether p lies in the home of another user

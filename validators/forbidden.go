@@ -1,7 +1,5 @@
 package validators
 
-import "strings"
-
 // Programs refused outright, and the shapes of rule a program may not
 // have: what vtexec knows of a program besides its validator and its
 // profile (see ProfileOf).
@@ -64,31 +62,14 @@ var forbiddenGroups = []struct {
 // Forbidden returns why the program called name is refused outright, if
 // it is.
 func Forbidden(name string) (Refused, bool) {
-	win := windowsName(name)
 	for _, g := range forbiddenGroups {
 		for _, n := range g.names {
-			if n == name || n == win {
+			if n == name {
 				return g.Refused, true
 			}
 		}
 	}
 	return Refused{}, false
-}
-
-// windowsName is name as Windows finds a program by it: without case
-// and without the extension it may be typed with (PowerShell.exe,
-// CMD.EXE); "" when it is that already.
-func windowsName(name string) string {
-	lower := strings.ToLower(name)
-	for _, ext := range []string{".exe", ".com", ".bat", ".cmd", ".ps1"} {
-		if base, ok := strings.CutSuffix(lower, ext); ok && base != "" {
-			return base
-		}
-	}
-	if lower != name {
-		return lower
-	}
-	return ""
 }
 
 // ForbiddenPrograms calls f with every program refused outright.

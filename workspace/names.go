@@ -27,15 +27,14 @@ var windowsNames = runtime.GOOS == "windows"
 // WSL mounts them (/mnt/c/…): there Windows' rules apply — names without
 // case, and the names Windows reads as something else than the file.
 var onWindowsDrive = func(p string) bool {
-	if runtime.GOOS != "linux" || !underMnt(p) || !onWSL() {
+	// Only paths under /mnt can be on a drive: the kernel's release
+	// string is read for no other.
+	if runtime.GOOS != "linux" || !strings.HasPrefix(p, "/mnt/") || !onWSL() {
 		return false
 	}
 	_, ok := pathrules.WSLDrive(p)
 	return ok
 }
-
-// underMnt is a cheap first look: only paths under /mnt can be on a drive.
-func underMnt(p string) bool { return strings.HasPrefix(p, "/mnt/") }
 
 // onWSL reports whether the kernel is WSL's, from its own release string.
 var onWSL = sync.OnceValue(func() bool {
@@ -69,15 +68,5 @@ func nameRefusal(path, full string) string {
 // without case where the platform, or the Windows drive root is on,
 // compares them so.
 func relTo(root, real string) (string, bool) {
-	rp, pp := splitPath(root), splitPath(real)
-	if len(pp) < len(rp) {
-		return "", false
-	}
-	fold := caseless || onWindowsDrive(root) || onWindowsDrive(real)
-	for i := range rp {
-		if rp[i] != pp[i] && !(fold && strings.EqualFold(rp[i], pp[i])) {
-			return "", false
-		}
-	}
-	return strings.Join(pp[len(rp):], "/"), true
+	return pathrules.Within(root, real, caseless || onWindowsDrive(root) || onWindowsDrive(real))
 }

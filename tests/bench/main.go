@@ -335,10 +335,7 @@ func (r *results) mcp(bins, ws, home, cat string, runs int) error {
 		c.Dir = ws
 		return c.Run()
 	}
-	steps := []struct {
-		name string
-		f    func() error
-	}{{"mcp-shell", call(cs, "shell")}, {"mcp-cat", catRun}, {"mcp-check", call(cs, "shell_check")}, {"mcp-noop", call(noop, "noop")}}
+	steps := []step{{"mcp-shell", call(cs, "shell")}, {"mcp-cat", catRun}, {"mcp-check", call(cs, "shell_check")}, {"mcp-noop", call(noop, "noop")}}
 	for _, s := range steps { // warm the connections
 		if err := s.f(); err != nil {
 			return err
@@ -358,11 +355,9 @@ func (r *results) mcp(bins, ws, home, cat string, runs int) error {
 	}
 	// As an agent calls: a model's turn between calls (20 ms is far
 	// less than any model takes), in which the server may get ready.
+	paced := []step{{"mcp-shell-paced", call(cs, "shell")}, {"mcp-cat-paced", catRun}}
 	for range runs * 3 {
-		for _, s := range []struct {
-			name string
-			f    func() error
-		}{{"mcp-shell-paced", call(cs, "shell")}, {"mcp-cat-paced", catRun}} {
+		for _, s := range paced {
 			time.Sleep(20 * time.Millisecond)
 			start := time.Now()
 			if err := s.f(); err != nil {
@@ -372,6 +367,12 @@ func (r *results) mcp(bins, ws, home, cat string, runs int) error {
 		}
 	}
 	return nil
+}
+
+// step is one timed case of the MCP measurement.
+type step struct {
+	name string
+	f    func() error
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
