@@ -69,6 +69,24 @@ func TestWordsExpandLikeBash(t *testing.T) {
 	}
 }
 
+// On Windows a drive path typed as Git Bash, MSYS2 or Cygwin spell it
+// is converted as their runtime converts it for a native program,
+// before the check: the plan runs what was checked, and shows it.
+func TestMSYSDrivePathsAreConvertedBeforeTheCheck(t *testing.T) {
+	ws := testWorkspace(t)
+	src := `echo /c/work/a.txt --dir=/cygdrive/d/x/ /usr/bin -C/c/x s/c/d/`
+	old := msysHost
+	t.Cleanup(func() { msysHost = old })
+	msysHost = true
+	v := Check(src, ws)
+	require.Equal(t, Allow, v.Decision, v.Reason)
+	assert.Equal(t, []string{"echo", "C:/work/a.txt", "--dir=D:/x/", "/usr/bin", "-C/c/x", "s/c/d/"}, v.Plan.Commands()[0].Argv)
+	msysHost = false
+	v = Check(src, ws)
+	require.Equal(t, Allow, v.Decision, v.Reason)
+	assert.Equal(t, []string{"echo", "/c/work/a.txt", "--dir=/cygdrive/d/x/", "/usr/bin", "-C/c/x", "s/c/d/"}, v.Plan.Commands()[0].Argv)
+}
+
 func TestCdMovesLaterCommands(t *testing.T) {
 	ws := testWorkspace(t)
 	v := Check("cd src && cat a.txt; cat ../src/b.txt", ws)

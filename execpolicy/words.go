@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/vtexec/vtexec/pathrules"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -166,8 +168,21 @@ func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]
 	if len(out) == 0 {
 		return nil, deny(CodeExpansion, "name a program to run", "the command expands to nothing")
 	}
+	if msysHost {
+		for i := range out {
+			out[i], _ = pathrules.MSYSArgument(out[i])
+		}
+	}
 	return out, nil
 }
+
+// msysHost says that commands are typed as in Git Bash, MSYS2 or Cygwin
+// on Windows: a drive path in their form (/c/x), as a whole word or an
+// option's value, becomes the Windows form (C:/x) before anything is
+// checked, as their runtime converts it for a native program. What is
+// checked is what runs, and the plan shows it; MSYS's own programs read
+// the Windows form as the same file.
+var msysHost = runtime.GOOS == "windows"
 
 // pwdVerdict refuses $PWD in words when the cwd has a byte that bash
 // would split or glob on, where the expansion could differ from the
@@ -259,6 +274,9 @@ func (c *Checker) redirects(rs []*syntax.Redirect, ws *workspace.Workspace) ([]p
 		target, v := c.redirectWord(r.Word, ws)
 		if v != nil {
 			return nil, v
+		}
+		if msysHost {
+			target, _ = pathrules.MSYSArgument(target) // vtexec opens it
 		}
 		path, v := redirectPath(target, kind, ws)
 		if v != nil {

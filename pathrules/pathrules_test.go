@@ -20,9 +20,11 @@ type rules struct {
 	wslDrive      func(string) (string, bool)
 	isWSL         func(string) bool
 	darwinTempDir func(string) string
+	operand       func(string) (string, string)
+	msysArgument  func(string) (string, bool)
 }
 
-var real = rules{WindowsRefusal, WindowsWithin, MSYSToWindows, DarwinWithin, DarwinOtherHome, WSLDrive, IsWSL, DarwinTempDir}
+var real = rules{WindowsRefusal, WindowsWithin, MSYSToWindows, DarwinWithin, DarwinOtherHome, WSLDrive, IsWSL, DarwinTempDir, WindowsOperand, MSYSArgument}
 
 type row struct {
 	name string
@@ -98,6 +100,39 @@ func table() []row {
 	msys("/c/work/../x", `C:\x`)
 	for _, p := range []string{"/usr/bin", "/tmp/x", "/home/me", "/cd/x", "/c1/x", "relative/x", "C:x", "/cygdrive/cc/x", ""} {
 		msys(p, "")
+	}
+
+	// An operand as typed in Git Bash, MSYS2, Cygwin or a native shell:
+	// the path checked, or refused.
+	operand := func(p, want string) {
+		add("operand "+p, func(r rules) bool {
+			got, why := r.operand(p)
+			return got == want && (why != "") == (want == "")
+		})
+	}
+	operand("C:/work/a.txt", `C:\work\a.txt`)
+	operand("c:/work//src/../a.txt", `C:\work\a.txt`)
+	operand(`C:\work\a.txt`, `C:\work\a.txt`)
+	operand(`src\a.go`, `src\a.go`)
+	operand("src/a.go", "src/a.go")
+	operand(`..\x`, `..\x`)
+	operand(`\\server\share\x`, `\\server\share\x`)
+	for _, p := range []string{"/c/work/a.txt", "/cygdrive/c/work/a.txt", "/usr/bin/env", "/tmp/x", "/etc/passwd", "/home/me", `\Windows\x`, "C:x", `\\?\C:\work`, "/c/work/nul", "/c/work/a.txt:s", "/c/PROGRA~1/x", "a.txt::$DATA", "/c/work/x."} {
+		operand(p, "")
+	}
+	// MSYS's conversion of arguments for native programs.
+	argument := func(a, want string) {
+		add("argument "+a, func(r rules) bool {
+			got, changed := r.msysArgument(a)
+			return got == want && changed == (a != want)
+		})
+	}
+	argument("/c/work/a.txt", "C:/work/a.txt")
+	argument("/cygdrive/d/x/", "D:/x/")
+	argument("--dir=/c/work", "--dir=C:/work")
+	argument("-C/c/work", "-C/c/work")
+	for _, a := range []string{"/usr/bin", "hello", "--dir=/usr/x", "a=/c/x", "C:/work", "/cc/x", "--", "-", "", "s/c/d/g"} {
+		argument(a, a)
 	}
 
 	// macOS: /var, /tmp and /etc are /private's; names compare without
@@ -268,6 +303,32 @@ func TestPathRulesCatchWrongRules(t *testing.T) {
 				rest, ok := strings.CutPrefix(p, "/Users/")
 				name, _, _ := strings.Cut(rest, "/")
 				return ok && name != user && name != "Shared"
+			}
+		},
+		"operand /c/ converted where the program would not": func(r *rules) {
+			r.operand = func(p string) (string, string) {
+				if w, ok := MSYSToWindows(p); ok && strings.HasPrefix(p, "/") {
+					return w, ""
+				}
+				return WindowsOperand(p)
+			}
+		},
+		"operand not cleaned": func(r *rules) {
+			r.operand = func(p string) (string, string) {
+				if _, why := WindowsOperand(p); why != "" {
+					return "", why
+				}
+				return p, ""
+			}
+		},
+		"argument converted in any value": func(r *rules) {
+			r.msysArgument = func(a string) (string, bool) {
+				if name, v, ok := strings.Cut(a, "="); ok {
+					if w, ok := MSYSToWindows(v); ok && strings.HasPrefix(v, "/") {
+						return name + "=" + strings.ReplaceAll(w, `\`, "/"), true
+					}
+				}
+				return MSYSArgument(a)
 			}
 		},
 		"wsl by WSL only": func(r *rules) { r.isWSL = func(s string) bool { return strings.Contains(s, "WSL") } },

@@ -233,3 +233,62 @@ func MSYSToWindows(p string) (string, bool) {
 	}
 	return "", false
 }
+
+// WindowsOperand returns the Windows path a path operand names on
+// Windows, or why it cannot be checked (then p is ""). C:/x is C:\x;
+// absolute, share and relative paths stay as given. A path that starts
+// with one / is not a Windows path: in Git Bash, MSYS2 or Cygwin it is
+// a drive (/c/x, /cygdrive/c/x), which MSYSArgument converts in the
+// arguments before they are checked, or a place inside their
+// installation (/usr, /tmp), which vtexec does not know; either way
+// here it would be a path on the current drive, which a native program
+// reads differently, so it is refused. So are the forms WindowsRefusal
+// refuses.
+func WindowsOperand(operand string) (p, why string) {
+	if strings.HasPrefix(operand, "/") && !strings.HasPrefix(operand, "//") {
+		if _, ok := MSYSToWindows(operand); ok {
+			return "", "an MSYS drive path (" + operand + ") is converted only as a whole argument or an option's value (--dir=/c/…): write it with its drive (C:/…)"
+		}
+		return "", "a POSIX path outside the drives (" + operand + ") names a place inside the MSYS or Cygwin installation, which vtexec does not know: give it with its drive (C:/…)"
+	}
+	if why := WindowsRefusal(operand); why != "" {
+		return "", why
+	}
+	if WindowsForm(operand) == WinAbsolute {
+		return WindowsClean(operand), ""
+	}
+	return operand, ""
+}
+
+// MSYSArgument returns arg as MSYS's runtime hands it to a native
+// program: a drive path in MSYS's form, whole or as the value of an
+// option (--dir=/c/x), becomes the Windows form with forward slashes
+// (C:/x), which native programs and MSYS's own both read as that file.
+// changed is false when arg has no such path.
+func MSYSArgument(arg string) (out string, changed bool) {
+	convert := func(s string) (string, bool) {
+		if !strings.HasPrefix(s, "/") {
+			return s, false
+		}
+		w, ok := MSYSToWindows(s)
+		if !ok {
+			return s, false
+		}
+		w = strings.ReplaceAll(w, `\`, "/")
+		if strings.HasSuffix(s, "/") && !strings.HasSuffix(w, "/") {
+			w += "/"
+		}
+		return w, true
+	}
+	if w, ok := convert(arg); ok {
+		return w, true
+	}
+	if strings.HasPrefix(arg, "-") {
+		if name, value, ok := strings.Cut(arg, "="); ok {
+			if w, ok := convert(value); ok {
+				return name + "=" + w, true
+			}
+		}
+	}
+	return arg, false
+}

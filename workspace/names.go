@@ -68,5 +68,5 @@ func nameRefusal(path, full string) string {
 // without case where the platform, or the Windows drive root is on,
 // compares them so.
 func relTo(root, real string) (string, bool) {
-	return pathrules.Within(root, real, caseless || onWindowsDrive(root) || onWindowsDrive(real))
+	return pathrules.Within(slashed(root), slashed(real), caseless || onWindowsDrive(root) || onWindowsDrive(real))
 }

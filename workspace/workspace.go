@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/vtexec/vtexec/pathrules"
 )
 
 // Access says how a path will be used.
@@ -97,8 +99,8 @@ func New(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", dir, err)
 	}
-	if real == "/" {
-		return nil, errors.New("workspace root may not be /: choose a project directory")
+	if isStart(real) {
+		return nil, errors.New("workspace root may not be " + real + ": choose a project directory")
 	}
 	return &Workspace{root: real, cwd: real, askNames: DefaultAskNames, linked: &linkedSet{}}, nil
 }
@@ -153,7 +155,7 @@ func (w *Workspace) Chdir(path string) error {
 	if !within(w.root, real) {
 		return &BoundaryError{Code: Outside, Path: path, Resolved: real, Root: w.root, Reason: "the current directory must stay inside the workspace root"}
 	}
-	fi, err := os.Stat(real)
+	fi, err := lstat(real) // real has no links left
 	if err != nil {
 		return &BoundaryError{Code: Invalid, Path: path, Resolved: real, Root: w.root, Reason: "no such directory"}
 	}
@@ -222,11 +224,21 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	case len(path) > maxPathLen:
 		return fail(Invalid, "", fmt.Sprintf("path longer than %d bytes", maxPathLen))
 	}
-	full := path
-	if !filepath.IsAbs(full) {
-		full = w.cwd + "/" + full
+	given := path
+	if winPaths {
+		var why string
+		if given, why = pathrules.WindowsOperand(path); why != "" {
+			return fail(Invalid, "", "on Windows "+why)
+		}
 	}
-	if why := nameRefusal(path, full); why != "" {
+	full := given
+	if !isAbs(full) {
+		full = w.cwd + sep() + full
+	}
+	if winPaths {
+		full = pathrules.WindowsClean(full) // Windows takes ".." by the text
+	}
+	if why := nameRefusal(given, full); why != "" {
 		return fail(Invalid, "", why)
 	}
 	real, err := w.walkFull(full)
@@ -352,6 +364,12 @@ func SplitLast(p string) (dir, name string) {
 // resolved, the name kept), when that component is a symlink.
 func linkLocation(full string) (string, bool) {
 	dir, name := SplitLast(full)
+	if winPaths { // full is clean
+		dir = parentOf(full)
+		if name = full[len(dir):]; strings.HasPrefix(name, `\`) {
+			name = name[1:]
+		}
+	}
 	if name == "." || name == ".." || name == "" || strings.HasSuffix(name, "/") {
 		return "", false
 	}
@@ -359,8 +377,8 @@ func linkLocation(full string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	loc := filepath.Join(parent, name)
-	fi, err := os.Lstat(loc)
+	loc := joinName(parent, name)
+	fi, err := lstat(loc)
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return "", false
 	}
@@ -482,10 +500,8 @@ func within(root, real string) bool {
 
 func splitPath(p string) []string {
 	var out []string
-	for _, c := range strings.Split(p, "/") {
-		if c != "" {
-			out = append(out, c)
-		}
+	for _, c := range strings.FieldsFunc(p, func(r rune) bool { return r < 0x80 && isSep(byte(r)) }) {
+		out = append(out, c)
 	}
 	return out
 }
@@ -506,14 +522,15 @@ func (e *walkError) Error() string { return e.reason }
 // /dev/fd and /dev/stdin, which link there) are refused: their meaning
 // depends on which process opens them.
 func walk(full string) (string, error) {
-	return walkFrom("/", splitPath(full))
+	start, comps := startOf(full)
+	return walkFrom(start, comps)
 }
 
 // walkFull is walk for a path given to Resolve: one below the root is
 // walked from the root, which New resolved once, so its own components
 // are not read again on every call.
 func (w *Workspace) walkFull(full string) (string, error) {
-	if rest, ok := strings.CutPrefix(full, w.root+"/"); ok && w.root != "/" {
+	if rest, ok := strings.CutPrefix(full, w.root+sep()); ok && !isStart(w.root) {
 		return walkFrom(w.root, splitPath(rest))
 	}
 	return walk(full)
@@ -530,14 +547,14 @@ func walkFrom(resolved string, pending []string) (string, error) {
 		case ".":
 			continue
 		case "..":
-			resolved = filepath.Dir(resolved)
+			resolved = parentOf(resolved)
 			continue
 		}
-		next := filepath.Join(resolved, name)
-		if within("/proc", next) {
+		next := joinName(resolved, name)
+		if !winPaths && within("/proc", next) {
 			return "", &walkError{code: Outside, at: next, reason: "paths through /proc (and /dev/fd, /dev/std*) are not allowed"}
 		}
-		fi, err := os.Lstat(next)
+		fi, err := lstat(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				for _, rest := range append([]string{name}, pending...) {
@@ -548,7 +565,12 @@ func walkFrom(resolved string, pending []string) (string, error) {
 						return "", &walkError{code: Invalid, at: next, reason: fmt.Sprintf("path component longer than %d bytes", maxNameLen)}
 					}
 				}
-				missing := filepath.Join(append([]string{next}, pending...)...)
+				missing := next
+				for _, rest := range pending {
+					if rest != "." {
+						missing = joinName(missing, rest)
+					}
+				}
 				if len(missing) > maxPathLen {
 					return "", &walkError{code: Invalid, at: next, reason: fmt.Sprintf("resolved path longer than %d bytes", maxPathLen)}
 				}
@@ -564,14 +586,16 @@ func walkFrom(resolved string, pending []string) (string, error) {
 		if hops > maxSymlinkHops {
 			return "", &walkError{code: Invalid, at: next, reason: "too many levels of symbolic links"}
 		}
-		target, err := os.Readlink(next)
+		target, err := readlink(next)
 		if err != nil {
 			return "", &walkError{code: Invalid, at: next, reason: err.Error()}
 		}
-		if filepath.IsAbs(target) {
-			resolved = "/"
+		from, comps, ok := linkTarget(resolved, target)
+		if !ok {
+			return "", &walkError{code: Invalid, at: next, reason: "a link whose target (" + target + ") is not a path vtexec can follow"}
 		}
-		pending = append(splitPath(target), pending...)
+		resolved = from
+		pending = append(comps, pending...)
 	}
 	return resolved, nil
 }
