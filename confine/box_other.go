@@ -3,6 +3,7 @@
 package confine
 
 import (
+	"os"
 	"os/exec"
 	"runtime"
 )
@@ -18,6 +19,9 @@ type Box struct {
 	mode   Mode
 	report Report
 	key    string
+	// seatbelt is the spec whose Seatbelt profile each program starts
+	// under (macOS, opted in), or nil.
+	seatbelt *Spec
 }
 
 // Open returns an unconfined box, or ErrUnsupported in ModeRequired.
@@ -29,11 +33,25 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		return nil, ErrUnsupported
 	}
 	r := Report{Mode: mode, Filesystem: "unconfined", Network: "unconfined"}
+	b := &Box{mode: mode, key: SpecKey(spec, mode)}
 	if mode != ModeOff {
 		r.Missing = []string{missingHere()}
 		r.JobObject = runtime.GOOS == "windows"
 	}
-	return &Box{mode: mode, report: r, key: SpecKey(spec, mode)}, nil
+	if mode != ModeOff && spec.Seatbelt && runtime.GOOS == "darwin" {
+		if _, err := os.Stat(SeatbeltLauncher); err != nil {
+			r.Missing = append(r.Missing, "seatbelt: "+SeatbeltLauncher+" is missing, so the profile the policy opts in to is not applied")
+		} else {
+			s := spec
+			b.seatbelt = &s
+			r.Filesystem, r.Network, r.Seatbelt = "seatbelt", "seatbelt", seatbeltApplied
+			r.Missing = []string{"seatbelt: the profile is untested — no test of vtexec has run it on macOS; what it confines is not proven",
+				"process tree: no PID namespace — a program that leaves its process group can outlive the run and vtexec",
+				"limits: no cgroup — memory and process counts are bounded only per process"}
+		}
+	}
+	b.report = r
+	return b, nil
 }
 
 // missingHere says what this platform's box lacks.
@@ -42,7 +60,7 @@ func missingHere() string {
 	case "windows":
 		return "kernel confinement: none on Windows — files and the network are not confined, only vtexec's checks hold; a job object ends each run's processes with the run and with vtexec"
 	case "darwin":
-		return "kernel confinement: none on macOS yet — files and the network are not confined, only vtexec's checks hold (the Seatbelt profile is built but not applied)"
+		return "kernel confinement: none on macOS unless the user's policy opts in to the untested Seatbelt profile (seatbelt = true) — files and the network are not confined, only vtexec's checks hold"
 	}
 	return "kernel confinement: only Linux is supported"
 }
@@ -59,11 +77,21 @@ func (b *Box) Close() error { return nil }
 // CloseLast does nothing.
 func (b *Box) CloseLast() error { return nil }
 
-// Start starts cmd unconfined.
-func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) { return StartDirect(cmd, leader) }
+// Start starts cmd, unconfined but for an opted-in Seatbelt profile.
+func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) {
+	return b.StartWith(cmd, leader, StartOptions{})
+}
 
-// StartWith starts cmd unconfined, in opts.Group if there is one.
+// StartWith starts cmd, unconfined but for an opted-in Seatbelt
+// profile, in opts.Group if there is one.
 func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Process, error) {
+	if b.seatbelt != nil {
+		spec := *b.seatbelt
+		spec.Network = spec.Network || opts.Network
+		if err := seatbeltWrap(cmd, SeatbeltLauncher, SeatbeltProfile(spec, opts.Git)); err != nil {
+			return nil, err
+		}
+	}
 	p, err := StartDirect(cmd, leader)
 	if err != nil {
 		return nil, err

@@ -62,6 +62,10 @@ type Spec struct {
 	PlaceholderFiles bool
 	// Network lets programs use the network as vtexec itself can.
 	Network bool
+	// Seatbelt applies the box's Seatbelt profile on macOS (see
+	// SeatbeltProfile), which a person opts in to: it is untested.
+	// Elsewhere it changes nothing.
+	Seatbelt bool
 	// Limits bound each process.
 	Limits Limits
 }
@@ -92,7 +96,8 @@ type Report struct {
 	// when none were.
 	Landlock int `json:"landlock"`
 	// Filesystem is "confined" when only the spec's paths and the system
-	// directories are reachable, else "unconfined".
+	// directories are reachable, "seatbelt" under macOS's Seatbelt
+	// profile a person opted in to (untested), else "unconfined".
 	Filesystem string `json:"filesystem"`
 	// NetworkGranted names the programs of the run a person's rule let
 	// use the network (filled in by the caller, which knows the run).
@@ -137,9 +142,12 @@ type Report struct {
 	SocketsHidden bool     `json:"sockets_hidden,omitempty"`
 	// JobObject: on Windows, each run's processes are in a job object
 	// that ends them with the run and when vtexec exits.
-	JobObject bool     `json:"job_object,omitempty"`
-	Limits    *Limits  `json:"limits,omitempty"`
-	Missing   []string `json:"missing,omitempty"` // what could not be applied, and why
+	JobObject bool `json:"job_object,omitempty"`
+	// Seatbelt says, on macOS, that the box's Seatbelt profile is
+	// applied, as a person opted in to, and that it is untested.
+	Seatbelt string   `json:"seatbelt,omitempty"`
+	Limits   *Limits  `json:"limits,omitempty"`
+	Missing  []string `json:"missing,omitempty"` // what could not be applied, and why
 }
 
 // ErrUnsupported is returned by Open in ModeRequired when the kernel or
@@ -219,6 +227,7 @@ func specText(spec Spec, mode Mode) []byte {
 	b = appendBool(append(b, 'P'), spec.Placeholders)
 	b = appendBool(append(b, 'F'), spec.PlaceholderFiles)
 	b = appendBool(append(b, 'n'), spec.Network)
+	b = appendBool(append(b, 's'), spec.Seatbelt)
 	l := spec.Limits
 	for _, n := range []uint64{l.FileSize, l.OpenFiles, l.Processes, l.CPUTime, l.Memory} {
 		b = strconv.AppendUint(append(b, 'l'), n, 10)

@@ -1,10 +1,34 @@
 package confine
 
 import (
+	"errors"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 )
+
+// SeatbeltLauncher is macOS's program that starts a program under a
+// Seatbelt profile.
+const SeatbeltLauncher = "/usr/bin/sandbox-exec"
+
+// seatbeltApplied is what a box's report says of an applied profile.
+const seatbeltApplied = "applied as the user's policy opts in (seatbelt = true); untested: no test of vtexec has run it on macOS"
+
+// seatbeltWrap has cmd start its program under launcher with profile
+// (launcher -p PROFILE PROGRAM ARGS…): the program named by its absolute
+// path, which the launcher takes for no option of its own; arguments,
+// environment, directory and streams as they were. The program's argv[0]
+// becomes its path.
+func seatbeltWrap(cmd *exec.Cmd, launcher, profile string) error {
+	if !filepath.IsAbs(cmd.Path) || len(cmd.Args) == 0 {
+		return errors.New("seatbelt: the program must be named by an absolute path")
+	}
+	cmd.Args = append([]string{launcher, "-p", profile, cmd.Path}, cmd.Args[1:]...)
+	cmd.Path = launcher
+	return nil
+}
 
 // seatbeltSystemRead are the places every macOS program reads and runs
 // from: the system, the linker's caches, the developer tools, the

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"flag"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -70,4 +71,29 @@ func TestSeatbeltProfile(t *testing.T) {
 		assert.Equal(t, tc.network, strings.Contains(got, "(allow network*)"), "%s: the network decision", tc.name)
 		assert.True(t, strings.HasPrefix(got, ";; vtexec box") && strings.Contains(got, "(deny default)"))
 	}
+}
+
+// A program under the Seatbelt launcher gets the box's profile and runs
+// as it would have: its path, arguments, environment, directory and
+// streams. (A stand-in launcher records the profile and starts the rest
+// of its arguments; macOS's own is never run here.)
+func TestSeatbeltWrapStartsTheProgramUnderTheProfile(t *testing.T) {
+	dir := t.TempDir()
+	launcher := dir + "/sandbox-exec"
+	require.NoError(t, os.WriteFile(launcher, []byte("#!/bin/sh\n[ \"$1\" = -p ] || exit 90\nprintf %s \"$2\" > \"$PROFILE_OUT\"\nshift 2\nexec \"$@\"\n"), 0o755))
+	work := t.TempDir()
+	cmd := exec.Command("/bin/sh", "-c", `pwd; printf '%s|' "$0" "$1" "$X"`, "-p", "two words")
+	cmd.Dir, cmd.Env = work, []string{"X=y", "PROFILE_OUT=" + dir + "/profile"}
+	profile := SeatbeltProfile(seatbeltSpec(false), true)
+	require.NoError(t, seatbeltWrap(cmd, launcher, profile))
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	assert.Equal(t, work+"\n-p|two words|y|", string(out), "an argument like the launcher's option is the program's")
+	got, err := os.ReadFile(dir + "/profile")
+	require.NoError(t, err)
+	assert.Equal(t, profile, string(got))
+
+	rel := exec.Command("sh", "-c", "true")
+	rel.Path = "sh"
+	assert.Error(t, seatbeltWrap(rel, launcher, profile), "a program named without its path could be taken for the launcher's option")
 }

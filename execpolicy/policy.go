@@ -265,10 +265,13 @@ type policyFile struct {
 	// placeholder files, so the kernel keeps them too.
 	PlaceholderFiles *bool `toml:"placeholder_files"`
 	// Placeholders: the same for missing protected directory names.
-	Placeholders *bool        `toml:"placeholders"`
-	Rule         []PolicyRule `toml:"rule"`
-	Root         []PolicyRoot `toml:"root"`
-	Limits       policyLimits `toml:"limits"`
+	Placeholders *bool `toml:"placeholders"`
+	// Seatbelt: on macOS, apply the box's Seatbelt profile (opt-in:
+	// untested).
+	Seatbelt *bool        `toml:"seatbelt"`
+	Rule     []PolicyRule `toml:"rule"`
+	Root     []PolicyRoot `toml:"root"`
+	Limits   policyLimits `toml:"limits"`
 	// EscalateAfter is how many refusals that signal probing a session
 	// may have before every command in it needs a person; 0: never.
 	EscalateAfter *int `toml:"escalate_after"`
@@ -311,6 +314,9 @@ type Policy struct {
 	PlaceholderFiles bool
 	// Placeholders is placeholders from a trusted layer (directories).
 	Placeholders bool
+	// Seatbelt is seatbelt from a trusted layer: on macOS the box's
+	// Seatbelt profile is applied, which no test of vtexec has run.
+	Seatbelt bool
 	// Limits are the process limits, defaults filled in.
 	Limits ProcessLimits
 	// EscalateAfter is how many refusals that signal probing a session
@@ -529,6 +535,9 @@ func (pol *Policy) add(l Layer, data []byte) error {
 	}
 	if pf.Placeholders != nil && l.Trusted {
 		pol.Placeholders = *pf.Placeholders
+	}
+	if pf.Seatbelt != nil && l.Trusted {
+		pol.Seatbelt = *pf.Seatbelt
 	}
 	if c := pf.Confinement; c != "" {
 		if _, ok := confinementStrength[c]; !ok {

@@ -79,6 +79,18 @@ func TestPolicyLayersAndTrust(t *testing.T) {
 	assert.Equal(t, "5m0s", pol.Timeout.String())
 }
 
+// Only the user's own policy opts in to macOS's untested Seatbelt
+// profile: a project's file cannot change what a box is made of.
+func TestSeatbeltIsTheUsersChoice(t *testing.T) {
+	file := writePolicy(t, "seatbelt = true\n")
+	pol, err := LoadPolicy(Layer{Path: file, Trusted: false})
+	require.NoError(t, err)
+	assert.False(t, pol.Seatbelt, "from a project's file")
+	pol, err = LoadPolicy(Layer{Path: file, Trusted: true})
+	require.NoError(t, err)
+	assert.True(t, pol.Seatbelt, "from the user's")
+}
+
 func TestApplyStrictestWins(t *testing.T) {
 	ws := testWorkspace(t)
 	pol := &Policy{Rules: []PolicyRule{

@@ -117,6 +117,7 @@ func Open(o Options) (*Box, error) {
 	b.gitDirs = spec.GitDirs
 	spec.Placeholders = pol.Placeholders
 	spec.PlaceholderFiles = pol.PlaceholderFiles
+	spec.Seatbelt = pol.Seatbelt
 	b.extraEnv = append(b.extraEnv, toolPresets(o.Plan, &spec)...)
 	spec.ReadOnly = append(spec.ReadOnly, o.ExtraPath...)
 	spec.ReadOnly = append(spec.ReadOnly, b.pipes)
