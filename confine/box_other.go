@@ -92,6 +92,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			return nil, err
 		}
 	}
+	opts.Group.prepare(cmd)
 	p, err := StartDirect(cmd, leader)
 	if err != nil {
 		return nil, err

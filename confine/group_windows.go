@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"sync"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -43,9 +44,21 @@ func (b *Box) NewGroup() (*Group, error) {
 	return &Group{job: job}, nil
 }
 
-// adopt assigns the started cmd to the run's job object. A process it
-// started in the moment before is not in the job; the program itself is,
-// with everything it starts from then on.
+// prepare has cmd start suspended, so that it runs no instruction
+// before adopt has put it in the job: whatever it starts is in the job
+// too.
+func (g *Group) prepare(cmd *exec.Cmd) {
+	if g == nil {
+		return
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.CreationFlags |= windows.CREATE_SUSPENDED
+}
+
+// adopt assigns the started, suspended cmd to the run's job object, then
+// lets it run. On an error the process has not run; the caller kills it.
 func (g *Group) adopt(cmd *exec.Cmd) error {
 	if g == nil {
 		return nil
@@ -62,6 +75,37 @@ func (g *Group) adopt(cmd *exec.Cmd) error {
 	defer windows.CloseHandle(h)
 	if err := windows.AssignProcessToJobObject(g.job, h); err != nil {
 		return fmt.Errorf("confine: job object: %w", err)
+	}
+	return resumeThreads(uint32(cmd.Process.Pid))
+}
+
+// resumeThreads resumes the threads of the process pid, started
+// suspended (its main thread: os/exec keeps no handle of it).
+func resumeThreads(pid uint32) error {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPTHREAD, 0)
+	if err != nil {
+		return fmt.Errorf("confine: list the threads to resume: %w", err)
+	}
+	defer windows.CloseHandle(snap)
+	entry := windows.ThreadEntry32{Size: uint32(unsafe.Sizeof(windows.ThreadEntry32{}))}
+	resumed := 0
+	for err = windows.Thread32First(snap, &entry); err == nil; err = windows.Thread32Next(snap, &entry) {
+		if entry.OwnerProcessID != pid {
+			continue
+		}
+		t, err := windows.OpenThread(windows.THREAD_SUSPEND_RESUME, false, entry.ThreadID)
+		if err != nil {
+			return fmt.Errorf("confine: open the thread to resume: %w", err)
+		}
+		_, err = windows.ResumeThread(t)
+		windows.CloseHandle(t)
+		if err != nil {
+			return fmt.Errorf("confine: resume the thread: %w", err)
+		}
+		resumed++
+	}
+	if resumed == 0 {
+		return fmt.Errorf("confine: no thread of process %d to resume", pid)
 	}
 	return nil
 }
