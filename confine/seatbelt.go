@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/vtexec/vtexec/pathrules"
 )
 
 // SeatbeltLauncher is macOS's program that starts a program under a
@@ -44,12 +46,14 @@ var seatbeltSystemRead = []string{
 // system and the spec's places, write only ReadWrite, never a protected
 // name nor a git directory (git may write one but its hooks and config,
 // as Landlock lets it when gitWrites), the network only when
-// spec.Network. Paths are taken as given: the caller passes them
-// canonical (/private/var, not /var; pathrules.DarwinCanonical).
+// spec.Network. Seatbelt matches the paths the kernel resolves, so each
+// is written canonical: /var/folders/… (where $TMPDIR, and so the run's
+// own directories, are) as /private/var/folders/… (pathrules.DarwinCanonical).
 //
 // Nothing on the machines vtexec is tested on can run it; its text is
 // tested against a golden file.
 func SeatbeltProfile(spec Spec, gitWrites bool) string {
+	spec = darwinCanonicalSpec(spec)
 	var b strings.Builder
 	b.WriteString(";; vtexec box (Seatbelt): generated from the box's description\n")
 	b.WriteString("(version 1)\n(deny default)\n")
@@ -129,4 +133,22 @@ func sortedCopy(s []string) []string {
 	out := append([]string(nil), s...)
 	sort.Strings(out)
 	return out
+}
+
+// darwinCanonicalSpec is spec with every path canonical on macOS.
+func darwinCanonicalSpec(spec Spec) Spec {
+	canon := func(l []string) []string {
+		out := make([]string, len(l))
+		for i, p := range l {
+			out[i] = pathrules.DarwinCanonical(p)
+		}
+		return out
+	}
+	spec.ReadWrite, spec.ReadOnly, spec.GitDirs = canon(spec.ReadWrite), canon(spec.ReadOnly), canon(spec.GitDirs)
+	protected := make([]Protected, len(spec.Protected))
+	for i, p := range spec.Protected {
+		protected[i] = Protected{Path: pathrules.DarwinCanonical(p.Path), Dir: p.Dir}
+	}
+	spec.Protected = protected
+	return spec
 }

@@ -97,3 +97,18 @@ func TestSeatbeltWrapStartsTheProgramUnderTheProfile(t *testing.T) {
 	rel.Path = "sh"
 	assert.Error(t, seatbeltWrap(rel, launcher, profile), "a program named without its path could be taken for the launcher's option")
 }
+
+// The profile names places as the kernel resolves them, whichever way
+// the box's description spells them: a spec under /var/folders (where
+// $TMPDIR is) gives the profile of the same spec under /private/var.
+func TestSeatbeltProfileIsCanonical(t *testing.T) {
+	spec := seatbeltSpec(false)
+	viaLink := spec
+	viaLink.ReadWrite = append([]string(nil), spec.ReadWrite...)
+	for i, p := range viaLink.ReadWrite {
+		viaLink.ReadWrite[i] = strings.Replace(p, "/private/var/", "/var/", 1)
+	}
+	require.NotEqual(t, spec.ReadWrite, viaLink.ReadWrite)
+	assert.Equal(t, SeatbeltProfile(spec, false), SeatbeltProfile(viaLink, false))
+	assert.NotContains(t, SeatbeltProfile(viaLink, false), `"/var/`)
+}
