@@ -33,6 +33,7 @@ func TestEnginePolicyCache(t *testing.T) {
 			map[string]string{"ask": "#", "deny": ""}[decision])
 	}
 	e := NewEngine(Config{})
+	t.Cleanup(func() { e.Close() })
 	e.settle = 50 * time.Millisecond
 	require.NoError(t, os.WriteFile(user, rule("deny"), 0o644))
 	time.Sleep(2 * e.settle)

@@ -15,6 +15,7 @@ func TestQuestionIsWhatRunAsks(t *testing.T) {
 	hermetic(t)
 	dir := testDir(t)
 	e := NewEngine(Config{})
+	t.Cleanup(func() { e.Close() })
 	ctx := context.Background()
 
 	d, q, err := e.Question(ctx, Request{Command: "ls", Workspace: dir})

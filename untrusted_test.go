@@ -24,7 +24,7 @@ func checkWithin(t *testing.T, req Request) (Decision, error) {
 	}
 	got := make(chan answer, 1)
 	go func() {
-		d, err := NewEngine(Config{}).Check(context.Background(), req)
+		d, err := testEngine.Check(context.Background(), req)
 		got <- answer{d, err}
 	}()
 	select {

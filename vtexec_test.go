@@ -86,3 +86,11 @@ func TestRunCwd(t *testing.T) {
 // testEngine decides and runs the requests of tests that need no engine
 // of their own.
 var testEngine = NewEngine(Config{})
+
+// TestMain closes testEngine when the tests end: its boxes' cgroups go
+// with it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testEngine.Close()
+	os.Exit(code)
+}

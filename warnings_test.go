@@ -23,6 +23,7 @@ func TestRunKeepsResultWhenStateFailsAfter(t *testing.T) {
 	dir := testDir(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	e := NewEngine(Config{})
+	t.Cleanup(func() { e.Close() })
 	e.afterRun = func(st *state) {
 		st.log.Close() // the execution record cannot be written
 		lock := filepath.Join(stateDir, "vtexec", "sessions", "s1.json.lock")
@@ -51,6 +52,7 @@ func TestAuditLogClosedAfterEachRequest(t *testing.T) {
 	dir := testDir(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	e := NewEngine(Config{})
+	t.Cleanup(func() { e.Close() })
 	open := func() int {
 		entries, err := os.ReadDir("/proc/self/fd")
 		require.NoError(t, err)
@@ -86,6 +88,7 @@ func TestAuditLineCarriesReasonAndHint(t *testing.T) {
 	dir := t.TempDir()
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	e := NewEngine(Config{})
+	t.Cleanup(func() { e.Close() })
 	defer e.Close()
 	for _, cmd := range []string{"cat /etc/passwd", "rm -rf /", "echo ok"} {
 		_, err := e.Check(context.Background(), Request{Command: cmd, Workspace: dir, AuditLog: audit})

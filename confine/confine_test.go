@@ -36,7 +36,7 @@ func command(spec Spec, name string, args ...string) *exec.Cmd {
 func openBox(t *testing.T, spec Spec) *Box {
 	b, err := Open(spec, ModeRequired)
 	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
+	t.Cleanup(func() { b.CloseLast() })
 	return b
 }
 

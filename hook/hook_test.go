@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -26,7 +27,31 @@ func TestMain(m *testing.M) {
 		_ = json.NewEncoder(os.Stdout).Encode(os.Args[1:])
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeTestEngines()
+	os.Exit(code)
+}
+
+var (
+	testEnginesMu sync.Mutex
+	testEngines   []*vtexec.Engine
+)
+
+// newTestEngine is an Engine closed when the tests end: its boxes'
+// cgroups go with it.
+func newTestEngine() *vtexec.Engine {
+	e := vtexec.NewEngine(vtexec.Config{})
+	testEnginesMu.Lock()
+	defer testEnginesMu.Unlock()
+	testEngines = append(testEngines, e)
+	return e
+}
+
+func closeTestEngines() {
+	testEngine.Close()
+	for _, e := range testEngines {
+		e.Close()
+	}
 }
 
 // project makes a workspace with a file, a subdirectory and a .git, and
@@ -56,7 +81,7 @@ func event(h Harness, cwd, tool string, input map[string]any) Event {
 
 // options decide events of the project ws, pinned.
 func options(ws, exe string) Options {
-	return Options{Engine: vtexec.NewEngine(vtexec.Config{}), Exe: exe, Getenv: func(string) string { return "" }, Workspace: ws}
+	return Options{Engine: newTestEngine(), Exe: exe, Getenv: func(string) string { return "" }, Workspace: ws}
 }
 
 const fakeExe = "/opt/vt exec/vtexec"
@@ -97,7 +122,7 @@ func TestShellRefusedCarriesVtexecsCode(t *testing.T) {
 func TestShellAskIsAnAskOnlyForClaude(t *testing.T) {
 	ws := project(t)
 	const cmd = "tar -cf out.tar README.md"
-	check, err := vtexec.NewEngine(vtexec.Config{}).Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
+	check, err := testEngine.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws})
 	require.NoError(t, err)
 	require.Equal(t, "ask", string(check.Decision), "the test needs a command vtexec asks about")
 

@@ -81,6 +81,7 @@ func TestNoRewriteRunsWhatWasChecked(t *testing.T) {
 	}
 
 	engine := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { engine.Close() })
 	allowedClean, checked := 0, 0
 	for name, env := range envs {
 		getenv := func(k string) string {

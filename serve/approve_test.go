@@ -163,8 +163,11 @@ func TestElicitSessionCoversTheScriptShown(t *testing.T) {
 		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 		t.Setenv("CI", "true")
 		ws := t.TempDir()
-		s, err := New(Options{Workspace: ws, AuditLog: "off", Engine: vtexec.NewEngine(vtexec.Config{TrustedPath: bin + ":" + plan.TrustedPath})})
+		engine := vtexec.NewEngine(vtexec.Config{TrustedPath: bin + ":" + plan.TrustedPath})
+		t.Cleanup(func() { engine.Close() })
+		s, err := New(Options{Workspace: ws, AuditLog: "off", Engine: engine})
 		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
 		pkg := func(test string) {
 			require.NoError(t, os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{"scripts": {"test": "`+test+`", "build": "echo built"}}`), 0o644))
 		}
@@ -257,6 +260,7 @@ func TestElicitNoAnswerInTimeDenies(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "keep.txt"), nil, 0o644))
 	s, err := New(Options{Workspace: ws, AuditLog: "off", AskTimeout: 200 * time.Millisecond})
 	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
 	release := make(chan struct{})
 	defer close(release)
 	cs := connectVersion(t, s, &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {

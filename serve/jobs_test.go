@@ -222,6 +222,7 @@ func TestBackgroundJobLimit(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "l"), nil, 0o644))
 	s, err := New(Options{Workspace: ws, AuditLog: "off", MaxJobs: 2})
 	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
 	cs := connect(t, s, nil)
 	a := startJob(t, cs, "tail -f l")
 	startJob(t, cs, "tail -f l")

@@ -132,6 +132,7 @@ func TestJSONLAsksTheHarness(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "b.txt"), []byte("b\n"), 0o644))
 	s, err := New(Options{Workspace: ws, AuditLog: "off", JSONLAsks: true, AskTimeout: 10 * time.Second})
 	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)

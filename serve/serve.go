@@ -65,9 +65,10 @@ type CheckInput struct {
 // connection only. A Server is safe for concurrent use, and so are its
 // connections' calls.
 type Server struct {
-	opts   Options
-	engine *vtexec.Engine
-	mcp    *mcp.Server
+	opts      Options
+	engine    *vtexec.Engine
+	ownEngine bool // made by New, closed by Close
+	mcp       *mcp.Server
 
 	tickets *tickets // questions asked in rounds, waiting for their answer
 
@@ -98,6 +99,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, engine: opts.Engine, tickets: newTickets(opts.AskTimeout), conns: map[*mcp.ServerSession]*conn{}}
 	if s.engine == nil {
 		s.engine = vtexec.NewEngine(vtexec.Config{KeepReady: true})
+		s.ownEngine = true
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vtexec", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: "vtexec runs shell commands in the workspace " + abs + ".\n\n" + Rules,
@@ -128,6 +130,15 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Close releases the engine the server made (not one given in Options),
+// with its boxes' cgroups and namespaces. Serve nothing after it.
+func (s *Server) Close() error {
+	if s.ownEngine {
+		return s.engine.Close()
+	}
+	return nil
 }
 
 // MCP returns the underlying SDK server, for transports Run does not

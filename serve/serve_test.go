@@ -26,6 +26,7 @@ func newServer(t *testing.T) (*Server, string) {
 	ws := t.TempDir()
 	s, err := New(Options{Workspace: ws, AuditLog: "off"})
 	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
 	return s, ws
 }
 
@@ -36,6 +37,7 @@ func fuzzServer(f *testing.F) *Server {
 	f.Setenv("CI", "true")
 	s, err := New(Options{Workspace: f.TempDir(), AuditLog: "off"})
 	require.NoError(f, err)
+	f.Cleanup(func() { s.Close() })
 	return s
 }
 

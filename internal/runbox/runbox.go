@@ -237,7 +237,7 @@ func (c *Cache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func()
 		for k, old := range c.m {
 			old.evicted = true
 			if old.refs == 0 {
-				old.box.Close()
+				old.box.CloseLast()
 			}
 			delete(c.m, k)
 		}
@@ -261,7 +261,10 @@ func (c *Cache) releaser(e *cachedBox) func() {
 			defer c.mu.Unlock()
 			e.refs--
 			if e.refs == 0 && e.evicted {
-				e.box.Close()
+				// Its cgroups go too: one left in the caller's keeps the
+				// caller's from being removed, and a box of the workspace
+				// still cached makes them again when it next runs.
+				e.box.CloseLast()
 			}
 		})
 	}

@@ -66,6 +66,7 @@ func TestWhatAgentsTypeIsAllowed(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644))
 	}
 	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+	t.Cleanup(func() { eng.Close() })
 	refused := 0
 	for _, cmd := range agentTyped {
 		d, err := eng.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
@@ -123,6 +124,7 @@ func TestWhatAgentsTypeAtRunTimeRuns(t *testing.T) {
 	git("add", "go.mod", "main.go", "README.md")
 	git("commit", "-qm", "first")
 	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+	t.Cleanup(func() { eng.Close() })
 	for _, cmd := range agentTypedRunTime {
 		res, err := eng.Run(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err, cmd)

@@ -20,6 +20,7 @@ func TestApprovalIDsApproveExactlyWhatWasAsked(t *testing.T) {
 	ws := fixture(t)
 	ctx := context.Background()
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	idFor := func(cmd, cwd, session string) string {
 		d, err := e.Check(ctx, vtexec.Request{Command: cmd, Cwd: cwd, Session: session, Workspace: ws, AuditLog: "off", WantApprovalID: true})
 		require.NoError(t, err)
@@ -58,6 +59,7 @@ func TestApprovalIDsCoverHowCommandsAreJoined(t *testing.T) {
 	ws := fixture(t)
 	ctx := context.Background()
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	const asked = "test -f absent.txt && rm file.txt"
 	d, err := e.Check(ctx, vtexec.Request{Command: asked, Session: "s1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)

@@ -50,6 +50,7 @@ func TestApprovalCoversWhatWasShown(t *testing.T) {
 			t.Run(string(answer)+" "+face, func(t *testing.T) {
 				ws := scopeProject(t)
 				e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "npm", "npx", "make", "pip")})
+				t.Cleanup(func() { e.Close() })
 				ctx := context.Background()
 				req := func(cmd string) vtexec.Request {
 					return vtexec.Request{Command: cmd, Workspace: ws, Session: "s1", AuditLog: "off"}
@@ -127,6 +128,7 @@ func TestApprovalCoversWhatWasShown(t *testing.T) {
 func TestApprovalOnceIsOnce(t *testing.T) {
 	ws := scopeProject(t)
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "npm")})
+	t.Cleanup(func() { e.Close() })
 	r := vtexec.Request{Command: "npm run test", Workspace: ws, Session: "s1", AuditLog: "off", Approver: answerWith(vtexec.AnswerOnce)}
 	res, err := e.Run(context.Background(), r)
 	require.NoError(t, err)

@@ -34,6 +34,7 @@ func TestSessionThatKeepsProbingIsEscalated(t *testing.T) {
 	ws := fixture(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	ctx := context.Background()
 	check := func(cmd string) vtexec.Decision {
 		d, err := e.Check(ctx, escalationRequest(ws, audit, cmd))
@@ -118,6 +119,7 @@ func TestEscalateAfterIsThePolicys(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(ws, ".vtexec", "policy.toml"), []byte(project), 0o644))
 		}
 		e := vtexec.NewEngine(vtexec.Config{})
+		t.Cleanup(func() { e.Close() })
 		for _, cmd := range probes[:probeCount] {
 			_, err := e.Check(ctx, escalationRequest(ws, "off", cmd))
 			require.NoError(t, err)
@@ -158,6 +160,7 @@ var nodeTyped = []string{
 func TestAgentTypedCommandsNeverEscalate(t *testing.T) {
 	ws := fixture(t)
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+	t.Cleanup(func() { e.Close() })
 	refused, probing := 0, 0
 	for _, cmd := range slices.Concat(agentTyped, pythonTyped, nodeTyped, ordinary) {
 		d, err := e.Check(context.Background(), escalationRequest(ws, "off", cmd))

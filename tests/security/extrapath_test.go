@@ -27,6 +27,7 @@ func TestExtraPathIsTheUsersOnly(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "policy.toml"), []byte(text), 0o644))
 	}
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	decide := func(cmd string) (vtexec.Decision, error) {
 		return e.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 	}

@@ -26,7 +26,7 @@ func TestClaudeAskRunsInsideVtexecOnce(t *testing.T) {
 	ws := fixture(t)
 	exe := builtVtexec(t)
 	const command = "tar -cf out.tar README.md"
-	opt := hook.Options{Engine: vtexec.NewEngine(vtexec.Config{}), Exe: exe, Getenv: func(string) string { return "" }, Workspace: ws}
+	opt := hook.Options{Engine: closedAfter(t, vtexec.NewEngine(vtexec.Config{})), Exe: exe, Getenv: func(string) string { return "" }, Workspace: ws}
 	v := hook.Decide(context.Background(), hookEvent(hook.Claude, ws, "Bash", map[string]any{"command": command}), opt)
 	require.Equal(t, hook.Ask, v.Kind, "%s: %s", v.Code, v.Reason)
 	require.NotNil(t, v.Input, "the ask carries the command rewritten to run through vtexec")

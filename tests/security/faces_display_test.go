@@ -78,7 +78,7 @@ func TestEveryFaceEscapesWhatItShows(t *testing.T) {
 		for _, h := range []hook.Harness{hook.Claude, hook.Codex, hook.Gemini} {
 			tool := map[hook.Harness]string{hook.Claude: "Bash", hook.Codex: "Bash", hook.Gemini: "run_shell_command"}[h]
 			v := hook.Decide(context.Background(), hookEvent(h, ws, tool, map[string]any{"command": command}),
-				hook.Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: func(string) string { return "" }, Workspace: ws})
+				hook.Options{Engine: closedAfter(t, vtexec.NewEngine(vtexec.Config{})), Getenv: func(string) string { return "" }, Workspace: ws})
 			require.NotEqual(t, hook.Allow, v.Kind, command)
 			assert.Empty(t, shownRaw(v.Message()), "%s %s: %q", h, command, v.Message())
 			var answer any

@@ -39,6 +39,7 @@ func TestHookWorkspaceIsNotTheModelsDirectory(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	inProject := func() (string, error) { return ws, nil }
 	engine := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { engine.Close() })
 	patch := "*** Begin Patch\n*** Add File: planted.txt\n+x\n*** End Patch\n"
 
 	for _, c := range []struct {
@@ -112,7 +113,7 @@ func jsonString(s string) string {
 func TestHookUnknownToolsFailClosed(t *testing.T) {
 	ws := fixture(t)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	opt := hook.Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: func(string) string { return "" }, Workspace: ws}
+	opt := hook.Options{Engine: closedAfter(t, vtexec.NewEngine(vtexec.Config{})), Getenv: func(string) string { return "" }, Workspace: ws}
 	for _, c := range []struct {
 		h     hook.Harness
 		tool  string

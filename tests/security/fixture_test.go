@@ -37,7 +37,13 @@ func standinPath(t testing.TB, names ...string) string {
 // standinEngine is an Engine that finds standinPrograms as stand-ins. It
 // checks; it must not run them.
 func standinEngine(t testing.TB) *vtexec.Engine {
-	return vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)})
+	return closedAfter(t, vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, standinPrograms...)}))
+}
+
+// closedAfter closes e when the test ends: its boxes' cgroups go with it.
+func closedAfter(t testing.TB, e *vtexec.Engine) *vtexec.Engine {
+	t.Cleanup(func() { e.Close() })
+	return e
 }
 
 // fixture builds base/ws (the workspace) and base/ws2 (a sibling with a
@@ -104,3 +110,11 @@ func expandCase(cmd, ws string) string {
 // testEngine decides and runs the requests of tests that need no engine
 // of their own.
 var testEngine = vtexec.NewEngine(vtexec.Config{})
+
+// TestMain closes testEngine when the tests end: its boxes' cgroups go
+// with it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testEngine.Close()
+	os.Exit(code)
+}

@@ -34,6 +34,7 @@ func requireHostPrograms(t *testing.T) {
 func TestTablesWithHostPrograms(t *testing.T) {
 	requireHostPrograms(t)
 	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "make")})
+	t.Cleanup(func() { eng.Close() })
 	for _, tab := range []struct {
 		name  string
 		cases []tableCase

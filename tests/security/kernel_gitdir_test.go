@@ -62,7 +62,7 @@ func TestKernelGitDirCannotBeReplaced(t *testing.T) {
 
 			b, err := confine.Open(confine.Spec{ReadWrite: []string{ws}, GitDirs: []string{gitDir}}, mode)
 			require.NoError(t, err)
-			defer b.Close()
+			defer b.CloseLast()
 			absent := confine.AbsentGitFiles([]string{gitDir})
 			cmd := exec.Command("/usr/bin/perl", "probe.pl")
 			cmd.Dir = ws

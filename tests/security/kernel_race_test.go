@@ -33,7 +33,7 @@ func raceSetup(t *testing.T) (ws *workspace.Workspace, outside string) {
 func launcher(t *testing.T, ws *workspace.Workspace, mode confine.Mode) runner.Launcher {
 	b, err := confine.Open(confine.Spec{ReadWrite: []string{ws.Root()}}, mode)
 	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
+	t.Cleanup(func() { b.CloseLast() })
 	return runner.Boxed{Box: b}
 }
 

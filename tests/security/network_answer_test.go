@@ -21,6 +21,7 @@ func TestNetworkIsAChoiceThePersonSees(t *testing.T) {
 	bin := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\necho offline >&2\nexit 1\n"), 0o755))
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: bin + ":/usr/bin:/bin"})
+	t.Cleanup(func() { e.Close() })
 	var asked vtexec.Question
 	answer := func(a vtexec.Answer) vtexec.Approver {
 		return approverFunc(func(q vtexec.Question) vtexec.Answer { asked = q; return a })

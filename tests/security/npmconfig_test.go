@@ -21,6 +21,7 @@ func TestNpmConfigurationStaysInside(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "npm")})
+	t.Cleanup(func() { e.Close() })
 	write := func(p, text string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))

@@ -44,6 +44,7 @@ func TestProcessSubstitutionInAPolicyExampleIsABrokenRule(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".vtexec", "policy.toml"),
 		[]byte("[[rule]]\nprogram = \"cat\"\ndecision = \"allow\"\nmatch = [\"cat <(ls)\"]\n"), 0o644))
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	defer e.Close()
 	var d vtexec.Decision
 	var err error

@@ -26,6 +26,7 @@ func TestPythonToolConfigurationIsPartOfTheCommand(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "flake8", "black", "mypy", "ruff", "python3", "pip", "pip3", "cargo")})
+	t.Cleanup(func() { e.Close() })
 	write := func(p, text string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
@@ -160,6 +161,7 @@ func TestCargoConfigurationIsPartOfTheCommand(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "cargo")})
+	t.Cleanup(func() { e.Close() })
 	write := func(p, text string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))

@@ -23,6 +23,7 @@ func TestVtexecCannotRunItself(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(self, filepath.Join(dir, "innocent")))
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: dir + ":" + plan.TrustedPath})
+	t.Cleanup(func() { e.Close() })
 	for _, cmd := range []string{
 		"vtexec run --confinement off -- ls",
 		"innocent run --approve once --approval-id x -- 'rm -r src'",

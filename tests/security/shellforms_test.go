@@ -207,6 +207,7 @@ func TestHereDocumentRunsAndApprovalIsBoundToIt(t *testing.T) {
 
 	ctx := context.Background()
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	ask := "xargs cat <<'EOF'\nfile.txt\nEOF"
 	d, err := e.Check(ctx, vtexec.Request{Command: ask, Session: "h1", Workspace: ws, AuditLog: "off", WantApprovalID: true})
 	require.NoError(t, err)
@@ -227,6 +228,7 @@ func TestHereDocumentRunsAndApprovalIsBoundToIt(t *testing.T) {
 // stay inside.
 func TestDevToolReadForms(t *testing.T) {
 	eng := vtexec.NewEngine(vtexec.Config{TrustedPath: standinPath(t, "go", "npm")})
+	t.Cleanup(func() { eng.Close() })
 	checkTableWith(t, eng, []tableCase{
 		{"go version", allow},
 		{"go env", allow},

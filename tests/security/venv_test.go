@@ -79,6 +79,7 @@ func TestVenvOfAnUntrustedInterpreterSaysHowToTrustIt(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(tools, "python3"), filepath.Join(ws, ".venv", "bin", "python3")))
 
 	e := vtexec.NewEngine(vtexec.Config{})
+	t.Cleanup(func() { e.Close() })
 	defer e.Close()
 	d, err := e.Check(context.Background(), vtexec.Request{Command: ".venv/bin/python3 -V", Workspace: ws, AuditLog: "off"})
 	require.NoError(t, err)
