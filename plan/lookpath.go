@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -35,6 +36,9 @@ func lookPath(name, path string) (string, bool) {
 func lookShadowed(name, path string) (string, []string) {
 	var shadows []string
 	for _, dir := range filepath.SplitList(path) {
+		if !mayHold(dir, name) {
+			continue
+		}
 		p := filepath.Join(dir, name)
 		switch fileKind(p) {
 		case executable:
@@ -151,4 +155,95 @@ func watchSearchPath(path string) *dirwatch.Watch {
 		w.AddFollow(dir) // a directory not there yet shows in its parent
 	}
 	return w
+}
+
+// A process that looks up many names (check --jsonl, a server) reads a
+// search directory's names once instead of a stat per name: a name
+// absent from the listing is not there while a watch of the directory
+// (and of the one holding it, where it could be replaced) has seen no
+// entry come or go. A name present is then looked at as before.
+var listings struct {
+	sync.Mutex
+	m    map[string]*listing
+	uses map[string]int // lookups in a directory not listed yet
+}
+
+type listing struct {
+	names map[string]struct{}
+	w     *dirwatch.Watch
+}
+
+// listAfter is how many lookups in a directory come before its names
+// are read: a fresh process that looks up one program pays no listing.
+const listAfter = 16
+
+// maxListings bounds the directories listed at once.
+const maxListings = 64
+
+// mayHold reports whether dir may have an entry called name: false only
+// when dir's names, read since its last change, lack it.
+func mayHold(dir, name string) bool {
+	listings.Lock()
+	defer listings.Unlock()
+	if l := listings.m[dir]; l != nil {
+		if !l.w.Changed() {
+			_, ok := l.names[name]
+			return ok
+		}
+		l.w.Close()
+		delete(listings.m, dir)
+	}
+	if listings.uses == nil {
+		listings.uses = map[string]int{}
+	}
+	if listings.uses[dir]++; listings.uses[dir] < listAfter {
+		return true
+	}
+	delete(listings.uses, dir)
+	l := list(dir)
+	if l == nil {
+		return true
+	}
+	if listings.m == nil || len(listings.m) >= maxListings {
+		for d, old := range listings.m {
+			old.w.Close()
+			delete(listings.m, d)
+		}
+		listings.m = map[string]*listing{}
+	}
+	listings.m[dir] = l
+	_, ok := l.names[name]
+	return ok
+}
+
+// list reads the names in dir, watched from before the read; nil where
+// it cannot be watched or read.
+func list(dir string) *listing {
+	if !filepath.IsAbs(dir) {
+		return nil
+	}
+	w := dirwatch.NewEntries()
+	if w == nil {
+		return nil
+	}
+	if !w.AddFollow(dir) || !w.Add(filepath.Dir(dir)) {
+		w.Close()
+		return nil
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		w.Close()
+		return nil
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		w.Close()
+		return nil
+	}
+	l := &listing{names: make(map[string]struct{}, len(names)), w: w}
+	for _, n := range names {
+		l.names[n] = struct{}{}
+	}
+	return l
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,4 +54,48 @@ func TestLookPathFollowsChanges(t *testing.T) {
 	require.NoError(t, os.Rename(later, later+".old"))
 	require.NoError(t, os.Mkdir(later, 0o755))
 	assert.Equal(t, "", look(), "a directory of the path replaced")
+}
+
+// Once a directory has been searched often enough to be listed, its
+// names answer for it while they last: a program installed, made
+// executable, or a directory replaced after the listing is found, as
+// before it — each name new, so nothing kept of it answers instead.
+func TestLookPathListedDirectoriesFollowChanges(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "bin")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	n := 0
+	fresh := func() string { n++; return fmt.Sprintf("tool%d", n) }
+	for range 2 * listAfter {
+		_, ok := LookPath(fresh(), dir)
+		require.False(t, ok)
+	}
+	listings.Lock()
+	_, listed := listings.m[dir]
+	listings.Unlock()
+	require.True(t, listed, "searched %d times, the directory is listed", 2*listAfter)
+
+	name := fresh()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755))
+	p, ok := LookPath(name, dir)
+	assert.True(t, ok, "installed after the listing")
+	assert.Equal(t, filepath.Join(dir, name), p)
+
+	name = fresh()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o644))
+	_, ok = LookPath(name, dir)
+	assert.False(t, ok, "not executable")
+	for range 2 * listAfter {
+		LookPath(fresh(), dir) // listed again
+	}
+	require.NoError(t, os.Chmod(filepath.Join(dir, name), 0o755))
+	_, ok = LookPath(name, dir)
+	assert.True(t, ok, "made executable after the listing")
+
+	name = fresh()
+	require.NoError(t, os.Rename(dir, dir+".old"))
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755))
+	_, ok = LookPath(name, dir)
+	assert.True(t, ok, "in a directory that replaced the one listed")
 }
