@@ -12,6 +12,7 @@ import (
 
 	"github.com/vtexec/vtexec/audit"
 	"github.com/vtexec/vtexec/codes"
+	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/internal/fsutil"
@@ -44,6 +45,9 @@ func (st *state) warn(code, reason string) {
 
 // prepare loads everything a decision depends on and decides.
 func (e *Engine) prepare(req Request) (*state, error) {
+	if e.keepReady {
+		confine.NoteRequest() // a helper started ahead waits for a quiet moment
+	}
 	st := &state{engine: e, req: req}
 	var err error
 	if st.src, err = source(req); err != nil {

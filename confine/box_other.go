@@ -113,3 +113,6 @@ func (b *Box) CanGrantNetwork() bool { return true }
 
 // KeepReady does nothing: programs start without a helper here.
 func (b *Box) KeepReady(git bool) {}
+
+// NoteRequest does nothing: no helper is started ahead here.
+func NoteRequest() {}

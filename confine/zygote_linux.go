@@ -74,6 +74,39 @@ type zygote struct {
 // comes sooner takes the zygote at once.
 const zygoteDelay = time.Millisecond
 
+// zygoteQuiet is how long no request may have begun before a zygote
+// starts: its start costs a CPU for some milliseconds, which a request
+// being served (a shell_check right after a shell call) must not lose.
+// An agent's calls come a model's turn apart; calls back to back wait
+// for a quiet moment, or take their helper's start themselves.
+const zygoteQuiet = 3 * time.Millisecond
+
+// lastRequest is when a request last began (unix nanoseconds; see
+// NoteRequest).
+var lastRequest atomic.Int64
+
+// NoteRequest tells the box that a request begins: a helper started
+// ahead waits for a quiet moment after it.
+func NoteRequest() { lastRequest.Store(time.Now().UnixNano()) }
+
+// waitQuiet waits until no request has begun for zygoteQuiet, or until
+// now is closed (a program needs the zygote).
+func waitQuiet(now <-chan struct{}) {
+	for {
+		since := time.Since(time.Unix(0, lastRequest.Load()))
+		if since >= zygoteQuiet {
+			return
+		}
+		t := time.NewTimer(zygoteQuiet - since)
+		select {
+		case <-t.C:
+		case <-now:
+			t.Stop()
+			return
+		}
+	}
+}
+
 // startNow ends the zygote's wait before its start.
 func (z *zygote) startNow() { z.nowOnce.Do(func() { close(z.now) }) }
 
@@ -161,6 +194,7 @@ func (b *Box) startZygote(git bool) (*zygote, error) {
 		timer := time.NewTimer(zygoteDelay)
 		select {
 		case <-timer.C:
+			waitQuiet(z.now)
 		case <-z.now:
 			timer.Stop()
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -133,4 +134,68 @@ func TestZygoteOnlyForWhatItCanCarry(t *testing.T) {
 	cmd.Stdout = nil
 	cmd.ExtraFiles = []*os.File{os.Stdin}
 	assert.False(t, zygoteFits(cmd, false), "more descriptors")
+}
+
+// A helper started ahead waits for a quiet moment: while requests keep
+// beginning it does not start (its start would take a CPU from them),
+// and it starts once they stop — or at once when a program needs it.
+func TestZygoteWaitsForAQuietMoment(t *testing.T) {
+	dir := t.TempDir()
+	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	echo := func(word string) *exec.Cmd {
+		cmd := exec.Command("/bin/echo", word)
+		cmd.Dir, cmd.Env = dir, []string{"PATH=/usr/bin:/bin"}
+		return cmd
+	}
+	busy := time.Now().Add(60 * time.Millisecond)
+	NoteRequest()
+	b.KeepReady(false)
+	b.zyg.mu.Lock()
+	z := b.zyg.ready[0]
+	b.zyg.mu.Unlock()
+	if b.root || !b.userns {
+		assert.Nil(t, z, "a helper started ahead where programs need none")
+		return
+	}
+	require.NotNil(t, z)
+	for time.Now().Before(busy) {
+		NoteRequest()
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-z.ready:
+		t.Fatal("the helper started while requests kept beginning")
+	default:
+	}
+	select {
+	case <-z.ready:
+		require.NoError(t, z.err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the helper did not start once requests stopped")
+	}
+
+	out, err := runOut(t, b, echo("ready"), StartOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "ready\n", out)
+
+	// A program that needs the helper does not wait for quiet.
+	NoteRequest()
+	b.KeepReady(false)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+				NoteRequest()
+			}
+		}
+	}()
+	used := zygotesUsed.Load()
+	out, err = runOut(t, b, echo("now"), StartOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "now\n", out)
+	assert.Equal(t, used+1, zygotesUsed.Load(), "the waiting helper ran it")
 }
