@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -89,6 +90,9 @@ func seccompFilter() []unix.SockFilter {
 	return append(prog, seccompTree(seccompRules())...)
 }
 
+// builtFilter is seccompFilter, built once: the kernel copies it.
+var builtFilter = sync.OnceValue(seccompFilter)
+
 // seccompTree is the filter for the sorted rules, the number in the
 // accumulator: each block ends in a return, so blocks need no exits.
 func seccompTree(rules []seccompRule) []unix.SockFilter {
@@ -128,7 +132,7 @@ const cloneFlagsLow = 0
 // installSeccomp applies the filter to the calling thread (no_new_privs
 // must be set); the programs it starts inherit it.
 func installSeccomp() error {
-	filter := seccompFilter()
+	filter := builtFilter()
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
 		return fmt.Errorf("seccomp: %w", errno)

@@ -8,10 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/jsonline"
@@ -116,12 +114,7 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 		// Once, not per line: a relative root costs a getcwd each time.
 		cfg.wsDir = abs
 	}
-	if os.Getenv("GOGC") == "" {
-		// A line's garbage is small and short-lived: collecting it a
-		// quarter as often takes a third of the stream's time away for
-		// some 10 MB more.
-		debug.SetGCPercent(400)
-	}
+	collectLessOften()
 	// Lines of one session are checked one after another (a refusal
 	// counts against the session before the next line is decided);
 	// without one, lines are independent and are checked on every CPU,

@@ -44,6 +44,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
 			Hint: "pass --workspace with an existing project directory"}
 	}
+	collectLessOften()
 	engine := vtexec.NewEngine(vtexec.Config{KeepReady: true})
 	defer engine.Close()
 	s, err := serve.New(serve.Options{Engine: engine, Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, MaxJobs: *maxJobs, JSONLAsks: *jsonlAsks, Version: version()})
