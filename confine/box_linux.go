@@ -83,6 +83,17 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	}
 	b.root = fullRoot()
 	b.userns = !b.root && userNamespacesAllowed()
+	// As root the workspace's cgroups are made alongside the ruleset:
+	// each costs a few hundred microseconds of the kernel's time.
+	var cgroups chan madeCgroups
+	if b.root {
+		cgroups = make(chan madeCgroups, 1)
+		limits := spec.Limits
+		if limits.Memory == 0 {
+			limits.Memory = defaultMemory()
+		}
+		go func() { cgroups <- makeCgroups(limits, firstOr(spec.ReadWrite, "")) }()
+	}
 	var missing []string
 	abi := landlockABI()
 	if abi == 0 {
@@ -128,6 +139,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if abi > 0 {
 		rs, err := newRuleset(spec, abi, b.report.Network == "tcp-denied")
 		if err != nil {
+			discardCgroups(cgroups)
 			return nil, err
 		}
 		b.rules = rs
@@ -136,6 +148,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		removePlaceholders(spec)
 		if spec.Placeholders || spec.PlaceholderFiles {
 			if err := makePlaceholders(spec); err != nil {
+				discardCgroups(cgroups)
 				b.Close()
 				return nil, err
 			}
@@ -168,15 +181,19 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if !b.report.PIDNamespace {
 		missing = append(missing, "pid and ipc namespaces: need root or unprivileged user namespaces")
 	}
+	var made madeCgroups
+	if cgroups != nil {
+		made = <-cgroups
+	}
 	if b.root && spec.Limits.Processes > 0 {
-		// Made here, not at the first run: where vtexec is root without
-		// the right to make one (a container, a user namespace), the box
-		// says so and runs, as when there is no pids controller.
-		if cg, err := newPidsCgroup(spec.Limits.Processes, firstOr(spec.ReadWrite, "")); err == nil {
-			b.pids.cg = cg
+		// Made at Open, not at the first run: where vtexec is root
+		// without the right to make one (a container, a user namespace),
+		// the box says so and runs, as when there is no pids controller.
+		if made.pidsErr == nil {
+			b.pids.cg = made.pids
 			b.report.PidsCgroup = true
 		} else {
-			missing = append(missing, "process count: RLIMIT_NPROC does not bind root and no pids cgroup can be made: "+err.Error())
+			missing = append(missing, "process count: RLIMIT_NPROC does not bind root and no pids cgroup can be made: "+made.pidsErr.Error())
 		}
 	}
 	if spec.Limits.Memory == 0 {
@@ -185,12 +202,11 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	}
 	why := "no memory cgroup without root"
 	if b.root {
-		cg, err := newMemoryCgroup(spec.Limits.Memory, firstOr(spec.ReadWrite, ""))
-		if err == nil {
-			b.pids.mem = cg
+		if made.memErr == nil {
+			b.pids.mem = made.mem
 			b.report.MemoryCgroup = true
 		} else {
-			why = "no memory cgroup can be made: " + err.Error()
+			why = "no memory cgroup can be made: " + made.memErr.Error()
 		}
 	}
 	if !b.report.MemoryCgroup {
@@ -213,6 +229,37 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, strings.Join(missing, "; "))
 	}
 	return b, nil
+}
+
+// madeCgroups are a box's cgroups as root, or why each is not.
+type madeCgroups struct {
+	pids, mem       *pidsCgroup
+	pidsErr, memErr error
+}
+
+// discardCgroups waits for the cgroups being made and lets them go, for an
+// Open that fails.
+func discardCgroups(c chan madeCgroups) {
+	if c == nil {
+		return
+	}
+	m := <-c
+	for _, cg := range []*pidsCgroup{m.pids, m.mem} {
+		if cg != nil {
+			cg.close(true)
+		}
+	}
+}
+
+// makeCgroups makes (or finds) the pids cgroup (when limits bound the
+// processes) and the memory cgroup of the workspace name.
+func makeCgroups(limits Limits, name string) madeCgroups {
+	var m madeCgroups
+	if limits.Processes > 0 {
+		m.pids, m.pidsErr = newPidsCgroup(limits.Processes, name)
+	}
+	m.mem, m.memErr = newMemoryCgroup(limits.Memory, name)
+	return m
 }
 
 // NewGroup returns a group for one run's processes: as root, a pids
