@@ -281,35 +281,46 @@ func (c *pidsCgroup) closeFiles() {
 	c.fd, c.home = nil, nil
 }
 
-// removeStale removes up to n empty cgroups of other workspaces among
-// the first 4n entries of parent, made more than staleAfter ago. The
-// kernel refuses to remove one that holds a process.
+// removeStale removes up to n empty cgroups of other workspaces in
+// parent, made more than staleAfter ago, looking at up to maxStaleScan
+// entries. The kernel refuses to remove one that holds a process.
 func removeStale(parent, own string, n int) {
-	// A look at the first entries only: a box removes its own cgroups
-	// when it closes, so what is stale was left by a vtexec that was
-	// killed, and each vtexec that makes a cgroup clears a few more.
+	// A box removes its own cgroups when it closes, so what is stale was
+	// left by a vtexec that was killed (or, at the hierarchy's root, by a
+	// workspace not used since), and each vtexec that makes a cgroup
+	// clears a few. The whole directory is looked at: cgroupfs lists the
+	// newest entries first, so the first ones are never stale.
 	dir, err := os.Open(parent)
 	if err != nil {
 		return
 	}
-	entries, _ := dir.ReadDir(4 * n)
-	dir.Close()
-	for _, e := range entries {
-		if n == 0 {
+	defer dir.Close()
+	for scanned := 0; n > 0 && scanned < maxStaleScan; {
+		entries, err := dir.ReadDir(256)
+		scanned += len(entries)
+		for _, e := range entries {
+			if n == 0 {
+				return
+			}
+			dir := filepath.Join(parent, e.Name())
+			if !e.IsDir() || !strings.HasPrefix(e.Name(), "vtexec-") || dir == own {
+				continue
+			}
+			if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < staleAfter {
+				continue
+			}
+			if unix.Rmdir(dir) == nil {
+				n--
+			}
+		}
+		if err != nil {
 			return
-		}
-		dir := filepath.Join(parent, e.Name())
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), "vtexec-") || dir == own {
-			continue
-		}
-		if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < staleAfter {
-			continue
-		}
-		if unix.Rmdir(dir) == nil {
-			n--
 		}
 	}
 }
+
+// maxStaleScan bounds the entries one removeStale looks at.
+const maxStaleScan = 1 << 16
 
 // pidsHierarchy is where the cgroup v1 pids hierarchy is mounted; tests
 // point it at a place where no cgroup can be made.

@@ -3,6 +3,7 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -108,6 +109,32 @@ func TestRemoveStaleKeepsWhatIsInUseOrNew(t *testing.T) {
 	for _, d := range stale {
 		assert.NoDirExists(t, d)
 	}
+}
+
+// Stale cgroups are found wherever the directory lists them: cgroupfs
+// (like tmpfs) lists the newest first, and a machine that has run
+// vtexec on many workspaces has more new ones than a glance at the
+// first entries would pass.
+func TestRemoveStaleLooksPastTheNewest(t *testing.T) {
+	parent := t.TempDir()
+	old := time.Now().Add(-2 * staleAfter)
+	var stale []string
+	for i := range 3 {
+		d := filepath.Join(parent, fmt.Sprintf("vtexec-stale-%d", i))
+		require.NoError(t, os.Mkdir(d, 0o755))
+		require.NoError(t, os.Chtimes(d, old, old))
+		stale = append(stale, d)
+	}
+	for i := range 300 {
+		require.NoError(t, os.Mkdir(filepath.Join(parent, fmt.Sprintf("vtexec-new-%03d", i)), 0o755))
+	}
+	removeStale(parent, "", 16)
+	for _, d := range stale {
+		assert.NoDirExists(t, d)
+	}
+	entries, err := os.ReadDir(parent)
+	require.NoError(t, err)
+	assert.Len(t, entries, 300, "the new ones stay")
 }
 
 // Root without the right to make a pids cgroup (a container, a user
