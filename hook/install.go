@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/internal/fsutil"
 )
@@ -76,13 +77,15 @@ func CodexSnippet(exe, pinned string) string {
 
 // ourCommand is a hook command HookCommand wrote, whatever the binary's
 // path or name.
-var ourCommand = regexp.MustCompile(`^('[^']*'|[^\s']+) hook --harness (claude|codex|gemini|auto)(\s|$)`)
+var ourCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^('[^']*'|[^\s']+) hook --harness (claude|codex|gemini|auto)(\s|$)`)
+})
 
 // isOurs reports whether a hook is vtexec's.
 func isOurs(hk any) bool {
 	m, _ := hk.(map[string]any)
 	cmd, _ := m["command"].(string)
-	return ourCommand.MatchString(strings.TrimSpace(cmd))
+	return ourCommand().MatchString(strings.TrimSpace(cmd))
 }
 
 // Edit returns the settings data with vtexec's hook put in (install) or
