@@ -85,7 +85,7 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 	if v.Decision != execpolicy.Deny || !runTimeCode(v.Code) {
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(st.src), "")
+	f, err := execpolicy.ParseBash(st.src)
 	if err != nil {
 		return
 	}

@@ -69,7 +69,7 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		// The parser reads CR LF as a newline; bash keeps the CR.
 		return deny(CodeParse, "end lines with LF alone", "the command has a CR LF line ending at offset %d, which bash and vtexec's parser would read differently", i)
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := ParseBash(src)
 	if err != nil {
 		return deny(CodeParse, "fix the shell syntax (check quotes and brackets)", "cannot parse command: %v", err)
 	}

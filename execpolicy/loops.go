@@ -190,7 +190,7 @@ func (c *Checker) unrollLoop(st *syntax.Stmt, fc *syntax.ForClause, cwd *workspa
 	}
 	var out []*syntax.Stmt
 	for _, item := range items {
-		copyOf, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(body.Bytes()), "")
+		copyOf, err := parseBash(bytes.NewReader(body.Bytes()))
 		if err != nil {
 			return nil, deny(CodeParse, hint, "cannot unroll the loop: %v", err)
 		}

@@ -675,7 +675,7 @@ func (r *PolicyRule) validate() error {
 // examplePart turns an example command into a Part: one simple command,
 // words expanded without any environment or globbing.
 func examplePart(src string) (Part, error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := ParseBash(src)
 	if err != nil {
 		return Part{}, err
 	}
