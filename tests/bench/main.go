@@ -479,21 +479,22 @@ func loadavg() string {
 // made, mount namespaces it keeps, and the size of the audit log.
 func leftovers() string {
 	cgroups := 0
-	for _, root := range []string{"/sys/fs/cgroup/pids", "/sys/fs/cgroup"} {
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || !d.IsDir() {
-				return nil
-			}
-			if strings.HasPrefix(d.Name(), "vtexec-") {
-				cgroups++
-				return filepath.SkipDir
-			}
-			if strings.Count(strings.TrimPrefix(p, root), "/") > 4 {
-				return filepath.SkipDir
-			}
+	// One walk: under cgroup v1 the pids hierarchy is /sys/fs/cgroup/pids
+	// (walking it apart counted its cgroups twice).
+	const root = "/sys/fs/cgroup"
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
 			return nil
-		})
-	}
+		}
+		if strings.HasPrefix(d.Name(), "vtexec-") {
+			cgroups++
+			return filepath.SkipDir
+		}
+		if strings.Count(strings.TrimPrefix(p, root), "/") > 4 {
+			return filepath.SkipDir
+		}
+		return nil
+	})
 	kept, _ := os.ReadDir("/run/vtexec/mnt")
 	audit := "none"
 	state := os.Getenv("XDG_STATE_HOME")
