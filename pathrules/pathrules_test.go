@@ -112,11 +112,12 @@ func table() []row {
 	}
 	operand("C:/work/a.txt", `C:\work\a.txt`)
 	operand("c:/work//src/../a.txt", `C:\work\a.txt`)
-	operand(`C:\work\a.txt`, `C:\work\a.txt`)
-	operand(`src\a.go`, `src\a.go`)
 	operand("src/a.go", "src/a.go")
-	operand(`..\x`, `..\x`)
-	operand(`\\server\share\x`, `\\server\share\x`)
+	operand("../x", "../x")
+	operand("//server/share/x", "//server/share/x")
+	for _, p := range []string{`C:\work\a.txt`, `src\a.go`, `..\x`, `\\server\share\x`, `src\..\..\x`, `C:/work\..\..`} {
+		operand(p, "") // bash reads \ as an escape; a check splitting at / would miss its names
+	}
 	for _, p := range []string{"/c/work/a.txt", "/cygdrive/c/work/a.txt", "/usr/bin/env", "/tmp/x", "/etc/passwd", "/home/me", `\Windows\x`, "C:x", `\\?\C:\work`, "/c/work/nul", "/c/work/a.txt:s", "/c/PROGRA~1/x", "a.txt::$DATA", "/c/work/x."} {
 		operand(p, "")
 	}
@@ -309,6 +310,14 @@ func TestPathRulesCatchWrongRules(t *testing.T) {
 			r.operand = func(p string) (string, string) {
 				if w, ok := MSYSToWindows(p); ok && strings.HasPrefix(p, "/") {
 					return w, ""
+				}
+				return WindowsOperand(p)
+			}
+		},
+		"operand with backslashes": func(r *rules) {
+			r.operand = func(p string) (string, string) {
+				if strings.Contains(p, `\`) && !strings.HasPrefix(p, `\\`) {
+					return WindowsClean(p), ""
 				}
 				return WindowsOperand(p)
 			}

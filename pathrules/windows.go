@@ -236,7 +236,8 @@ func MSYSToWindows(p string) (string, bool) {
 
 // WindowsOperand returns the Windows path a path operand names on
 // Windows, or why it cannot be checked (then p is ""). C:/x is C:\x;
-// absolute, share and relative paths stay as given. A path that starts
+// share and relative paths stay as given. Separators must be forward
+// slashes: a backslash is refused. A path that starts
 // with one / is not a Windows path: in Git Bash, MSYS2 or Cygwin it is
 // a drive (/c/x, /cygdrive/c/x), which MSYSArgument converts in the
 // arguments before they are checked, or a place inside their
@@ -245,6 +246,12 @@ func MSYSToWindows(p string) (string, bool) {
 // reads differently, so it is refused. So are the forms WindowsRefusal
 // refuses.
 func WindowsOperand(operand string) (p, why string) {
+	if strings.Contains(operand, `\`) {
+		// vtexec reads commands as bash, where an unquoted \ escapes;
+		// and a check that splits names at / alone would read a\..\b
+		// as one name.
+		return "", "a backslash in a path (" + operand + "): write it with forward slashes (C:/work/a.txt, //server/share/x), as bash and every Windows program read them"
+	}
 	if strings.HasPrefix(operand, "/") && !strings.HasPrefix(operand, "//") {
 		if _, ok := MSYSToWindows(operand); ok {
 			return "", "an MSYS drive path (" + operand + ") is converted only as a whole argument or an option's value (--dir=/c/…): write it with its drive (C:/…)"

@@ -98,16 +98,15 @@ func TestWindowsPathsResolveAsWindowsReadsThem(t *testing.T) {
 
 	for p, want := range map[string]string{
 		"a.txt":                 `C:\Work\a.txt`,
-		`src\main.go`:           `C:\Work\src\main.go`,
 		"src/main.go":           `C:\Work\src\main.go`,
-		`C:\Work\a.txt`:         `C:\Work\a.txt`,
+		"C:/Work/a.txt":         `C:\Work\a.txt`,
 		"c:/WORK/a.txt":         `C:\WORK\a.txt`,
-		`src\..\a.txt`:          `C:\Work\a.txt`,
-		`out\..\a.txt`:          `C:\Work\a.txt`, // by the text: out's target is never visited
-		`inside\main.go`:        `C:\Work\src\main.go`,
-		`src\new\file.go`:       `C:\Work\src\new\file.go`,
-		`.\src\.\main.go`:       `C:\Work\src\main.go`,
-		`C:\Work\src\new\x\y.z`: `C:\Work\src\new\x\y.z`,
+		"src/../a.txt":          `C:\Work\a.txt`,
+		"out/../a.txt":          `C:\Work\a.txt`, // by the text: out's target is never visited
+		"inside/main.go":        `C:\Work\src\main.go`,
+		"src/new/file.go":       `C:\Work\src\new\file.go`,
+		"./src/./main.go":       `C:\Work\src\main.go`,
+		"C:/Work/src/new/x/y.z": `C:\Work\src\new\x\y.z`,
 	} {
 		got, err := w.Resolve(p, Read)
 		if assert.NoError(t, err, p) {
@@ -116,24 +115,29 @@ func TestWindowsPathsResolveAsWindowsReadsThem(t *testing.T) {
 	}
 
 	refused := map[string]Code{
-		`out\key`:           Outside,
-		`junction\key`:      Outside,
-		`up\key`:            Outside,
-		`rooted\key`:        Outside,
-		`share\y`:           Outside,
-		`device`:            Invalid,
-		`..\secret\key`:     Outside,
-		`C:\secret\key`:     Outside,
-		`D:\work\a.txt`:     Outside,
-		`\\server\share\x`:  Outside,
+		"out/key":           Outside,
+		"junction/key":      Outside,
+		"up/key":            Outside,
+		"rooted/key":        Outside,
+		"share/y":           Outside,
+		"device":            Invalid,
+		"../secret/key":     Outside,
+		"C:/secret/key":     Outside,
+		"D:/work/a.txt":     Outside,
+		"//server/share/x":  Outside,
 		"/c/Work/a.txt":     Invalid, // a native program reads it as \c\Work on the current drive
 		"/usr/bin/env":      Invalid,
-		`\Work\a.txt`:       Invalid,
 		"C:a.txt":           Invalid,
-		`\\?\C:\Work\a.txt`: Invalid,
+		"//?/C:/Work/a.txt": Invalid,
 		"a.txt:stream":      Invalid,
-		`src\NUL`:           Invalid,
-		`PROGRA~1\x`:        Invalid,
+		"src/NUL":           Invalid,
+		"PROGRA~1/x":        Invalid,
+		// Backslashes: bash reads an unquoted one as an escape, and the
+		// validators split names at /.
+		`src\main.go`:   Invalid,
+		`C:\Work\a.txt`: Invalid,
+		`src\..\..\x`:   Invalid,
+		`\Work\a.txt`:   Invalid,
 	}
 	for p, code := range refused {
 		_, err := w.Resolve(p, Read)
@@ -143,18 +147,18 @@ func TestWindowsPathsResolveAsWindowsReadsThem(t *testing.T) {
 		}
 	}
 
-	for _, p := range []string{`.git\config`, `.GIT\Config`, `src\cfg`, `SRC\.Git\hooks\x`} {
+	for _, p := range []string{".git/config", ".GIT/Config", "src/cfg", "SRC/.Git/hooks/x"} {
 		_, err := w.Resolve(p, Write)
 		var be *BoundaryError
 		if assert.True(t, errors.As(err, &be), "%s: %v", p, err) {
 			assert.Equal(t, Protected, be.Code, "%s: %s", p, be.Reason)
 		}
 	}
-	_, err := w.Resolve(`src\main.go`, Write)
+	_, err := w.Resolve("src/main.go", Write)
 	assert.NoError(t, err)
 
 	require.NoError(t, w.Chdir("src"))
-	got, err := w.Resolve(`..\a.txt`, Read)
+	got, err := w.Resolve("../a.txt", Read)
 	require.NoError(t, err)
 	assert.Equal(t, `C:\Work\a.txt`, got)
 }
@@ -162,7 +166,7 @@ func TestWindowsPathsResolveAsWindowsReadsThem(t *testing.T) {
 // Whatever an operand is, on Windows a path the workspace accepts is in
 // it, in Windows' spelling, clean.
 func FuzzResolveWindows(f *testing.F) {
-	for _, seed := range []string{"a.txt", `out\key`, `..\x`, "/c/Work", `C:\Work\src\..\a.txt`, `\\?\C:\x`, `loop\y`, `inside\..\..\secret`, "C:/Work//src/./main.go", `junction\key`} {
+	for _, seed := range []string{"a.txt", "out/key", "../x", "/c/Work", "C:/Work/src/../a.txt", "//?/C:/x", "loop/y", "inside/../../secret", "C:/Work//src/./main.go", "junction/key", `src\..\a.txt`} {
 		f.Add(seed)
 	}
 	w := windowsFixture(f)
