@@ -92,7 +92,8 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		if limits.Memory == 0 {
 			limits.Memory = defaultMemory()
 		}
-		go func() { cgroups <- makeCgroups(limits, firstOr(spec.ReadWrite, "")) }()
+		name := firstOr(spec.ReadWrite, "")
+		go func() { cgroups <- makeCgroups(limits, name) }()
 	}
 	var missing []string
 	abi := landlockABI()
