@@ -35,6 +35,7 @@ func lookPath(name, path string) (string, bool) {
 // of them would be found instead.
 func lookShadowed(name, path string) (string, []string) {
 	var shadows []string
+	dirwatch.Drain() // once for every directory's listing below
 	for _, dir := range filepath.SplitList(path) {
 		if !mayHold(dir, name) {
 			continue
@@ -181,12 +182,13 @@ const listAfter = 16
 const maxListings = 64
 
 // mayHold reports whether dir may have an entry called name: false only
-// when dir's names, read since its last change, lack it.
+// when dir's names, read since its last change, lack it. The caller has
+// read the watches' queue (dirwatch.Drain) just before.
 func mayHold(dir, name string) bool {
 	listings.Lock()
 	defer listings.Unlock()
 	if l := listings.m[dir]; l != nil {
-		if !l.w.Changed() {
+		if !l.w.Seen() { // the queue was read by lookShadowed
 			_, ok := l.names[name]
 			return ok
 		}

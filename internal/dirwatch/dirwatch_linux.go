@@ -138,6 +138,28 @@ func (w *Watch) Changed() bool {
 	return w.dirty || w.closed
 }
 
+// Drain reads the events queued so far, so that Seen answers for them:
+// a caller that asks about many watches at one moment reads the queue
+// once instead of once per watch.
+func Drain() {
+	hub.Lock()
+	defer hub.Unlock()
+	if hub.fd > 0 {
+		drain()
+	}
+}
+
+// Seen reports whether the watch had changed when the queue was last
+// read (by Drain or Changed), or is nil or closed.
+func (w *Watch) Seen() bool {
+	if w == nil {
+		return true
+	}
+	hub.Lock()
+	defer hub.Unlock()
+	return w.dirty || w.closed
+}
+
 // drain reads every event queued and marks the watches it concerns.
 func drain() {
 	for {

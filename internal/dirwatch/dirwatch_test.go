@@ -128,3 +128,22 @@ func TestWatchOfEntries(t *testing.T) {
 	require.NoError(t, os.Chmod(f+".old", 0o700))
 	assert.True(t, full.Changed(), "the full watch keeps seeing modes")
 }
+
+// Seen answers for the events read by the last Drain (or Changed): a
+// change made after it shows once the queue is read again.
+func TestSeenAnswersAsOfTheLastDrain(t *testing.T) {
+	dir := t.TempDir()
+	w := NewEntries()
+	if w == nil {
+		t.Skip("no inotify here")
+	}
+	defer w.Close()
+	require.True(t, w.Add(dir))
+	Drain()
+	assert.False(t, w.Seen())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "new"), nil, 0o644))
+	assert.False(t, w.Seen(), "not read yet")
+	Drain()
+	assert.True(t, w.Seen(), "read by Drain")
+	assert.True(t, w.Changed())
+}
