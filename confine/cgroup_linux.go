@@ -85,11 +85,14 @@ func (g *Group) OOMKills() int {
 	if g == nil || g.mem == nil {
 		return -1
 	}
+	g.mem.mu.Lock() // join may make the cgroup again, another vtexec having removed it
+	dir, v2 := g.mem.dir, g.mem.v2
+	g.mem.mu.Unlock()
 	name := "memory.oom_control" // v1: "oom_kill N"
-	if g.mem.v2 {
+	if v2 {
 		name = "memory.events"
 	}
-	b, err := os.ReadFile(filepath.Join(g.mem.dir, name))
+	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		return -1
 	}

@@ -195,6 +195,7 @@ type Cache struct {
 
 type cachedBox struct {
 	box     *confine.Box
+	root    string // the workspace, whose name its cgroups have
 	refs    int
 	evicted bool
 }
@@ -230,16 +231,19 @@ func (c *Cache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func()
 		return nil, nil, err
 	}
 	e := &cachedBox{box: b, refs: 1}
+	if len(spec.ReadWrite) > 0 {
+		e.root = spec.ReadWrite[0]
+	}
 	key = b.Key() // placeholders may have been made
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= boxCacheSize {
 		for k, old := range c.m {
 			old.evicted = true
-			if old.refs == 0 {
-				old.box.CloseLast()
-			}
 			delete(c.m, k)
+			if old.refs == 0 {
+				c.closeEvicted(old)
+			}
 		}
 		if c.m == nil {
 			c.m = map[string]*cachedBox{}
@@ -253,6 +257,20 @@ func (c *Cache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func()
 	return b, c.releaser(e), nil
 }
 
+// closeEvicted closes a box no longer cached; with c.mu held. Its
+// workspace's cgroups go with it unless a box still cached shares them
+// (they are named by the workspace): one left in the caller's cgroup
+// keeps the caller's from being removed.
+func (c *Cache) closeEvicted(e *cachedBox) {
+	for _, other := range c.m {
+		if other != e && other.root == e.root {
+			e.box.Close()
+			return
+		}
+	}
+	e.box.CloseLast()
+}
+
 func (c *Cache) releaser(e *cachedBox) func() {
 	var once sync.Once
 	return func() {
@@ -261,10 +279,7 @@ func (c *Cache) releaser(e *cachedBox) func() {
 			defer c.mu.Unlock()
 			e.refs--
 			if e.refs == 0 && e.evicted {
-				// Its cgroups go too: one left in the caller's keeps the
-				// caller's from being removed, and a box of the workspace
-				// still cached makes them again when it next runs.
-				e.box.CloseLast()
+				c.closeEvicted(e)
 			}
 		})
 	}
