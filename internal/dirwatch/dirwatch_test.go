@@ -132,11 +132,13 @@ func TestWatchOfEntries(t *testing.T) {
 // Seen answers for the events read by the last Drain (or Changed): a
 // change made after it shows once the queue is read again.
 func TestSeenAnswersAsOfTheLastDrain(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		assert.True(t, NewEntries().Seen(), "no watch: everything has changed")
+		return
+	}
 	dir := t.TempDir()
 	w := NewEntries()
-	if w == nil {
-		t.Skip("no inotify here")
-	}
+	require.NotNil(t, w)
 	defer w.Close()
 	require.True(t, w.Add(dir))
 	Drain()
