@@ -107,7 +107,7 @@ func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron,
 	if why := env.hostile(); why != "" {
 		return why
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	f, err := execpolicy.ParseBash(command)
 	if err != nil {
 		return "it does not parse: " + err.Error()
 	}

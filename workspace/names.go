@@ -18,11 +18,6 @@ import (
 // names exactly.
 var caseless = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
 
-// windowsNames says that names are Windows' (NTFS): a component Windows
-// would read as something else than the file named (a device, a data
-// stream, a short name, a name it strips) is refused.
-var windowsNames = runtime.GOOS == "windows"
-
 // onWindowsDrive reports whether a Linux path is on a Windows drive as
 // WSL mounts them (/mnt/c/…): there Windows' rules apply — names without
 // case, and the names Windows reads as something else than the file.
@@ -42,20 +37,16 @@ var onWSL = sync.OnceValue(func() bool {
 	return err == nil && pathrules.IsWSL(string(release))
 })
 
-// nameRefusal says why a component of path (as given; full is it made
-// absolute) is refused here, or "".
-func nameRefusal(path, full string) string {
-	switch {
-	case windowsNames:
-		if len(path) >= 2 && path[1] == ':' {
-			path = path[2:] // the drive of C:\x
-		}
-	case onWindowsDrive(full):
-		path = full
-	default:
+// nameRefusal says why a component of the absolute Linux path full is
+// refused, or "": on a Windows drive under WSL, the names Windows reads
+// as something else than the file (a device, a data stream, a short
+// name, a name it strips). On Windows itself pathrules.WindowsOperand
+// refuses them.
+func nameRefusal(full string) string {
+	if !onWindowsDrive(full) {
 		return ""
 	}
-	for _, c := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' }) {
+	for _, c := range strings.Split(full, "/") {
 		if why := pathrules.WindowsComponentRefusal(c); why != "" {
 			return fmt.Sprintf("on Windows the name %q cannot be checked: %s", c, why)
 		}

@@ -73,14 +73,18 @@ func TestCaselessPlatformsCompareWithoutCase(t *testing.T) {
 // On Windows a name that Windows reads as something else than the file
 // it names — a device (NUL, COM1.txt), a data stream (a.txt:secret), a
 // short name (PROGRA~1) only the file system resolves, a trailing dot
-// it strips — is refused; run on Linux with the rule switched on.
+// it strips — is refused; on Linux each is an ordinary name. (Windows is
+// the walk over a Windows tree of windowsFixture.)
 func TestWindowsNamesThatAreNotTheFileAreRefused(t *testing.T) {
-	w, err := New(t.TempDir())
+	names := []string{"NUL", "logs/COM1.txt", "a.txt:secret", "sub/PROGRA~1/x", "notes.", "aux.log", "x/con"}
+	lw, err := New(t.TempDir())
 	require.NoError(t, err)
-	old := windowsNames
-	t.Cleanup(func() { windowsNames = old })
-	names := []string{"NUL", "logs/COM1.txt", "a.txt:secret", `sub\PROGRA~1\x`, "notes.", "aux.log", "x/con"}
-	windowsNames = true
+	for _, p := range names {
+		_, err := lw.Resolve(p, Write)
+		assert.NoError(t, err, "%s is an ordinary name on Linux", p)
+	}
+
+	w := windowsFixture(t)
 	for _, p := range names {
 		_, err := w.Resolve(p, Write)
 		var be *BoundaryError
@@ -90,11 +94,6 @@ func TestWindowsNamesThatAreNotTheFileAreRefused(t *testing.T) {
 	}
 	_, err = w.Resolve("src/main.go", Write)
 	assert.NoError(t, err, "an ordinary name")
-	windowsNames = false
-	for _, p := range names {
-		_, err := w.Resolve(p, Write)
-		assert.NoError(t, err, "%s is an ordinary name on Linux", p)
-	}
 }
 
 // Under WSL a workspace on a Windows drive (/mnt/c/…) lives by Windows'

@@ -45,11 +45,11 @@ func (i winInfo) Mode() fs.FileMode {
 // useWindows makes the walk spell and compare paths as Windows does, on
 // the tree t, until the test ends.
 func useWindows(t testing.TB, tree winTree) {
-	oldWin, oldCase, oldNames, oldLstat, oldReadlink := winPaths, caseless, windowsNames, lstat, readlink
+	oldWin, oldCase, oldLstat, oldReadlink := winPaths, caseless, lstat, readlink
 	t.Cleanup(func() {
-		winPaths, caseless, windowsNames, lstat, readlink = oldWin, oldCase, oldNames, oldLstat, oldReadlink
+		winPaths, caseless, lstat, readlink = oldWin, oldCase, oldLstat, oldReadlink
 	})
-	winPaths, caseless, windowsNames = true, true, true
+	winPaths, caseless = true, true
 	lstat = func(p string) (fs.FileInfo, error) {
 		if strings.Contains(p, "/") {
 			return nil, &fs.PathError{Op: "lstat", Path: p, Err: errors.New("a / in a path the walk made: " + p)}

@@ -238,7 +238,7 @@ func (w *Workspace) Resolve(path string, access Access) (string, error) {
 	if winPaths {
 		full = pathrules.WindowsClean(full) // Windows takes ".." by the text
 	}
-	if why := nameRefusal(given, full); why != "" {
+	if why := nameRefusal(full); why != "" {
 		return fail(Invalid, "", why)
 	}
 	real, err := w.walkFull(full)
