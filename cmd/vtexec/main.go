@@ -235,9 +235,11 @@ func version() string {
 	}
 	v := info.Main.Version
 	var rev, when string
-	modified := false
+	modified, cgo := false, false
 	for _, s := range info.Settings {
 		switch s.Key {
+		case "CGO_ENABLED":
+			cgo = s.Value == "1"
 		case "vcs.revision":
 			rev = s.Value
 		case "vcs.time":
@@ -258,7 +260,11 @@ func version() string {
 	case v == "(devel)":
 		v += ", built without version control information (-buildvcs=false)"
 	}
-	return v + " " + info.GoVersion
+	v += " " + info.GoVersion
+	if cgo {
+		return v + ", with cgo (each process starts the dynamic loader first: see the README's Install)"
+	}
+	return v + ", static"
 }
 
 // encodeJSON writes v as one JSON line, without HTML escaping.

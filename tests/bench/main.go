@@ -22,6 +22,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"debug/elf"
 	"flag"
 	"fmt"
 	"io"
@@ -41,6 +42,7 @@ func main() {
 	corpus := flag.String("corpus", "../shared/corpus", "directory of *.jsonl lines with a \"cmd\" each, for check --jsonl; \"\" skips it")
 	bins := flag.String("bins", "", "directory with vtexec, baseline and noopmcp already built (set when bench runs itself as another user)")
 	nobody := flag.Bool("nobody", true, "as root, measure again as uid 65534")
+	cgo := flag.Bool("cgo", false, "build with cgo, as go install does where a C compiler is installed, instead of as the README's Install says (CGO_ENABLED=0)")
 	flag.Parse()
 	if *runs < 3 {
 		fail(fmt.Errorf("-runs must be at least 3"))
@@ -48,7 +50,7 @@ func main() {
 	dir := *bins
 	if dir == "" {
 		var err error
-		if dir, err = build(); err != nil {
+		if dir, err = build(*cgo); err != nil {
 			fail(err)
 		}
 		defer os.RemoveAll(dir)
@@ -57,7 +59,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	fmt.Printf("vtexec bench: %d fresh runs each, interleaved, as uid %d; load %s; %s\n", *runs, os.Getuid(), loadavg(), leftovers())
+	fmt.Printf("vtexec bench: %d fresh runs each, interleaved, as uid %d; %s; load %s; %s\n", *runs, os.Getuid(), linking(dir), loadavg(), leftovers())
 	r, err := measure(dir, *runs, lines)
 	if err != nil {
 		fail(err)
@@ -78,8 +80,11 @@ func fail(err error) {
 }
 
 // build compiles vtexec, the dependency baseline and the SDK's no-op
-// server into a new directory anyone may read.
-func build() (string, error) {
+// server into a new directory anyone may read, all three the same way:
+// as the README's Install says (CGO_ENABLED=0: a static binary), or with
+// cgo, which links them against the C library and costs each process
+// the dynamic loader's start.
+func build(cgo bool) (string, error) {
 	dir, err := os.MkdirTemp("", "vtexec-bench-")
 	if err != nil {
 		return "", err
@@ -92,7 +97,12 @@ func build() (string, error) {
 		"baseline": "github.com/vtexec/vtexec/cmd/vtexec/testdata/baseline",
 		"noopmcp":  "github.com/vtexec/vtexec/serve/testdata/noopmcp",
 	} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if cgo {
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
 	}
@@ -453,6 +463,22 @@ func asNobody(bins string, runs int, withCorpus bool) error {
 	cmd.Dir = home
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()
+}
+
+// linking says how the vtexec in dir is linked: a dynamically linked
+// one has an interpreter (the dynamic loader) named in its ELF header.
+func linking(dir string) string {
+	f, err := elf.Open(filepath.Join(dir, "vtexec"))
+	if err != nil {
+		return "linking unknown"
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return "vtexec dynamically linked (cgo)"
+		}
+	}
+	return "vtexec static (CGO_ENABLED=0)"
 }
 
 func copyFile(from, to string) error {
