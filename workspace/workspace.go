@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/vtexec/vtexec/internal/dirwatch"
+
 	"github.com/vtexec/vtexec/pathrules"
 )
 
@@ -435,15 +437,35 @@ func (w *Workspace) linkedTo(real string) string {
 
 // linkedTargets walks the protected places at the root for links that
 // lead inside the root, and returns their real targets with the link.
+//
+// Each request checks its writes against them, and a walk of the git
+// directory costs a stream of checks a twentieth of its time. A walk
+// that found no link is therefore kept, once asked for a second time,
+// while a watch of the root and of every directory walked sees no entry
+// made, removed or renamed: only such a change can put a link, or a
+// protected place, where the walk would see it. A walk that found a
+// link, or stopped at its bound, is not kept: where a link leads can
+// change anywhere on the way to its target.
 func (w *Workspace) linkedTargets() map[string]string {
-	out := map[string]string{}
-	seen := 0
 	places := []string{".git", ".vtexec"}
 	for _, n := range w.askNames {
 		if !strings.Contains(strings.TrimSuffix(n, "/"), "/") {
 			places = append(places, strings.TrimSuffix(n, "/"))
 		}
 	}
+	key := w.root + "\x00" + strings.Join(places, "\x00")
+	if m, ok := linkedKept.Get(key); ok {
+		return m
+	}
+	var watch *dirwatch.Watch
+	if linkedKept.Again(key) {
+		if watch = dirwatch.NewEntries(); !watch.Add(w.root) {
+			watch.Close()
+			watch = nil
+		}
+	}
+	out := map[string]string{}
+	seen := 0
 	for _, name := range places {
 		place := filepath.Join(w.root, name)
 		if fi, err := os.Lstat(place); err != nil || !fi.IsDir() {
@@ -451,25 +473,44 @@ func (w *Workspace) linkedTargets() map[string]string {
 		}
 		filepath.WalkDir(place, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
+				watch.Close() // what it holds is not known
 				return nil
 			}
 			if seen++; seen > maxLinkedWalk {
+				watch.Close()
 				return filepath.SkipAll
 			}
 			if d.IsDir() && name == ".git" && p == filepath.Join(place, "objects") {
 				return filepath.SkipDir
 			}
+			if d.IsDir() {
+				// Before WalkDir reads it: a link made after the read is seen.
+				if !watch.Add(p) {
+					watch.Close()
+				}
+				return nil
+			}
 			if d.Type()&os.ModeSymlink == 0 {
 				return nil
 			}
+			watch.Close()
 			if target, err := filepath.EvalSymlinks(p); err == nil && within(w.root, target) && target != w.root {
 				out[target] = p
 			}
 			return nil
 		})
 	}
+	if watch != nil && !watch.Changed() {
+		linkedKept.Put(key, out, watch)
+	} else {
+		watch.Close()
+	}
 	return out
 }
+
+// linkedKept keeps walks of protected places that found no link, by
+// root and places (see linkedTargets).
+var linkedKept = dirwatch.Kept[string, map[string]string]{Max: 64}
 
 // protected reports whether a real path inside the root may not be written:
 // anything named .git at any depth (and everything below it), and vtexec's
