@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -85,18 +86,31 @@ func (g *Group) OOMKills() int {
 	if g == nil || g.mem == nil {
 		return -1
 	}
-	g.mem.mu.Lock() // join may make the cgroup again, another vtexec having removed it
-	dir, v2 := g.mem.dir, g.mem.v2
-	g.mem.mu.Unlock()
-	name := "memory.oom_control" // v1: "oom_kill N"
-	if v2 {
-		name = "memory.events"
+	// Under the lock: join may make the cgroup again, another vtexec
+	// having removed it, and open its events file anew.
+	g.mem.mu.Lock()
+	var buf [512]byte
+	read := func() (int, error) {
+		if g.mem.events == nil {
+			return 0, os.ErrNotExist
+		}
+		n, err := g.mem.events.ReadAt(buf[:], 0)
+		if n > 0 && err == io.EOF {
+			err = nil
+		}
+		return n, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	n, err := read()
+	if err != nil && g.mem.fd != nil && g.mem.open() == nil {
+		// Removed since (as stale, by another vtexec): made again now,
+		// as the run's start would, so that its count starts here.
+		n, err = read()
+	}
+	g.mem.mu.Unlock()
 	if err != nil {
 		return -1
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
 		if v, ok := strings.CutPrefix(line, "oom_kill "); ok {
 			n, _ := strconv.Atoi(strings.TrimSpace(v))
 			return n
@@ -124,6 +138,9 @@ type pidsCgroup struct {
 	v2   bool
 	fd   *os.File
 	home *os.File
+	// events is a memory cgroup's count of OOM kills (see OOMKills),
+	// kept open: it is read before and after every run.
+	events *os.File
 }
 
 // staleAfter is how long a workspace's cgroup may go unmade before
@@ -187,8 +204,16 @@ func (c *pidsCgroup) open() error {
 	if err != nil {
 		return err
 	}
+	var events *os.File
+	if c.ctl == "memory" {
+		name := "memory.oom_control" // v1: "oom_kill N"
+		if v2 {
+			name = "memory.events"
+		}
+		events, _ = os.Open(filepath.Join(dir, name)) // nil: OOMKills says -1
+	}
 	c.closeFiles()
-	c.dir, c.v2, c.fd, c.home = dir, v2, fd, home
+	c.dir, c.v2, c.fd, c.home, c.events = dir, v2, fd, home, events
 	if made && (atHierarchyRoot(parent) || rand.IntN(8) == 0) {
 		// A cgroup inside the caller's is made for every run (and
 		// removed after it): what a killed vtexec left there is
@@ -276,12 +301,12 @@ func atHierarchyRoot(dir string) bool {
 }
 
 func (c *pidsCgroup) closeFiles() {
-	for _, f := range []*os.File{c.fd, c.home} {
+	for _, f := range []*os.File{c.fd, c.home, c.events} {
 		if f != nil {
 			f.Close()
 		}
 	}
-	c.fd, c.home = nil, nil
+	c.fd, c.home, c.events = nil, nil, nil
 }
 
 // removeStale removes up to n empty cgroups of other workspaces in

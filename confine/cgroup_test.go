@@ -5,6 +5,7 @@ package confine
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -162,4 +163,38 @@ func TestBoxRunsWhereNoPidsCgroupCanBeMade(t *testing.T) {
 	p, err := b.StartWith(command(spec, "/bin/true"), nil, StartOptions{Group: group})
 	require.NoError(t, err)
 	assert.NoError(t, p.Wait())
+}
+
+// A box's memory cgroup counts the programs the kernel killed for its
+// bound, run after run of the same box, and again once the cgroup was
+// removed between runs (by another vtexec, as stale) and made anew.
+func TestOOMKillsAreCountedRunAfterRun(t *testing.T) {
+	if !fullRoot() {
+		t.Log("not root: no memory cgroup is made, and OOMKills says -1")
+		b := openBox(t, Spec{ReadWrite: []string{t.TempDir()}, Limits: Limits{Memory: 32 << 20}})
+		group, err := b.NewGroup()
+		require.NoError(t, err)
+		assert.Equal(t, -1, group.OOMKills())
+		return
+	}
+	// Perl is in Debian's base: what the box sees of the system.
+	grow := []string{"/usr/bin/perl", "-e", `my $x = "x" x (256 << 20); print length($x)`}
+	b := openBox(t, Spec{ReadWrite: []string{t.TempDir()}, Limits: Limits{Memory: 32 << 20}})
+	require.NotNil(t, b.pids.mem, "%v", b.Report().Missing)
+	run := func() {
+		group, err := b.NewGroup()
+		require.NoError(t, err)
+		before := group.OOMKills()
+		require.GreaterOrEqual(t, before, 0)
+		cmd := exec.Command(grow[0], grow[1:]...)
+		cmd.Dir = "/"
+		_, werr := runOut(t, b, cmd, StartOptions{Group: group})
+		assert.Error(t, werr, "killed")
+		assert.Equal(t, before+1, group.OOMKills(), "one OOM kill more")
+		group.Close()
+	}
+	run()
+	run()
+	require.NoError(t, os.Remove(b.pids.mem.dir), "empty between runs")
+	run()
 }
