@@ -522,65 +522,8 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 	attr.Setpgid = true
 	switch {
 	case b.root:
-		if err := b.enterMountNS(opts.Git); err != nil {
-			return err
-		}
-		if rules != nil {
-			// The ruleset was made outside, where /proc is vtexec's; the
-			// box's own procfs (hidepid=ptraceable) is another mount, which
-			// no rule covered. (Rules for the same place merge.)
-			if err := rules.allow("/proc", fsRead); err != nil {
-				return err
-			}
-			// The same for its own /dev/shm.
-			if err := rules.allow(PrivateShm, writeRights(rules.abi)); err != nil {
-				return err
-			}
-		}
-		if network && b.netns >= 0 {
-			g, err := apart(newGrantedNetns)
-			if err != nil {
-				return err
-			}
-			p.net = g
-			if err := unix.Setns(int(g.ns.Fd()), unix.CLONE_NEWNET); err != nil {
-				return fmt.Errorf("confine: enter the granted network namespace: %w", err)
-			}
-		} else if b.netns >= 0 {
-			if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
-				return fmt.Errorf("confine: enter the network namespace: %w", err)
-			}
-		}
-		if lead == nil {
-			// PID and IPC namespaces of its own: System V IPC and POSIX
-			// message queues made in the box are gone with it. They are
-			// made here, for the thread's children, and not by the clone:
-			// the syscall filter below refuses a clone that makes
-			// namespaces.
-			if err := unix.Unshare(unix.CLONE_NEWPID | unix.CLONE_NEWIPC); err != nil {
-				return fmt.Errorf("confine: pid and ipc namespaces: %w", err)
-			}
-			attr.Pdeathsig = syscall.SIGKILL
-			attr.Pgid = 0
-		} else {
-			if err := joinPIDNamespace(lead.Pid()); err != nil {
-				if lead.exited() {
-					return ErrPipelineEnded
-				}
-				return err
-			}
-			if err := joinNamespace(lead.Pid(), "ipc", unix.CLONE_NEWIPC); err != nil {
-				if lead.exited() {
-					return ErrPipelineEnded
-				}
-				return err
-			}
-			// The leader is the namespace's init: its group is 1 there.
-			// (No parent-death signal: the child could not see its
-			// parent and would kill itself; it dies with the leader.)
-			attr.Pgid = 1
-		}
-		if err := dropBoundingSet(); err != nil {
+		rootAttrs(attr, lead)
+		if err := b.enterAsRoot(opts.Git, rules, network, lead, p); err != nil {
 			return err
 		}
 	case b.userns:
@@ -620,6 +563,81 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 			attr.Pgid = lead.Pid()
 		}
 	}
+	return restrict(rules)
+}
+
+// rootAttrs sets what a program started as root needs of its process
+// attributes: a group of its own, and a parent-death signal (a
+// pipeline's later programs: the leader's group, 1 in its namespace).
+func rootAttrs(attr *syscall.SysProcAttr, lead *boxProcess) {
+	attr.Setpgid = true
+	if lead == nil {
+		attr.Pdeathsig = syscall.SIGKILL
+		attr.Pgid = 0
+		return
+	}
+	// The leader is the namespace's init: its group is 1 there. (No
+	// parent-death signal: the child could not see its parent and would
+	// kill itself; it dies with the leader.)
+	attr.Pgid = 1
+}
+
+// enterAsRoot moves the calling, locked thread, as root, into the box's
+// mount namespace for git (or the others) and its network namespace (or
+// a granted one, p's), gives its children PID and IPC namespaces of their
+// own (a pipeline's later programs: the leader's), and drops the
+// capabilities a program could gain.
+func (b *Box) enterAsRoot(git bool, rules *ruleset, network bool, lead, p *boxProcess) error {
+	if err := b.enterMountNS(git); err != nil {
+		return err
+	}
+	if rules != nil {
+		if err := rules.allowBoxMounts(git); err != nil {
+			return err
+		}
+	}
+	if network && b.netns >= 0 {
+		g, err := apart(newGrantedNetns)
+		if err != nil {
+			return err
+		}
+		p.net = g
+		if err := unix.Setns(int(g.ns.Fd()), unix.CLONE_NEWNET); err != nil {
+			return fmt.Errorf("confine: enter the granted network namespace: %w", err)
+		}
+	} else if b.netns >= 0 {
+		if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
+			return fmt.Errorf("confine: enter the network namespace: %w", err)
+		}
+	}
+	if lead == nil {
+		// PID and IPC namespaces of its own: System V IPC and POSIX
+		// message queues made in the box are gone with it. They are made
+		// here, for the thread's children, and not by the clone: the
+		// syscall filter refuses a clone that makes namespaces.
+		if err := unix.Unshare(unix.CLONE_NEWPID | unix.CLONE_NEWIPC); err != nil {
+			return fmt.Errorf("confine: pid and ipc namespaces: %w", err)
+		}
+	} else {
+		if err := joinPIDNamespace(lead.Pid()); err != nil {
+			if lead.exited() {
+				return ErrPipelineEnded
+			}
+			return err
+		}
+		if err := joinNamespace(lead.Pid(), "ipc", unix.CLONE_NEWIPC); err != nil {
+			if lead.exited() {
+				return ErrPipelineEnded
+			}
+			return err
+		}
+	}
+	return dropBoundingSet()
+}
+
+// restrict restricts the calling, locked thread with rules (or, without
+// Landlock, keeps it from gaining privileges) and the syscall filter.
+func restrict(rules *ruleset) error {
 	if rules != nil {
 		if err := rules.restrictThread(); err != nil {
 			return err

@@ -106,6 +106,28 @@ var systemDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random
 type ruleset struct {
 	fd  int
 	abi int
+	// boxMounts: the box's own /proc and /dev/shm granted, once for the
+	// mount namespace of git and once for the others'.
+	boxMounts [2]struct {
+		once sync.Once
+		err  error
+	}
+}
+
+// allowBoxMounts grants the box's own procfs and /dev/shm, as the
+// calling thread's mount namespace (the box's, for git or the others)
+// has them. The ruleset was made outside, where /proc is vtexec's; the
+// box's procfs (hidepid=ptraceable) and its /dev/shm are other mounts,
+// which no rule covered. Each mount namespace has its own, and rules
+// added once stand for every thread restricted after.
+func (rs *ruleset) allowBoxMounts(git bool) error {
+	m := &rs.boxMounts[zygoteSlot(git)]
+	m.once.Do(func() {
+		if m.err = rs.allow("/proc", fsRead); m.err == nil {
+			m.err = rs.allow(PrivateShm, writeRights(rs.abi))
+		}
+	})
+	return m.err
 }
 
 // newRuleset creates the box's ruleset: the spec's paths, the system's,
