@@ -61,6 +61,9 @@ type Box struct {
 
 	// zyg are helpers started ahead for the next programs (unprivileged).
 	zyg zygotes
+	// threads are threads that entered the box ahead for the next
+	// programs (as root).
+	threads readyThreads
 
 	// pids is the box's pids cgroup, made and opened on the first
 	// NewGroup and shared by every run of the box; mem its memory cgroup.
@@ -308,6 +311,7 @@ func (b *Box) CloseLast() error { return b.close(true) }
 
 func (b *Box) close(removeCgroups bool) error {
 	b.closeZygotes()
+	b.closeThreads()
 	b.pids.mu.Lock()
 	if b.pids.cg != nil {
 		b.pids.cg.close(removeCgroups)
@@ -441,6 +445,15 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 				return p, nil
 			}
 			// Started as before, below.
+		}
+	}
+	if b.root && lead == nil && !b.spec.Network && !opts.Network {
+		if p, ok, err := b.takeThread(cmd, opts); ok {
+			if err != nil {
+				return nil, err
+			}
+			b.keepMounts() // this goroutine's thread never left vtexec's namespaces
+			return p, nil
 		}
 	}
 	p := &boxProcess{cmd: cmd, done: make(chan struct{})}

@@ -144,11 +144,18 @@ func (b *Box) takeZygote(git bool) *zygote {
 
 // KeepReady starts, in the background, a helper for the box's next
 // program but git (or git's) unless one is ready: for a long-lived
-// caller, whose next program then skips the helper's start. It does
-// nothing where programs start without a helper (as root, or with no
-// user namespaces).
+// caller, whose next program then skips the helper's start. As root a
+// thread enters the box for it instead (see ready_linux.go); with
+// neither root nor user namespaces it does nothing.
 func (b *Box) KeepReady(git bool) {
-	if !b.userns || b.root || b.mode == ModeOff {
+	if b.mode == ModeOff {
+		return
+	}
+	if b.root {
+		b.keepThreadReady(git)
+		return
+	}
+	if !b.userns {
 		return
 	}
 	i := zygoteSlot(git)

@@ -1,0 +1,174 @@
+//go:build linux
+
+package confine
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readyThreadOf asks b to have a thread enter it ahead and waits until
+// it has; nil where programs start otherwise (without root).
+func readyThreadOf(t *testing.T, b *Box, git bool) *readyThread {
+	b.KeepReady(git)
+	b.threads.mu.Lock()
+	rt := b.threads.ready[zygoteSlot(git)]
+	b.threads.mu.Unlock()
+	if rt != nil {
+		<-rt.ready
+		require.NoError(t, rt.err)
+	}
+	return rt
+}
+
+// As root, a long-lived caller's next program starts from a thread that
+// entered the box ahead: it runs as the program would have — in its
+// directory, with its environment, input and exit status — confined as
+// before, with PID and IPC namespaces of its own; each such thread
+// serves one program, so the next has new ones. Without root no thread
+// enters ahead (a helper is started ahead instead).
+func TestThreadEnteredAheadServesTheNextProgram(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "in.txt"), []byte("from stdin\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".envrc"), []byte("keep\n"), 0o644))
+	outside := t.TempDir()
+	spec := Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".envrc")}}}
+	b := openBox(t, spec)
+	rt := readyThreadOf(t, b, false)
+	if !b.root {
+		assert.Nil(t, rt, "a thread entered ahead without root")
+		return
+	}
+	require.NotNil(t, rt)
+	group, err := b.NewGroup()
+	require.NoError(t, err)
+	defer group.Close()
+
+	used := threadsUsed.Load()
+	in, err := os.Open(filepath.Join(dir, "sub", "in.txt"))
+	require.NoError(t, err)
+	defer in.Close()
+	script := `pwd; echo "$READY_TEST"; cat; echo "pid $$"; readlink /proc/self/ns/ipc; ` +
+		`echo x > ` + outside + `/f || echo outside-refused; echo y >> ../.envrc || echo protected-refused; exit 3`
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Dir = filepath.Join(dir, "sub")
+	cmd.Env = []string{"READY_TEST=passed", "PATH=/usr/bin:/bin"}
+	cmd.Stdin = in
+	out, werr := runOut(t, b, cmd, StartOptions{Group: group})
+	assert.Equal(t, used+1, threadsUsed.Load(), "the thread entered ahead started it")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.GreaterOrEqual(t, len(lines), 7, out)
+	assert.Equal(t, filepath.Join(dir, "sub"), lines[0])
+	assert.Equal(t, "passed", lines[1])
+	assert.Equal(t, "from stdin", lines[2])
+	assert.Equal(t, "pid 1", lines[3], "the first process of a PID namespace of its own")
+	ownIPC, err := os.Readlink("/proc/self/ns/ipc")
+	require.NoError(t, err)
+	firstIPC := lines[4]
+	assert.NotEqual(t, ownIPC, firstIPC, "an IPC namespace of its own")
+	assert.Contains(t, out, "outside-refused")
+	assert.Contains(t, out, "protected-refused")
+	assert.NoFileExists(t, filepath.Join(outside, "f"))
+	data, err := os.ReadFile(filepath.Join(dir, ".envrc"))
+	require.NoError(t, err)
+	assert.Equal(t, "keep\n", string(data))
+	var ee *exec.ExitError
+	require.True(t, errors.As(werr, &ee), "%v", werr)
+	assert.Equal(t, 3, ee.ExitCode())
+
+	// It served one program: the next comes from a thread entered anew,
+	// in IPC and PID namespaces new again.
+	next := readyThreadOf(t, b, false)
+	require.NotNil(t, next)
+	assert.NotSame(t, rt, next)
+	out, werr = runOut(t, b, command(spec, "/bin/sh", "-c", `echo "pid $$"; readlink /proc/self/ns/ipc`), StartOptions{Group: group})
+	require.NoError(t, werr)
+	assert.Equal(t, used+2, threadsUsed.Load())
+	second := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, second, 2, out)
+	assert.Equal(t, "pid 1", second[0])
+	assert.NotEqual(t, firstIPC, second[1], "a second IPC namespace")
+
+	// Without one ready, a program starts as before.
+	out, werr = runOut(t, b, command(spec, "/bin/echo", "as before"), StartOptions{Group: group})
+	require.NoError(t, werr)
+	assert.Equal(t, "as before\n", out)
+	assert.Equal(t, used+2, threadsUsed.Load())
+
+	// Git's thread enters git's mount namespace, where the git
+	// directories are writable; the others' is not used for git.
+	require.NotNil(t, readyThreadOf(t, b, true))
+	require.NotNil(t, readyThreadOf(t, b, false))
+	out, werr = runOut(t, b, command(spec, "/bin/echo", "git"), StartOptions{Group: group, Git: true})
+	require.NoError(t, werr)
+	assert.Equal(t, "git\n", out)
+	assert.Equal(t, used+3, threadsUsed.Load())
+	b.threads.mu.Lock()
+	assert.Nil(t, b.threads.ready[1], "git's was taken")
+	assert.NotNil(t, b.threads.ready[0], "the others' waits still")
+	b.threads.mu.Unlock()
+}
+
+// A program with a leader (a pipeline's later programs) or granted the
+// network does not start from the thread entered ahead, which stays for
+// the next program.
+func TestThreadEnteredAheadOnlyForWhatItCarries(t *testing.T) {
+	dir := t.TempDir()
+	spec := Spec{ReadWrite: []string{dir}}
+	b := openBox(t, spec)
+	if readyThreadOf(t, b, false) == nil {
+		assert.False(t, b.root)
+		return
+	}
+	group, err := b.NewGroup()
+	require.NoError(t, err)
+	defer group.Close()
+	used := threadsUsed.Load()
+	lead := command(spec, "/bin/sleep", "5")
+	lp, err := b.StartWith(lead, nil, StartOptions{Group: group})
+	require.Equal(t, used+1, threadsUsed.Load(), "the leader came from it")
+	require.NoError(t, err)
+	defer func() { lp.Signal(9); lp.Wait() }()
+	require.NotNil(t, readyThreadOf(t, b, false))
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	require.NoError(t, err)
+	defer out.Close()
+	follower := command(spec, "/bin/echo", "follows")
+	follower.Stdout = out
+	fp, err := b.StartWith(follower, lp, StartOptions{Group: group})
+	require.NoError(t, err)
+	require.NoError(t, fp.Wait())
+	assert.Equal(t, used+1, threadsUsed.Load(), "a pipeline's later program started from it")
+	b.threads.mu.Lock()
+	assert.NotNil(t, b.threads.ready[0])
+	b.threads.mu.Unlock()
+}
+
+// A box closed while threads are entering it ahead waits for them
+// before it closes what they use (run with -race: the ruleset's
+// descriptor was read by a thread entering while Close closed it).
+func TestClosingWaitsForThreadsEnteringAhead(t *testing.T) {
+	for range 20 {
+		b, err := Open(Spec{ReadWrite: []string{t.TempDir()}}, ModeRequired)
+		require.NoError(t, err)
+		b.KeepReady(false)
+		b.KeepReady(true)
+		require.NoError(t, b.CloseLast())
+		b.threads.mu.Lock()
+		assert.True(t, b.threads.closed)
+		assert.Equal(t, [2]*readyThread{}, b.threads.ready)
+		b.threads.mu.Unlock()
+		b.KeepReady(false)
+		b.threads.mu.Lock()
+		assert.Nil(t, b.threads.ready[0], "none made once closed")
+		b.threads.mu.Unlock()
+	}
+}
