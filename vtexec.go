@@ -307,6 +307,9 @@ func (e *Engine) Close() error {
 
 // Check decides on req without running anything and without asking.
 func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
+	if e.keepReady {
+		defer confine.NoteRequest() // it ends: see prepare
+	}
 	st, err := e.prepare(req)
 	if err != nil {
 		return Decision{}, err
@@ -330,6 +333,9 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.
 func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
+	if e.keepReady {
+		defer confine.NoteRequest() // it ends: see prepare
+	}
 	var early *runbox.EarlyDirs
 	if req.Workspace != "" {
 		if root, err := filepath.EvalSymlinks(req.Workspace); err == nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"time"
 )
 
 // Warm does nothing here.
@@ -116,3 +117,6 @@ func (b *Box) KeepReady(git bool) {}
 
 // NoteRequest does nothing: no helper is started ahead here.
 func NoteRequest() {}
+
+// LastRequest is the zero time: NoteRequest notes nothing here.
+func LastRequest() time.Time { return time.Time{} }

@@ -74,20 +74,26 @@ type zygote struct {
 // comes sooner takes the zygote at once.
 const zygoteDelay = time.Millisecond
 
-// zygoteQuiet is how long no request may have begun before a zygote
-// starts: its start costs a CPU for some milliseconds, which a request
-// being served (a shell_check right after a shell call) must not lose.
-// An agent's calls come a model's turn apart; calls back to back wait
-// for a quiet moment, or take their helper's start themselves.
+// zygoteQuiet is how long no request may have begun or ended before a
+// zygote starts: its start costs a CPU for some milliseconds, which a
+// request being served (a shell_check right after a shell call) must not
+// lose. An agent's calls come a model's turn apart; calls back to back
+// wait for a quiet moment, or take their helper's start themselves.
 const zygoteQuiet = 3 * time.Millisecond
 
-// lastRequest is when a request last began (unix nanoseconds; see
-// NoteRequest).
+// lastRequest is when a request last began or ended (unix nanoseconds;
+// see NoteRequest).
 var lastRequest atomic.Int64
 
-// NoteRequest tells the box that a request begins: a helper started
-// ahead waits for a quiet moment after it.
+// NoteRequest tells the box that a request begins or ends: a helper
+// started ahead waits for a quiet moment after it. The end counts as
+// much as the beginning: a shell call that ran longer than the quiet
+// moment would otherwise let the helper start just as the next call
+// comes.
 func NoteRequest() { lastRequest.Store(time.Now().UnixNano()) }
+
+// LastRequest is when NoteRequest was last called.
+func LastRequest() time.Time { return time.Unix(0, lastRequest.Load()) }
 
 // waitQuiet waits until no request has begun for zygoteQuiet, or until
 // now is closed (a program needs the zygote).
