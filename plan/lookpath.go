@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
 )
@@ -107,11 +109,23 @@ func lookKept(name, path string) (string, bool) {
 }
 
 // pathWatches are the watches of search paths, one for each, shared by
-// the names found on it.
+// the names found on it, and when a path could last not be watched.
 var pathWatches struct {
 	sync.Mutex
-	m map[string]*dirwatch.Watch
+	m           map[string]*dirwatch.Watch
+	unwatchable map[string]time.Time
 }
+
+// retryUnwatchable is how long a search path that could not be watched
+// (a directory of it in one this user cannot read, such as another
+// user's home) is not tried again: each try adds watches and removes
+// them, which cost a stream of checks as much as 3% when it was tried
+// for every name looked up. Its names are looked up without being kept
+// meanwhile, as before.
+const retryUnwatchable = time.Second
+
+// watchTries counts tries to watch a search path, for tests.
+var watchTries atomic.Int64
 
 // searchPathWatch returns a share of the watch of path's directories,
 // made anew once it has seen a change.
@@ -125,10 +139,18 @@ func searchPathWatch(path string) *dirwatch.Watch {
 		w.Close()
 		delete(pathWatches.m, path)
 	}
-	w := watchSearchPath(path)
-	if w == nil {
+	if t, ok := pathWatches.unwatchable[path]; ok && time.Since(t) < retryUnwatchable {
 		return nil
 	}
+	w := watchSearchPath(path)
+	if w == nil {
+		if pathWatches.unwatchable == nil || len(pathWatches.unwatchable) >= 16 {
+			pathWatches.unwatchable = map[string]time.Time{}
+		}
+		pathWatches.unwatchable[path] = time.Now()
+		return nil
+	}
+	delete(pathWatches.unwatchable, path)
 	if pathWatches.m == nil || len(pathWatches.m) >= 16 {
 		for p, old := range pathWatches.m {
 			old.Close()
@@ -144,6 +166,7 @@ func searchPathWatch(path string) *dirwatch.Watch {
 // the directories that hold them, where a directory of path could be
 // made, removed or replaced. It is nil where that cannot be had.
 func watchSearchPath(path string) *dirwatch.Watch {
+	watchTries.Add(1)
 	w := dirwatch.NewEntries()
 	if w == nil {
 		return nil

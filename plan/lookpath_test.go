@@ -99,3 +99,29 @@ func TestLookPathListedDirectoriesFollowChanges(t *testing.T) {
 	_, ok = LookPath(name, dir)
 	assert.True(t, ok, "in a directory that replaced the one listed")
 }
+
+// A search path that cannot be watched (here a directory whose parent is
+// missing; for another user, one in a home it cannot read) keeps nothing
+// of its names, so every change is seen at once, and is not tried again
+// for every name looked up on it: each try adds watches and removes
+// them.
+func TestLookPathOnAPathThatCannotBeWatched(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "bin")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	path := dir + string(filepath.ListSeparator) + filepath.Join(base, "missing", "parent", "bin")
+	look := func(name string) string {
+		p, _ := LookPath(name, path)
+		return p
+	}
+	tries := watchTries.Load()
+	for i := range 40 {
+		name := fmt.Sprintf("tool%d", i%4)
+		assert.Equal(t, "", look(name))
+	}
+	assert.LessOrEqual(t, watchTries.Load()-tries, int64(1), "tried once, not for every name")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tool1"), []byte("#!/bin/sh\n"), 0o755))
+	assert.Equal(t, filepath.Join(dir, "tool1"), look("tool1"), "nothing was kept: installed, it is found")
+	require.NoError(t, os.Remove(filepath.Join(dir, "tool1")))
+	assert.Equal(t, "", look("tool1"), "removed, it is gone")
+}
