@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -172,13 +174,49 @@ func watchSearchPath(path string) *dirwatch.Watch {
 		return nil
 	}
 	for _, dir := range filepath.SplitList(path) {
-		if !filepath.IsAbs(dir) || !w.AddFollow(filepath.Dir(dir)) {
+		if !filepath.IsAbs(dir) {
 			w.Close()
 			return nil
+		}
+		if !w.AddFollow(filepath.Dir(dir)) {
+			// Its parent is not there (a ~/.local/bin before ~/.local is
+			// made): the nearest directory above that is sees the first
+			// missing one made.
+			if !watchNearestAbove(w, filepath.Dir(dir)) {
+				w.Close()
+				return nil
+			}
+			continue
 		}
 		w.AddFollow(dir) // a directory not there yet shows in its parent
 	}
 	return w
+}
+
+// watchNearestAbove watches the nearest directory above dir that
+// exists, where dir and the directories between are missing, and reports
+// whether it did. The watch comes first and dir's absence is confirmed
+// after, so that a directory made in between is not missed. A dir that
+// is there but cannot be watched (a link that leads nowhere, a directory
+// this user cannot search) is not.
+func watchNearestAbove(w *dirwatch.Watch, dir string) bool {
+	missing := dir
+	for {
+		up := filepath.Dir(missing)
+		if up == missing {
+			return false
+		}
+		if _, err := os.Lstat(up); err == nil {
+			if !w.AddFollow(up) {
+				return false
+			}
+			_, err := os.Lstat(missing)
+			return errors.Is(err, fs.ErrNotExist)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		missing = up
+	}
 }
 
 // A process that looks up many names (check --jsonl, a server) reads a

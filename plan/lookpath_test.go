@@ -100,16 +100,17 @@ func TestLookPathListedDirectoriesFollowChanges(t *testing.T) {
 	assert.True(t, ok, "in a directory that replaced the one listed")
 }
 
-// A search path that cannot be watched (here a directory whose parent is
-// missing; for another user, one in a home it cannot read) keeps nothing
-// of its names, so every change is seen at once, and is not tried again
-// for every name looked up on it: each try adds watches and removes
-// them.
+// A search path that cannot be watched (here a directory beneath a link
+// that leads nowhere; for another user, one in a home it cannot read)
+// keeps nothing of its names, so every change is seen at once, and is
+// not tried again for every name looked up on it: each try adds watches
+// and removes them.
 func TestLookPathOnAPathThatCannotBeWatched(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "bin")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	path := dir + string(filepath.ListSeparator) + filepath.Join(base, "missing", "parent", "bin")
+	require.NoError(t, os.Symlink(filepath.Join(base, "nowhere"), filepath.Join(base, "link")))
+	path := dir + string(filepath.ListSeparator) + filepath.Join(base, "link", "bin")
 	look := func(name string) string {
 		p, _ := LookPath(name, path)
 		return p
@@ -120,8 +121,44 @@ func TestLookPathOnAPathThatCannotBeWatched(t *testing.T) {
 		assert.Equal(t, "", look(name))
 	}
 	assert.LessOrEqual(t, watchTries.Load()-tries, int64(1), "tried once, not for every name")
+	_, kept := found.Get(lookup{"tool1", path})
+	assert.False(t, kept, "kept without a watch")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "tool1"), []byte("#!/bin/sh\n"), 0o755))
 	assert.Equal(t, filepath.Join(dir, "tool1"), look("tool1"), "nothing was kept: installed, it is found")
 	require.NoError(t, os.Remove(filepath.Join(dir, "tool1")))
 	assert.Equal(t, "", look("tool1"), "removed, it is gone")
+}
+
+// A directory of the search path whose parents are missing too (a
+// ~/.local/bin before ~/.local is made) does not keep the path from
+// being watched: the nearest directory above that exists sees the first
+// missing one made, and what is kept follows it.
+func TestLookPathWatchesAboveMissingDirectories(t *testing.T) {
+	base := t.TempDir()
+	first := filepath.Join(base, "home", ".local", "bin")
+	second := filepath.Join(base, "bin")
+	require.NoError(t, os.Mkdir(second, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(second, "tool"), []byte("#!/bin/sh\n"), 0o755))
+	path := first + string(filepath.ListSeparator) + second
+	look := func() string {
+		p, _ := LookPath("tool", path)
+		return p
+	}
+	tries := watchTries.Load()
+	for range 20 {
+		assert.Equal(t, filepath.Join(second, "tool"), look())
+	}
+	assert.Equal(t, int64(1), watchTries.Load()-tries, "watched once")
+	_, kept := found.Get(lookup{"tool", path})
+	assert.True(t, kept, "kept while the directory above the missing ones sees no change")
+
+	// Made, level by level, then the program: found first on the path.
+	require.NoError(t, os.Mkdir(filepath.Join(base, "home"), 0o755))
+	assert.Equal(t, filepath.Join(second, "tool"), look())
+	require.NoError(t, os.MkdirAll(first, 0o755))
+	assert.Equal(t, filepath.Join(second, "tool"), look())
+	require.NoError(t, os.WriteFile(filepath.Join(first, "tool"), []byte("#!/bin/sh\n"), 0o755))
+	assert.Equal(t, filepath.Join(first, "tool"), look(), "installed where the path's first directory now is")
+	require.NoError(t, os.RemoveAll(filepath.Join(base, "home")))
+	assert.Equal(t, filepath.Join(second, "tool"), look(), "gone again")
 }
