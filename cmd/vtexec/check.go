@@ -36,6 +36,8 @@ func cmdCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if *auditLog == "" {
 			*auditLog = "off"
 		}
+		ctx, stop := onSignals(ctx)
+		defer stop()
 		return 0, checkStream(ctx, streamConfig{wsDir: *wsDir, auditLog: *auditLog, session: *session}, stdin, stdout)
 	}
 	req, err := commandRequest(fs.Args())

@@ -71,11 +71,19 @@ run exits with the command's code, or 126 when vtexec refuses it.
 var engine = sync.OnceValue(func() *vtexec.Engine { return vtexec.NewEngine(vtexec.Config{}) })
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	engine().Close()
 	os.Exit(code)
+}
+
+// onSignals is ctx ended by SIGINT or SIGTERM, for what must end in
+// order when asked to: a run (its programs killed, its directories
+// removed), a server, a stream of checks (what was answered flushed).
+// A single check, a hook or a policy edit keeps the signals' default:
+// nothing of theirs needs ending, and the handler's thread costs a fresh
+// process ~0.15 ms.
+func onSignals(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
 // usageError is a mistake in how vtexec itself was called.
@@ -93,11 +101,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "check":
 		code, err = cmdCheck(ctx, args[1:], stdin, stdout, stderr)
 	case "run":
+		ctx, stop := onSignals(ctx)
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
+		stop()
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout)
 	case "serve":
+		ctx, stop := onSignals(ctx)
 		code, err = cmdServe(ctx, args[1:], stdin, stdout)
+		stop()
 	case "session":
 		code, err = cmdSession(ctx, args[1:], stdout)
 	case "hook":

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -146,4 +147,57 @@ func TestAuditOnFullDiskIsAWarning(t *testing.T) {
 	assert.Equal(t, "l1\nl2\nl3\n", res.Stdout)
 	require.NotEmpty(t, res.Warnings)
 	assert.Equal(t, "audit_failed", res.Warnings[0].Code)
+}
+
+// SIGTERM and SIGINT end a run in order: its program is stopped and the
+// answer still comes, whole (a single check keeps the signals' default
+// and only a run, a server and a stream install a handler).
+func TestRunEndsInOrderOnSignals(t *testing.T) {
+	ws := cliWorkspace(t)
+	bin := goBuild(t, ".", "vtexec")
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		cmd := exec.Command(bin, "run", "--json", "--workspace", ws, "--", "echo started; sleep 30")
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		cmd.Stderr = io.Discard
+		require.NoError(t, cmd.Start())
+		out := bufio.NewReader(stdout)
+		// The program has started once vtexec streams nothing yet but
+		// the process has been up a moment; poll its children instead.
+		deadline := time.Now().Add(10 * time.Second)
+		for !hasChild(cmd.Process.Pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		require.True(t, hasChild(cmd.Process.Pid), "the program did not start")
+		start := time.Now()
+		require.NoError(t, cmd.Process.Signal(sig))
+		body, err := io.ReadAll(out)
+		require.NoError(t, err)
+		werr := cmd.Wait()
+		assert.Less(t, time.Since(start), 10*time.Second, "%v: ended promptly", sig)
+		var res struct {
+			Stdout   string `json:"stdout"`
+			ExitCode int    `json:"exit_code"`
+		}
+		require.NoError(t, json.Unmarshal(body, &res), "%v: a whole answer, not a process killed mid-run: %q (%v)", sig, body, werr)
+		assert.Equal(t, "started\n", res.Stdout, "%v", sig)
+		assert.NotEqual(t, 0, res.ExitCode, "%v: the program was stopped", sig)
+	}
+}
+
+// hasChild reports whether the process pid has a child.
+func hasChild(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		return true
+	}
+	// The program may be a child of another of vtexec's threads.
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, task := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, task.Name()))
+		if len(strings.TrimSpace(string(b))) > 0 {
+			return true
+		}
+	}
+	return false
 }
