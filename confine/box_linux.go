@@ -60,10 +60,10 @@ type Box struct {
 	key string // SpecKey of the box as it was opened (placeholders made)
 
 	// zyg are helpers started ahead for the next programs (unprivileged).
-	zyg zygotes
+	zyg ahead[zygote]
 	// threads are threads that entered the box ahead for the next
 	// programs (as root).
-	threads readyThreads
+	threads ahead[readyThread]
 
 	// pids is the box's pids cgroup, made and opened on the first
 	// NewGroup and shared by every run of the box; mem its memory cgroup.
@@ -482,29 +482,40 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 				p.netReady.Close()
 			}
 		}
-		if err != nil {
-			started <- err
-			if cmd.Process != nil { // killed by the caller
-				p.err = cmd.Wait()
-			}
-			p.net.close()
-			close(p.done)
-			return
-		}
-		started <- b.limit(cmd.Process.Pid)
-		p.err = cmd.Wait()
-		p.net.close()
-		close(p.done)
+		b.awaitStarted(p, err, started)
 	}()
-	if err := <-started; err != nil {
-		if cmd.Process != nil {
-			cmd.Process.Kill()
-			<-p.done
-		}
+	if err := p.whenStarted(started); err != nil {
 		return nil, err
 	}
 	b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 	return p, nil
+}
+
+// awaitStarted, on the thread that started p's program (err: how the
+// start went), tells started how it went, the limits set on the program,
+// and waits for it. A program that could not be limited is killed by the
+// caller (see whenStarted).
+func (b *Box) awaitStarted(p *boxProcess, err error, started chan<- error) {
+	if err == nil {
+		err = b.limit(p.cmd.Process.Pid)
+	}
+	started <- err
+	if p.cmd.Process != nil {
+		p.err = p.cmd.Wait()
+	}
+	p.net.close()
+	close(p.done)
+}
+
+// whenStarted waits for how p's start went (see awaitStarted): a program
+// that began and failed after is killed and waited for.
+func (p *boxProcess) whenStarted(started <-chan error) error {
+	err := <-started
+	if err != nil && p.cmd.Process != nil {
+		p.cmd.Process.Kill()
+		<-p.done
+	}
+	return err
 }
 
 func (p *boxProcess) exited() bool {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os/exec"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"syscall"
 )
@@ -41,14 +40,6 @@ type readyJob struct {
 	started chan error
 }
 
-// readyThreads are a box's threads entered ahead: [0] for programs but
-// git, [1] for git.
-type readyThreads struct {
-	mu     sync.Mutex
-	ready  [2]*readyThread
-	closed bool
-}
-
 // threadsUsed counts programs started from a thread entered ahead, for
 // tests.
 var threadsUsed atomic.Int64
@@ -60,15 +51,11 @@ var errNotStarted = errors.New("confine: not started from the thread entered ahe
 // keepThreadReady has a thread enter the box ahead for the next program
 // but git (or git's) unless one is there.
 func (b *Box) keepThreadReady(git bool) {
-	i := zygoteSlot(git)
-	b.threads.mu.Lock()
-	defer b.threads.mu.Unlock()
-	if b.threads.closed || b.threads.ready[i] != nil {
-		return
-	}
-	t := &readyThread{ready: make(chan struct{}), jobs: make(chan *readyJob, 1)}
-	b.threads.ready[i] = t
-	go t.run(b, git)
+	b.threads.fill(git, func() (*readyThread, error) {
+		t := &readyThread{ready: make(chan struct{}), jobs: make(chan *readyJob, 1)}
+		go t.run(b, git)
+		return t, nil
+	})
 }
 
 // run enters the box on a thread of its own, then starts the program it
@@ -100,28 +87,14 @@ func (t *readyThread) run(b *Box, git bool) {
 	rootAttrs(cmd.SysProcAttr, nil)
 	err := cmd.Start()
 	job.opts.Group.leave()
-	if err != nil {
-		job.started <- err
-		if cmd.Process != nil {
-			p.err = cmd.Wait()
-		}
-		close(p.done)
-		return
-	}
-	job.started <- b.limit(cmd.Process.Pid)
-	p.err = cmd.Wait()
-	close(p.done)
+	b.awaitStarted(p, err, job.started)
 }
 
 // takeThread starts cmd from the box's thread entered ahead for git (or
 // the others), if there is one that entered; ok is false if there is
 // none, or it could not start cmd and nothing of it began.
 func (b *Box) takeThread(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, ok bool, err error) {
-	i := zygoteSlot(opts.Git)
-	b.threads.mu.Lock()
-	t := b.threads.ready[i]
-	b.threads.ready[i] = nil
-	b.threads.mu.Unlock()
+	t := b.threads.take(opts.Git)
 	if t == nil {
 		return nil, false, nil
 	}
@@ -133,13 +106,9 @@ func (b *Box) takeThread(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, ok bo
 	p = &boxProcess{cmd: cmd, done: make(chan struct{})}
 	job := &readyJob{cmd: cmd, opts: opts, p: p, started: make(chan error, 1)}
 	t.jobs <- job
-	if err := <-job.started; err != nil {
+	if err := p.whenStarted(job.started); err != nil {
 		if errors.Is(err, errNotStarted) {
 			return nil, false, nil
-		}
-		if cmd.Process != nil {
-			cmd.Process.Kill()
-			<-p.done
 		}
 		return nil, true, err
 	}
@@ -151,15 +120,8 @@ func (b *Box) takeThread(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, ok bo
 // It returns once none of them uses the box's descriptors any more (the
 // ruleset, the namespaces), which the box closes next.
 func (b *Box) closeThreads() {
-	b.threads.mu.Lock()
-	ready := b.threads.ready
-	b.threads.ready = [2]*readyThread{}
-	b.threads.closed = true
-	b.threads.mu.Unlock()
-	for _, t := range ready {
-		if t != nil {
-			<-t.ready
-			t.jobs <- nil
-		}
+	for _, t := range b.threads.close() {
+		<-t.ready
+		t.jobs <- nil
 	}
 }

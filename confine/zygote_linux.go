@@ -116,11 +116,12 @@ func waitQuiet(now <-chan struct{}) {
 // startNow ends the zygote's wait before its start.
 func (z *zygote) startNow() { z.nowOnce.Do(func() { close(z.now) }) }
 
-// zygotes are a box's helpers started ahead: [0] for programs but git,
-// [1] for git.
-type zygotes struct {
+// ahead holds what a box prepared ahead for its next programs (helpers
+// started ahead, threads that entered it): [0] for programs but git, [1]
+// for git.
+type ahead[T any] struct {
 	mu     sync.Mutex
-	ready  [2]*zygote
+	ready  [2]*T
 	closed bool
 }
 
@@ -131,13 +132,50 @@ func zygoteSlot(git bool) int {
 	return 0
 }
 
+// fill prepares one for git (or the others) with prepare, unless one is
+// there or the box is closed.
+func (a *ahead[T]) fill(git bool, prepare func() (*T, error)) {
+	i := zygoteSlot(git)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed || a.ready[i] != nil {
+		return
+	}
+	if t, err := prepare(); err == nil {
+		a.ready[i] = t
+	}
+}
+
+// take returns what was prepared for git (or the others), or nil, and
+// leaves its place empty.
+func (a *ahead[T]) take(git bool) *T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.ready[zygoteSlot(git)]
+	a.ready[zygoteSlot(git)] = nil
+	return t
+}
+
+// close empties both places, from then on kept empty, and returns what
+// they held.
+func (a *ahead[T]) close() []*T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.closed = true
+	var held []*T
+	for i, t := range a.ready {
+		if t != nil {
+			held = append(held, t)
+		}
+		a.ready[i] = nil
+	}
+	return held
+}
+
 // takeZygote returns the box's ready zygote for git (or the others) if
 // the box's world is unchanged since it started, else nil.
 func (b *Box) takeZygote(git bool) *zygote {
-	b.zyg.mu.Lock()
-	z := b.zyg.ready[zygoteSlot(git)]
-	b.zyg.ready[zygoteSlot(git)] = nil
-	b.zyg.mu.Unlock()
+	z := b.zyg.take(git)
 	if z != nil && z.key != SpecKey(b.spec, b.mode) {
 		z.discard()
 		return nil
@@ -161,22 +199,9 @@ func (b *Box) KeepReady(git bool) {
 		b.keepThreadReady(git)
 		return
 	}
-	if !b.userns {
-		return
+	if b.userns {
+		b.zyg.fill(git, func() (*zygote, error) { return b.startZygote(git) })
 	}
-	i := zygoteSlot(git)
-	b.zyg.mu.Lock()
-	if b.zyg.closed || b.zyg.ready[i] != nil {
-		b.zyg.mu.Unlock()
-		return
-	}
-	z, err := b.startZygote(git)
-	if err != nil {
-		b.zyg.mu.Unlock()
-		return
-	}
-	b.zyg.ready[i] = z
-	b.zyg.mu.Unlock()
 }
 
 // startZygote starts a zygote for git (or the others).
@@ -370,15 +395,8 @@ func zygoteFits(cmd *exec.Cmd, network bool) bool {
 
 // closeZygotes discards the box's ready zygotes; no more are started.
 func (b *Box) closeZygotes() {
-	b.zyg.mu.Lock()
-	ready := b.zyg.ready
-	b.zyg.ready = [2]*zygote{}
-	b.zyg.closed = true
-	b.zyg.mu.Unlock()
-	for _, z := range ready {
-		if z != nil {
-			z.discard()
-		}
+	for _, z := range b.zyg.close() {
+		z.discard()
 	}
 }
 

@@ -44,17 +44,66 @@ func runOut(t *testing.T, b *Box, cmd *exec.Cmd, opts StartOptions) (string, err
 	return string(data), werr
 }
 
+// served is a box's workspace for a program started by what the box
+// prepared ahead: a protected .envrc, a subdirectory with input for the
+// program, and a directory outside.
+type served struct {
+	dir, outside string
+	spec         Spec
+}
+
+func newServed(t *testing.T) served {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "in.txt"), []byte("from stdin\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".envrc"), []byte("keep\n"), 0o644))
+	return served{dir: dir, outside: t.TempDir(),
+		spec: Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".envrc")}}}}
+}
+
+// command is a program in the subdirectory that prints where it runs, its
+// environment and its input, runs more, tries to write outside and to
+// the protected name, and exits 3.
+func (s served) command(t *testing.T, more string) *exec.Cmd {
+	in, err := os.Open(filepath.Join(s.dir, "sub", "in.txt"))
+	require.NoError(t, err)
+	t.Cleanup(func() { in.Close() })
+	cmd := exec.Command("/bin/sh", "-c", `pwd; echo "$SERVED_TEST"; cat; `+more+
+		`; echo x > `+s.outside+`/f || echo outside-refused; echo y >> ../.envrc || echo protected-refused; exit 3`)
+	cmd.Dir = filepath.Join(s.dir, "sub")
+	cmd.Env = []string{"SERVED_TEST=passed", "PATH=/usr/bin:/bin"}
+	cmd.Stdin = in
+	return cmd
+}
+
+// check asserts that the program ran as it would have, confined as
+// before, and returns the lines after its input: what more printed
+// first.
+func (s served) check(t *testing.T, out string, werr error) []string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.GreaterOrEqual(t, len(lines), 5, out)
+	assert.Equal(t, filepath.Join(s.dir, "sub"), lines[0])
+	assert.Equal(t, "passed", lines[1])
+	assert.Equal(t, "from stdin", lines[2])
+	assert.Contains(t, out, "outside-refused")
+	assert.Contains(t, out, "protected-refused")
+	assert.NoFileExists(t, filepath.Join(s.outside, "f"))
+	data, err := os.ReadFile(filepath.Join(s.dir, ".envrc"))
+	require.NoError(t, err)
+	assert.Equal(t, "keep\n", string(data))
+	var ee *exec.ExitError
+	require.True(t, errors.As(werr, &ee), "%v", werr)
+	assert.Equal(t, 3, ee.ExitCode())
+	return lines[3:]
+}
+
 // Without root, a long-lived caller's next program starts in a helper
 // started ahead: it runs as the program would have — in its directory,
 // with its environment, input, output and exit status — and confined
 // as before. As root no helper is started ahead: there is none to save.
 func TestZygoteServesTheNextProgram(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "in.txt"), []byte("from stdin\n"), 0o644))
-	outside := t.TempDir()
-	spec := Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".envrc")}}}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".envrc"), []byte("keep\n"), 0o644))
+	s := newServed(t)
+	spec := s.spec
 	b := openBox(t, spec)
 	z := readyZygote(t, b, false)
 	t.Logf("root %v, user namespaces %v", b.root, b.userns)
@@ -65,30 +114,10 @@ func TestZygoteServesTheNextProgram(t *testing.T) {
 	require.NotNil(t, z)
 
 	used := zygotesUsed.Load()
-	in, err := os.Open(filepath.Join(dir, "sub", "in.txt"))
-	require.NoError(t, err)
-	defer in.Close()
-	cmd := exec.Command("/bin/sh", "-c", `pwd; echo "$ZYGOTE_TEST"; cat; echo x > `+outside+`/f || echo outside-refused; echo y >> ../.envrc || echo protected-refused; exit 3`)
-	cmd.Dir = filepath.Join(dir, "sub")
-	cmd.Env = []string{"ZYGOTE_TEST=passed", "PATH=/usr/bin:/bin"}
-	cmd.Stdin = in
-	out, werr := runOut(t, b, cmd, StartOptions{})
+	out, werr := runOut(t, b, s.command(t, ":"), StartOptions{})
 	b.KeepReady(false)
 	assert.Equal(t, used+1, zygotesUsed.Load(), "the helper started ahead ran it")
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.GreaterOrEqual(t, len(lines), 5, out)
-	assert.Equal(t, filepath.Join(dir, "sub"), lines[0])
-	assert.Equal(t, "passed", lines[1])
-	assert.Equal(t, "from stdin", lines[2])
-	assert.Contains(t, out, "outside-refused")
-	assert.Contains(t, out, "protected-refused")
-	assert.NoFileExists(t, filepath.Join(outside, "f"))
-	data, err := os.ReadFile(filepath.Join(dir, ".envrc"))
-	require.NoError(t, err)
-	assert.Equal(t, "keep\n", string(data))
-	var ee *exec.ExitError
-	require.True(t, errors.As(werr, &ee), "%v", werr)
-	assert.Equal(t, 3, ee.ExitCode())
+	s.check(t, out, werr)
 
 	// The next one is ready again, and serves one program
 	// only: a third program starts in a fresh one.
