@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/workspace"
@@ -206,22 +208,45 @@ const maxCached = 64
 type cachedPolicy struct {
 	ids [4]fsutil.Identity
 	pol *execpolicy.Policy
+	// w, once the identities were found unchanged with it watching since
+	// before, stands for them until it sees a change (watchPolicyFiles).
+	w *dirwatch.Watch
 }
 
 // policy returns the workspace's policy: the one loaded before if every
-// file it came from still has the identity it had then (one stat each),
-// else a fresh load.
+// file it came from still has the identity it had then (one stat each,
+// or none while a watch of them has seen no change), else a fresh load.
 func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
 	key := files.User + "\x00" + files.Project + "\x00" + files.ProjectLocal + "\x00" + files.TrustStore
-	cur, statErr := files.identities()
-	if statErr == nil {
-		e.mu.Lock()
-		c, ok := e.policies[key]
-		e.mu.Unlock()
-		if ok && c.ids == cur {
+	e.mu.Lock()
+	c, ok := e.policies[key]
+	if ok && c.w != nil {
+		if !c.w.Changed() {
+			e.mu.Unlock()
 			return c.pol, nil
 		}
+		c.w.Close()
+		c.w = nil
 	}
+	e.mu.Unlock()
+	var w *dirwatch.Watch
+	if ok {
+		// Asked again: watched from before the stat, so that a change
+		// after it shows.
+		w = watchPolicyFiles(files)
+	}
+	e.stats.Add(1)
+	cur, statErr := files.identities()
+	if ok && statErr == nil && c.ids == cur {
+		e.mu.Lock()
+		if e.policies[key] == c && c.w == nil {
+			c.w, w = w, nil
+		}
+		e.mu.Unlock()
+		w.Close()
+		return c.pol, nil
+	}
+	w.Close()
 	e.loads.Add(1)
 	pol, ids, stable, err := loadPolicy(files)
 	if err != nil {
@@ -234,14 +259,73 @@ func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	delete(e.policies, key)
+	if old := e.policies[key]; old != nil {
+		old.w.Close()
+		delete(e.policies, key)
+	}
 	if keep {
 		if len(e.policies) >= maxCached {
-			clear(e.policies)
+			e.forgetPolicies()
 		}
 		e.policies[key] = &cachedPolicy{ids: ids, pol: pol}
 	}
 	return pol, nil
+}
+
+// forgetPolicies drops the policies kept; e.mu is held.
+func (e *Engine) forgetPolicies() {
+	for _, c := range e.policies {
+		c.w.Close()
+	}
+	clear(e.policies)
+}
+
+// watchPolicyFiles watches what could change the files a policy is
+// loaded from: each file's name in its directory, a write to it
+// included, and each directory on the way there by its name in the one
+// above, from the root down, so that no component can be made, removed,
+// renamed or replaced unseen. The first component missing is watched by
+// its name in the directory above; below it nothing can be there. It is
+// nil where a component is a link or a directory cannot be watched, or
+// the user's file is a link (what it leads to can change elsewhere):
+// the identities are compared then.
+func watchPolicyFiles(files PolicyFiles) *dirwatch.Watch {
+	w := dirwatch.New()
+	if w == nil {
+		return nil
+	}
+	for _, f := range []string{files.User, files.Project, files.ProjectLocal, files.TrustStore} {
+		if !watchPathTo(w, f) {
+			w.Close()
+			return nil
+		}
+	}
+	if fi, err := os.Lstat(files.User); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		w.Close()
+		return nil
+	}
+	return w
+}
+
+// watchPathTo adds the names on the way to the file p to w, as
+// watchPolicyFiles says, and reports whether it could.
+func watchPathTo(w *dirwatch.Watch, p string) bool {
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	p = filepath.Clean(p)
+	dir := "/"
+	for _, name := range strings.Split(p[1:], "/") {
+		last := dir == filepath.Dir(p)
+		if !w.AddNames(dir, last, name) {
+			// dir is missing (watched by name above: fine), or a link, a
+			// file or a directory this user cannot read (not fine).
+			_, err := os.Lstat(dir)
+			return errors.Is(err, fs.ErrNotExist)
+		}
+		dir = filepath.Join(dir, name)
+	}
+	return true
 }
 
 func (st *state) openSession() error {

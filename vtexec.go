@@ -262,6 +262,7 @@ type Engine struct {
 	boxes    runbox.Cache
 	sessions cwdtrack.Cache
 	loads    atomic.Int64 // policy loads, for tests
+	stats    atomic.Int64 // policy files' identities taken, for tests
 	// realPaths caches the real paths of vtexec's own directories, which
 	// are the user's: no command vtexec allows can change what they
 	// resolve to (it would have to write where they lie, which the check
@@ -302,6 +303,9 @@ func NewEngine(cfg Config) *Engine {
 func (e *Engine) Close() error {
 	runbox.Wait()
 	e.boxes.CloseAll()
+	e.mu.Lock()
+	e.forgetPolicies()
+	e.mu.Unlock()
 	return nil
 }
 

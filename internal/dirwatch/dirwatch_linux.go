@@ -5,6 +5,7 @@
 package dirwatch
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"sync"
@@ -43,12 +44,19 @@ const (
 var hub struct {
 	sync.Mutex
 	fd     int // 0: not made yet; -1: cannot be had
-	byWD   map[int32]map[*Watch]struct{}
+	byWD   map[int32]map[*Watch]interest
 	events [64 * (unix.SizeofInotifyEvent + unix.NAME_MAX + 1)]byte
 }
 
 // New returns a watch of no directory yet, or nil where inotify cannot
 // be had (the caller then compares identities, say).
+// interest is what a watch minds in one directory: events of mask,
+// for the names (nil: every name).
+type interest struct {
+	mask  uint32
+	names []string
+}
+
 func New() *Watch {
 	hub.Lock()
 	defer hub.Unlock()
@@ -58,7 +66,7 @@ func New() *Watch {
 			hub.fd = -1
 		} else {
 			hub.fd = fd
-			hub.byWD = map[int32]map[*Watch]struct{}{}
+			hub.byWD = map[int32]map[*Watch]interest{}
 		}
 	}
 	if hub.fd < 0 {
@@ -87,13 +95,25 @@ func NewEntries() *Watch {
 // before reading it, so that a change made after the read is seen. It
 // reports false if dir cannot be watched (gone, not a directory, or too
 // many watched).
-func (w *Watch) Add(dir string) bool { return w.add(dir, unix.IN_DONT_FOLLOW) }
+func (w *Watch) Add(dir string) bool { return w.add(dir, unix.IN_DONT_FOLLOW, nil, false) }
 
 // AddFollow watches the directory dir leads to (a link to a directory,
 // such as /bin on many systems, followed).
-func (w *Watch) AddFollow(dir string) bool { return w.add(dir, 0) }
+func (w *Watch) AddFollow(dir string) bool { return w.add(dir, 0, nil, false) }
 
-func (w *Watch) add(dir string, flags uint32) bool {
+// AddNames watches the entries called names in dir (a final link not
+// followed): one made, removed or renamed there, or dir itself moved or
+// removed; with contents, also a write to one or its attributes changed.
+// Events for other names in dir do not concern the watch, so a busy
+// directory (a home, a workspace) can hold a name watched.
+func (w *Watch) AddNames(dir string, contents bool, names ...string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	return w.add(dir, unix.IN_DONT_FOLLOW, names, contents)
+}
+
+func (w *Watch) add(dir string, flags uint32, names []string, contents bool) bool {
 	if w == nil {
 		return false
 	}
@@ -104,24 +124,41 @@ func (w *Watch) add(dir string, flags uint32) bool {
 	}
 	m := uint32(mask)
 	if w.entries {
-		// Added to what the directory's watch has: the instance is
-		// shared, and a full watch of the same directory keeps its own.
-		m = entriesMask | unix.IN_MASK_ADD
+		m = entriesMask
 	}
-	wd, err := unix.InotifyAddWatch(hub.fd, dir, m|flags)
+	if names != nil {
+		m = entriesMask
+		if contents {
+			m |= unix.IN_MODIFY | unix.IN_ATTRIB
+		}
+	}
+	// Added to what the directory's watch has: the instance is shared,
+	// and each watch of the same directory keeps what it asked for.
+	wd, err := unix.InotifyAddWatch(hub.fd, dir, m|flags|unix.IN_MASK_ADD)
 	if err != nil {
 		return false
 	}
 	id := int32(wd)
 	set := hub.byWD[id]
 	if set == nil {
-		set = map[*Watch]struct{}{}
+		set = map[*Watch]interest{}
 		hub.byWD[id] = set
 	}
-	if _, ok := set[w]; !ok {
-		set[w] = struct{}{}
+	old, ok := set[w]
+	if !ok {
 		w.wds = append(w.wds, id)
+		set[w] = interest{m, names}
+		return true
 	}
+	old.mask |= m
+	switch {
+	case old.names == nil:
+	case names == nil:
+		old.names = nil // every name from now on
+	default:
+		old.names = append(old.names[:len(old.names):len(old.names)], names...)
+	}
+	set[w] = old
 	return true
 }
 
@@ -174,19 +211,36 @@ func drain() {
 			wd := int32(binary.NativeEndian.Uint32(hub.events[off:]))
 			evMask := binary.NativeEndian.Uint32(hub.events[off+4:])
 			nameLen := int(binary.NativeEndian.Uint32(hub.events[off+12:]))
+			name := hub.events[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+nameLen]
 			off += unix.SizeofInotifyEvent + nameLen
 			if evMask&unix.IN_Q_OVERFLOW != 0 {
 				markAll()
 				continue
 			}
-			for x := range hub.byWD[wd] {
-				x.dirty = true
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i] // the name is padded with NULs
+			}
+			gone := evMask&unix.IN_IGNORED != 0
+			for x, in := range hub.byWD[wd] {
+				if gone || evMask&in.mask != 0 && (in.names == nil || len(name) == 0 || minds(in.names, name)) {
+					x.dirty = true
+				}
 			}
 			if evMask&unix.IN_IGNORED != 0 {
 				delete(hub.byWD, wd) // the kernel dropped it: the directory is gone
 			}
 		}
 	}
+}
+
+// minds reports whether name is one of names.
+func minds(names []string, name []byte) bool {
+	for _, n := range names {
+		if n == string(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func markAll() {

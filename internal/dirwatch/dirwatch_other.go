@@ -8,12 +8,13 @@ package dirwatch
 // Watch is never made here.
 type Watch struct{}
 
-func New() *Watch                      { return nil }
-func NewEntries() *Watch               { return nil }
-func (w *Watch) Add(string) bool       { return false }
-func (w *Watch) AddFollow(string) bool { return false }
-func (w *Watch) Changed() bool         { return true }
-func Drain()                           {}
-func (w *Watch) Seen() bool            { return true }
-func (w *Watch) Close()                {}
-func (w *Watch) Share() *Watch         { return nil }
+func New() *Watch                                      { return nil }
+func NewEntries() *Watch                               { return nil }
+func (w *Watch) Add(string) bool                       { return false }
+func (w *Watch) AddFollow(string) bool                 { return false }
+func (w *Watch) AddNames(string, bool, ...string) bool { return false }
+func (w *Watch) Changed() bool                         { return true }
+func Drain()                                           {}
+func (w *Watch) Seen() bool                            { return true }
+func (w *Watch) Close()                                {}
+func (w *Watch) Share() *Watch                         { return nil }

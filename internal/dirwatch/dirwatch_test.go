@@ -149,3 +149,83 @@ func TestSeenAnswersAsOfTheLastDrain(t *testing.T) {
 	assert.True(t, w.Seen(), "read by Drain")
 	assert.True(t, w.Changed())
 }
+
+// A watch of names in a directory minds only them: a busy directory
+// (a log written beside a policy file) does not end it, while the names
+// made, removed, renamed, written to or chmodded, or the directory
+// itself moved, do.
+func TestAddNamesMindsOnlyTheNames(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		assert.False(t, New().AddNames(t.TempDir(), true, "x"))
+		return
+	}
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	policy, log := filepath.Join(sub, "policy.toml"), filepath.Join(sub, "audit.jsonl")
+	require.NoError(t, os.WriteFile(policy, []byte("a"), 0o644))
+	require.NoError(t, os.WriteFile(log, nil, 0o644))
+	watch := func(contents bool) *Watch {
+		w := New()
+		require.NotNil(t, w)
+		require.True(t, w.AddNames(sub, contents, "policy.toml"))
+		t.Cleanup(w.Close)
+		return w
+	}
+	appendTo := func(p string) {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		_, err = f.Write([]byte("b"))
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+	}
+
+	w := watch(true)
+	appendTo(log)
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "other"), nil, 0o644))
+	assert.False(t, w.Changed(), "other names come and change")
+	// Another watch of the same directory, of every name, added later,
+	// keeps what this one asked for (inotify keeps one mask per
+	// directory).
+	all := New()
+	require.True(t, all.Add(sub))
+	defer all.Close()
+	appendTo(log)
+	require.NoError(t, os.Remove(filepath.Join(sub, "other")))
+	assert.False(t, w.Changed())
+	assert.True(t, all.Changed(), "the watch of every name sees another name go")
+	appendTo(policy)
+	assert.True(t, w.Changed(), "a write to the name")
+
+	w = watch(true)
+	require.NoError(t, os.Chmod(policy, 0o600))
+	assert.True(t, w.Changed(), "its attributes")
+
+	w = watch(false)
+	appendTo(policy)
+	assert.False(t, w.Changed(), "without contents a write is not minded")
+	require.NoError(t, os.Rename(policy, policy+".old"))
+	assert.True(t, w.Changed(), "renamed away")
+
+	w = watch(false)
+	require.NoError(t, os.WriteFile(policy+".new", nil, 0o644))
+	assert.False(t, w.Changed())
+	require.NoError(t, os.Rename(policy+".new", policy))
+	assert.True(t, w.Changed(), "renamed in")
+
+	w = watch(false)
+	require.NoError(t, os.Remove(policy))
+	assert.True(t, w.Changed(), "removed")
+
+	w = watch(false)
+	require.NoError(t, os.WriteFile(policy, nil, 0o644))
+	assert.True(t, w.Changed(), "made")
+
+	w = watch(false)
+	require.NoError(t, os.Rename(sub, sub+".moved"))
+	assert.True(t, w.Changed(), "the directory itself moved")
+
+	none := New()
+	assert.False(t, none.AddNames(dir, true), "no name")
+	none.Close()
+}
