@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -58,7 +59,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	if st.ws, err = openWorkspace(req); err != nil {
 		return nil, err
 	}
-	if st.files, err = PolicyFilesFor(st.ws.Root()); err != nil {
+	if st.files, err = e.policyFilesFor(st.ws.Root()); err != nil {
 		return nil, badRequest("set XDG_CONFIG_HOME and XDG_STATE_HOME", "%v", err)
 	}
 	if st.pol, err = e.policy(st.files); err != nil {
@@ -117,6 +118,32 @@ func checkBudget(req Request) *workspace.Budget {
 		limit = req.Timeout / 2
 	}
 	return workspace.NewBudget(checkEntries, limit)
+}
+
+// policyFilesFor is PolicyFilesFor, the last answer kept with what it
+// was made from: a stream of checks asks for the same workspace line
+// after line.
+func (e *Engine) policyFilesFor(root string) (PolicyFiles, error) {
+	config, state, home := os.Getenv("XDG_CONFIG_HOME"), os.Getenv("XDG_STATE_HOME"), os.Getenv("HOME")
+	e.mu.Lock()
+	l := e.lastFiles
+	e.mu.Unlock()
+	if l != nil && l.root == root && l.config == config && l.state == state && l.home == home {
+		return l.files, nil
+	}
+	files, err := PolicyFilesFor(root)
+	if err == nil && runtime.GOOS != "windows" && runtime.GOOS != "plan9" { // where os.UserHomeDir reads HOME
+		e.mu.Lock()
+		e.lastFiles = &madeFiles{root, config, state, home, files}
+		e.mu.Unlock()
+	}
+	return files, err
+}
+
+// madeFiles is a PolicyFilesFor answer and what it was made from.
+type madeFiles struct {
+	root, config, state, home string
+	files                     PolicyFiles
 }
 
 // LoadPolicy loads the layers in files; project files count only as far

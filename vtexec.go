@@ -257,12 +257,13 @@ func badRequest(hint, format string, args ...any) *RequestError {
 type Engine struct {
 	checker execpolicy.Checker
 
-	mu       sync.Mutex
-	policies map[string]*cachedPolicy // by policy files, see policy
-	boxes    runbox.Cache
-	sessions cwdtrack.Cache
-	loads    atomic.Int64 // policy loads, for tests
-	stats    atomic.Int64 // policy files' identities taken, for tests
+	mu        sync.Mutex
+	policies  map[string]*cachedPolicy // by policy files, see policy
+	lastFiles *madeFiles               // see policyFilesFor
+	boxes     runbox.Cache
+	sessions  cwdtrack.Cache
+	loads     atomic.Int64 // policy loads, for tests
+	stats     atomic.Int64 // policy files' identities taken, for tests
 	// realPaths caches the real paths of vtexec's own directories, which
 	// are the user's: no command vtexec allows can change what they
 	// resolve to (it would have to write where they lie, which the check

@@ -573,17 +573,17 @@ func checkExit(argv []string) *Verdict {
 }
 
 func forbiddenProgram(name string) *Verdict {
-	return forbiddenAs(name, "")
+	return forbiddenAs(name, "", programNames(name, ""))
 }
 
-// forbiddenAs refuses name if any of its names (see programNames) is a
-// forbidden program; prog is the file it runs, if known.
-func forbiddenAs(name, prog string) *Verdict {
+// forbiddenAs refuses name if any of its names (programNames(name,
+// prog)) is a forbidden program; prog is the file it runs, if known.
+func forbiddenAs(name, prog string, names []string) *Verdict {
 	if prog != "" && isSelf(prog) {
 		return deny(CodeForbiddenProgram, "send the command itself; vtexec runs it",
 			"%s is vtexec itself (under another name): a command may not run vtexec", name)
 	}
-	for _, n := range programNames(name, prog) {
+	for _, n := range names {
 		if f, ok := validators.Forbidden(n); ok {
 			return deny(CodeForbiddenProgram, f.Hint, "%s is not allowed: %s", name, f.Reason)
 		}
@@ -647,10 +647,11 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 func unlistedVerdict(name string, argv []string, prog string, ws *workspace.Workspace, reason string) *Verdict {
 	// An unlisted program is also what the file it runs is: a link
 	// named tool pointing at bash is bash.
-	if v := forbiddenAs(name, prog); v != nil {
+	names := programNames(name, prog) // links followed once for both
+	if v := forbiddenAs(name, prog, names); v != nil {
 		return v
 	}
-	if v := devToolVerdict(name, prog, argv, ws); v != nil {
+	if v := devToolVerdict(name, names, argv, ws); v != nil {
 		return v
 	}
 	if v := outsidePathArg(name, argv[1:], ws); v != nil {

@@ -7,12 +7,12 @@ import (
 	"github.com/vtexec/vtexec/workspace"
 )
 
-// devToolVerdict applies validators.DevToolRules to a command not on the allowlist.
-// nil means no rule matched; the command then asks as usual.
-func devToolVerdict(name, prog string, argv []string, ws *workspace.Workspace) *Verdict {
+// devToolVerdict applies validators.DevToolRules to a command not on the
+// allowlist, known by names (programNames). nil means no rule matched;
+// the command then asks as usual.
+func devToolVerdict(name string, names, argv []string, ws *workspace.Workspace) *Verdict {
 	sub := firstOperand(argv[1:])
 	var worst *Verdict
-	names := programNames(name, prog)
 	for _, r := range validators.DevToolRules {
 		if !contains(names, r.Program) || (len(r.Subs) > 0 && !contains(r.Subs, sub)) {
 			continue
