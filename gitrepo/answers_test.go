@@ -2,7 +2,10 @@ package gitrepo
 
 import (
 	"errors"
+	"os/exec"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -66,4 +69,33 @@ func TestAnswersEntries(t *testing.T) {
 	assert.Equal(t, "/abs.cfg", IncludeTarget("/w/.git/config", "/abs.cfg"))
 	assert.Equal(t, "/home/u/inc", IncludeTarget("/w/.git/config", "~/inc"))
 	assert.Equal(t, "", IncludeTarget("", "rel"), "relative to no file")
+}
+
+// Asked for the same repository side by side (a stream checks lines on
+// every CPU), the cache runs git's helpers once and the others wait for
+// their answers instead of running git alongside.
+func TestConcurrentAsksShareOneRun(t *testing.T) {
+	if _, err := Program(); err != nil {
+		t.Skip("no git on the trusted PATH")
+	}
+	dir := t.TempDir()
+	require.NoError(t, exec.Command("git", "init", "-q", dir).Run())
+	time.Sleep(2 * RacyWindow) // the files old enough to be confirmed
+	c := New()
+	first := c.Ask(dir, nil)
+	perAsk := c.Runs()
+	require.Greater(t, perAsk, int64(0))
+	var wg sync.WaitGroup
+	answers := make([]*Answers, 8)
+	for i := range answers {
+		wg.Go(func() { answers[i] = c.Ask(dir, nil) })
+	}
+	wg.Wait()
+	assert.Equal(t, 2*perAsk, c.Runs(), "one more run confirms the answers for all eight")
+	for _, a := range answers {
+		repo, err := a.Repo(dir)
+		require.NoError(t, err)
+		want, _ := first.Repo(dir)
+		assert.Equal(t, want, repo)
+	}
 }

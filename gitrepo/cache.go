@@ -69,6 +69,7 @@ type Cache struct {
 	mu      sync.Mutex
 	answers map[cacheKey]*cacheEntry
 	walks   map[string]*Walk
+	running map[cacheKey]chan struct{} // closed when the helpers for the key end
 
 	envMu          sync.Mutex
 	envSource, env []string
@@ -225,10 +226,38 @@ func (c *Cache) Ask(dir string, repoArgs []string) *Answers {
 	key := cacheKey{dir: dir, repoArgs: strings.Join(repoArgs, "\x00"), env: envKey, prog: prog}
 	c.mu.Lock()
 	e := c.answers[key]
+	if e == nil || !e.confirmed {
+		// Asked while the helpers run for the same key (a stream checks
+		// lines side by side): their answers, once confirmed, are as
+		// good as new ones (the files are compared as for any kept
+		// answers), so wait for them instead of running git alongside.
+		if running := c.running[key]; running != nil {
+			c.mu.Unlock()
+			<-running
+			c.mu.Lock()
+			e = c.answers[key]
+		}
+	}
 	c.mu.Unlock()
 	if e != nil && e.confirmed && unchanged(e.deps) {
 		return e.answers
 	}
+	c.mu.Lock()
+	running := c.running[key]
+	if running == nil {
+		running = make(chan struct{})
+		if c.running == nil {
+			c.running = map[cacheKey]chan struct{}{}
+		}
+		c.running[key] = running
+		defer func() {
+			c.mu.Lock()
+			delete(c.running, key)
+			c.mu.Unlock()
+			close(running)
+		}()
+	}
+	c.mu.Unlock()
 	// The files the last answers depended on, as they are before the
 	// helpers run again: if the new answers depend on the same files and
 	// they are still so afterwards, nothing changed while git read them.
