@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vtexec/vtexec/codes"
+	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/internal/runbox"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -312,6 +313,7 @@ func (e *Engine) Close() error {
 
 // Check decides on req without running anything and without asking.
 func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
+	dirwatch.RequestBegins()
 	if e.keepReady {
 		defer confine.NoteRequest() // it ends: see prepare
 	}

@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/vtexec/vtexec/codes"
+	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/internal/jsonline"
 
 	"github.com/vtexec/vtexec"
@@ -112,6 +113,9 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	// One Engine for the stream: it keeps the loaded policy and reloads
 	// it only when a policy file or the trust store changes.
 	cfg.engine = vtexec.NewEngine(vtexec.Config{})
+	// It only checks: what the caches watch is read once per line.
+	dirwatch.ReadPerRequest(true)
+	defer dirwatch.ReadPerRequest(false)
 	if abs, err := filepath.Abs(cfg.wsDir); err == nil {
 		// Once, not per line: a relative root costs a getcwd each time.
 		cfg.wsDir = abs

@@ -201,3 +201,43 @@ func hasChild(pid int) bool {
 	}
 	return false
 }
+
+// A stream reads what its caches watch once per line, as the line
+// begins: a program installed between two lines is found by the second,
+// though it was kept as missing for the lines before.
+func TestCheckStreamSeesChangesBetweenLines(t *testing.T) {
+	ws := cliWorkspace(t)
+	bin := t.TempDir()
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "vtexec", "policy.toml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(user), 0o755))
+	require.NoError(t, os.WriteFile(user, []byte(fmt.Sprintf("[paths]\nextra = [%q]\n", bin)), 0o644))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"check", "--jsonl", "--workspace", ws}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	out := bufio.NewReader(outR)
+	program := func() string {
+		t.Helper()
+		_, err := io.WriteString(inW, `{"cmd":"vtexec-stream-tool --version"}`+"\n")
+		require.NoError(t, err)
+		var d struct{ Commands []struct{ Program string } }
+		require.NoError(t, json.Unmarshal([]byte(readLineWithin(t, out, 5*time.Second)), &d))
+		if len(d.Commands) == 0 {
+			return ""
+		}
+		return d.Commands[0].Program
+	}
+	for range 3 { // kept as missing from the second on
+		assert.Empty(t, program())
+	}
+	tool := filepath.Join(bin, "vtexec-stream-tool")
+	require.NoError(t, os.WriteFile(tool, []byte("#!/bin/sh\n"), 0o755))
+	assert.Equal(t, tool, program(), "installed between lines")
+	require.NoError(t, os.Remove(tool))
+	assert.Empty(t, program(), "removed between lines")
+	inW.Close()
+	<-done
+}

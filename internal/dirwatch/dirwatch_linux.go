@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -171,7 +172,9 @@ func (w *Watch) Changed() bool {
 	}
 	hub.Lock()
 	defer hub.Unlock()
-	drain()
+	if !perRequest.Load() {
+		drain()
+	}
 	return w.dirty || w.closed
 }
 
@@ -179,10 +182,36 @@ func (w *Watch) Changed() bool {
 // a caller that asks about many watches at one moment reads the queue
 // once instead of once per watch.
 func Drain() {
+	if !perRequest.Load() {
+		readQueue()
+	}
+}
+
+func readQueue() {
 	hub.Lock()
 	defer hub.Unlock()
 	if hub.fd > 0 {
 		drain()
+	}
+}
+
+// perRequest: the queue is read when a request begins, not by Changed
+// or Drain (see ReadPerRequest).
+var perRequest atomic.Bool
+
+// ReadPerRequest makes the queue be read only when a request begins
+// (RequestBegins); Changed and Drain then answer as of that read. It is
+// for a process that only checks and never runs anything (a stream of
+// checks): each request is decided on the world as it was when it
+// began, which is what a read per watch gives it too, and nothing the
+// process does changes the world in between. A stream checks many
+// lines a second and asks about several watches for each.
+func ReadPerRequest(on bool) { perRequest.Store(on) }
+
+// RequestBegins reads the queue if it is read per request.
+func RequestBegins() {
+	if perRequest.Load() {
+		readQueue()
 	}
 }
 

@@ -229,3 +229,30 @@ func TestAddNamesMindsOnlyTheNames(t *testing.T) {
 	assert.False(t, none.AddNames(dir, true), "no name")
 	none.Close()
 }
+
+// Read per request, a watch answers as of the moment the request began:
+// a change made after it shows from the next request on.
+func TestReadPerRequestAnswersAsOfTheRequest(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		return
+	}
+	dir := t.TempDir()
+	w := New()
+	require.True(t, w.Add(dir))
+	defer w.Close()
+	ReadPerRequest(true)
+	t.Cleanup(func() { ReadPerRequest(false) })
+	RequestBegins()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x"), nil, 0o644))
+	Drain()
+	assert.False(t, w.Changed(), "within the request: as of its beginning")
+	RequestBegins()
+	assert.True(t, w.Changed(), "the next request sees it")
+
+	v := New()
+	require.True(t, v.Add(dir))
+	defer v.Close()
+	ReadPerRequest(false)
+	require.NoError(t, os.Remove(filepath.Join(dir, "x")))
+	assert.True(t, v.Changed(), "read by every Changed again")
+}
