@@ -123,8 +123,13 @@ func gitRevFlagsNotLog() []Flag {
 // a name wins, so a subcommand's own flags come first), --no-NAME for
 // every long flag, and --help left out (checkGit refuses it).
 func gitSpec(name, doc string, number bool, groups ...[]Flag) *Spec {
-	var flags []Flag
-	seenShort, seenLong := map[string]bool{}, map[string]bool{}
+	n := 0
+	for _, group := range groups {
+		n += len(group)
+	}
+	// Sized once: the largest tables (log's, diff's) hold hundreds.
+	flags := make([]Flag, 0, 2*n)
+	seenShort, seenLong := make(map[string]bool, n), make(map[string]bool, 2*n)
 	add := func(f Flag) {
 		if f.Short != "" && seenShort[f.Short] {
 			f.Short = ""
