@@ -2,7 +2,9 @@ package gitrepo
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -98,4 +100,36 @@ func TestConcurrentAsksShareOneRun(t *testing.T) {
 		want, _ := first.Repo(dir)
 		assert.Equal(t, want, repo)
 	}
+}
+
+// Asked from a subdirectory, the index is the whole working tree's, as
+// asked from its top: ls-files runs beside rev-parse there, with the
+// whole tree as its pathspec.
+func TestIndexFromASubdirectoryIsTheWholeTree(t *testing.T) {
+	if _, err := Program(); err != nil {
+		t.Skip("no git on the trusted PATH")
+	}
+	top := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", top}, args...)...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q")
+	for _, f := range []string{"a/b/c.txt", "d/e.txt", "top.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(top, filepath.Dir(f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(top, f), []byte(f), 0o644))
+	}
+	git("add", ".")
+	git("update-index", "--add", "--cacheinfo", "160000,0123456789012345678901234567890123456789,mods/sub")
+	fromTop := New().Ask(top, nil)
+	fromSub := New().Ask(filepath.Join(top, "a", "b"), nil)
+	for _, a := range []*Answers{fromTop, fromSub} {
+		require.True(t, a.HasIndex)
+		require.NoError(t, a.Index.Err)
+		assert.Equal(t, []string{"mods/sub"}, a.Index.Gitlinks)
+		assert.ElementsMatch(t, []string{"a/b", "a", "d", "mods"}, a.Index.Dirs)
+	}
+	outside := New().Ask(t.TempDir(), nil)
+	assert.False(t, outside.HasIndex, "no working tree: no index")
 }

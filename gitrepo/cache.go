@@ -283,31 +283,62 @@ func (c *Cache) Ask(dir string, repoArgs []string) *Answers {
 	return a
 }
 
-// run runs the helpers.
+// run runs the helpers. The listing does not wait for the others. Where
+// a .git is on the way up, ls-files runs beside rev-parse, from dir with
+// the whole tree as its pathspec (":/"), and counts only if rev-parse
+// finds a working tree: a fresh check of a git command waits for one
+// git instead of two in a row.
 func (c *Cache) run(dir string, repoArgs, env []string) *Answers {
 	a := &Answers{}
-	// The listing does not wait for rev-parse and ls-files, which does.
 	listed := make(chan struct{})
 	go func() {
 		defer close(listed)
 		a.Config.Stdout, a.Config.Stderr, a.Config.Err = c.helper(dir, repoArgs, env, "config", "--list", "--show-origin", "--show-scope", "--includes", "-z")
 	}()
 	defer func() { <-listed }()
+	var index Index
+	var indexed chan struct{}
+	if len(repoArgs) == 0 && dotGitAbove(dir) {
+		indexed = make(chan struct{})
+		go func() {
+			defer close(indexed)
+			index = c.listIndex(dir, repoArgs, env, ":/")
+		}()
+	}
 	a.RevParse.Stdout, a.RevParse.Stderr, a.RevParse.Err = c.helper(dir, repoArgs, env, "rev-parse", "--path-format=absolute",
 		"--git-dir", "--git-common-dir", "--is-bare-repository", "--show-toplevel")
 	repo, err := a.Repo(dir)
+	if indexed != nil {
+		<-indexed
+	}
 	if err != nil || repo == nil || repo.TopLevel == "" {
 		return a
 	}
 	a.HasIndex = true
+	if indexed != nil {
+		a.Index = index
+	} else {
+		a.Index = c.listIndex(repo.TopLevel, repoArgs, env)
+	}
+	return a
+}
+
+// listIndex runs ls-files in dir for the index's gitlinks and the
+// directories leading to its entries.
+func (c *Cache) listIndex(dir string, repoArgs, env []string, pathspec ...string) Index {
+	var index Index
 	seen := map[string]bool{}
-	a.Index.Err = c.helperStream(repo.TopLevel, repoArgs, env, func(entry string) {
+	args := []string{"ls-files", "--stage", "-z", "--full-name"}
+	if len(pathspec) > 0 {
+		args = append(append(args, "--"), pathspec...)
+	}
+	index.Err = c.helperStream(dir, repoArgs, env, func(entry string) {
 		_, path, ok := strings.Cut(entry, "\t")
 		if !ok {
 			return
 		}
 		if strings.HasPrefix(entry, "160000 ") {
-			a.Index.Gitlinks = append(a.Index.Gitlinks, path)
+			index.Gitlinks = append(index.Gitlinks, path)
 		}
 		for i := strings.LastIndexByte(path, '/'); i > 0; i = strings.LastIndexByte(path[:i], '/') {
 			d := path[:i]
@@ -315,10 +346,22 @@ func (c *Cache) run(dir string, repoArgs, env []string) *Answers {
 				break // and so were the ones above it
 			}
 			seen[d] = true
-			a.Index.Dirs = append(a.Index.Dirs, d)
+			index.Dirs = append(index.Dirs, d)
 		}
-	}, "ls-files", "--stage", "-z", "--full-name")
-	return a
+	}, args...)
+	return index
+}
+
+// dotGitAbove reports whether dir or a directory above it holds a .git.
+func dotGitAbove(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if d == filepath.Dir(d) {
+			return false
+		}
+	}
 }
 
 // dependencies lists the files the answers depend on.
