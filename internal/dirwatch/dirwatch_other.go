@@ -18,3 +18,5 @@ func Drain()                                           {}
 func (w *Watch) Seen() bool                            { return true }
 func (w *Watch) Close()                                {}
 func (w *Watch) Share() *Watch                         { return nil }
+func ReadPerRequest(bool)                              {}
+func RequestBegins()                                   {}
