@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -44,9 +45,12 @@ const (
 // hub is the process's inotify instance and who watches what.
 var hub struct {
 	sync.Mutex
-	fd     int // 0: not made yet; -1: cannot be had
-	byWD   map[int32]map[*Watch]interest
-	events [64 * (unix.SizeofInotifyEvent + unix.NAME_MAX + 1)]byte
+	fd   int // 0: not made yet; -1: cannot be had
+	byWD map[int32]map[*Watch]interest
+	// watched: a watch was added once (the instance then has marks to
+	// free when it is closed).
+	watched bool
+	events  [64 * (unix.SizeofInotifyEvent + unix.NAME_MAX + 1)]byte
 }
 
 // New returns a watch of no directory yet, or nil where inotify cannot
@@ -139,6 +143,7 @@ func (w *Watch) add(dir string, flags uint32, names []string, contents bool) boo
 	if err != nil {
 		return false
 	}
+	hub.watched = true
 	id := int32(wd)
 	set := hub.byWD[id]
 	if set == nil {
@@ -193,6 +198,26 @@ func readQueue() {
 	if hub.fd > 0 {
 		drain()
 	}
+}
+
+// Instance returns the process's inotify instance as a new descriptor,
+// or nil if it has none or has never watched anything. A process about
+// to exit hands it to one that outlives it by a moment (see the caller):
+// the last holder of an instance that had watches waits, as it closes
+// it, for the kernel to free them (an SRCU grace period of fsnotify's,
+// 15-20 ms here), and a process that exits holding it makes its caller
+// wait for that too.
+func Instance() *os.File {
+	hub.Lock()
+	defer hub.Unlock()
+	if hub.fd <= 0 || !hub.watched {
+		return nil
+	}
+	fd, err := unix.FcntlInt(uintptr(hub.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	return os.NewFile(uintptr(fd), "inotify")
 }
 
 // perRequest: the queue is read when a request begins, not by Changed
