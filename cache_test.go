@@ -21,6 +21,22 @@ func checkWith(t *testing.T, e *Engine, dir, cmd string) string {
 	return string(d.Decision)
 }
 
+// sameSizeRule is a user policy rule for head, of the same size whether
+// it asks or denies.
+func sameSizeRule(decision string) []byte {
+	return []byte("[[rule]]\nprogram = \"head\"\ndecision = \"" + decision + "\"\n" +
+		map[string]string{"ask": "#", "deny": ""}[decision])
+}
+
+// settlingEngine is an Engine that keeps a policy whose files have
+// stayed unchanged for 50 ms.
+func settlingEngine(t *testing.T) *Engine {
+	e := NewEngine(Config{})
+	t.Cleanup(func() { e.Close() })
+	e.settle = 50 * time.Millisecond
+	return e
+}
+
 // A long-lived Engine loads the policy once, sees a changed policy file or
 // trust store on the next request, and never judges by a file that changed
 // too recently to be told apart by its identity.
@@ -29,13 +45,8 @@ func TestEnginePolicyCache(t *testing.T) {
 	dir := testDir(t)
 	user := filepath.Join(config, "vtexec", "policy.toml")
 	require.NoError(t, os.MkdirAll(filepath.Dir(user), 0o755))
-	rule := func(decision string) []byte { // the same size for ask and deny
-		return []byte("[[rule]]\nprogram = \"head\"\ndecision = \"" + decision + "\"\n" +
-			map[string]string{"ask": "#", "deny": ""}[decision])
-	}
-	e := NewEngine(Config{})
-	t.Cleanup(func() { e.Close() })
-	e.settle = 50 * time.Millisecond
+	rule := sameSizeRule
+	e := settlingEngine(t)
 	require.NoError(t, os.WriteFile(user, rule("deny"), 0o644))
 	time.Sleep(2 * e.settle)
 
@@ -83,13 +94,8 @@ func TestEnginePolicyWatchStandsForTheFiles(t *testing.T) {
 	}
 	config, state := hermetic(t)
 	dir := testDir(t)
-	rule := func(decision string) []byte { // the same size for ask and deny
-		return []byte("[[rule]]\nprogram = \"head\"\ndecision = \"" + decision + "\"\n" +
-			map[string]string{"ask": "#", "deny": ""}[decision])
-	}
-	e := NewEngine(Config{})
-	t.Cleanup(func() { e.Close() })
-	e.settle = 50 * time.Millisecond
+	rule := sameSizeRule
+	e := settlingEngine(t)
 	user := filepath.Join(config, "vtexec", "policy.toml")
 	require.NoError(t, os.MkdirAll(filepath.Dir(user), 0o755))
 	require.NoError(t, os.WriteFile(user, rule("deny"), 0o644))

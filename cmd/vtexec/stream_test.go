@@ -41,10 +41,9 @@ func readLineWithin(t *testing.T, r *bufio.Reader, d time.Duration) string {
 	}
 }
 
-// A harness that sends one line and waits gets its answer at once, not
-// at the end of the stream.
-func TestCheckStreamAnswersEachLineAtOnce(t *testing.T) {
-	ws := cliWorkspace(t)
+// startStream runs `check --jsonl` in ws on pipes: its input, its
+// answers, and its exit code once the input is closed.
+func startStream(ws string) (*io.PipeWriter, *bufio.Reader, <-chan int) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
@@ -52,7 +51,13 @@ func TestCheckStreamAnswersEachLineAtOnce(t *testing.T) {
 		done <- run(context.Background(), []string{"check", "--jsonl", "--workspace", ws}, inR, outW, io.Discard)
 		outW.Close()
 	}()
-	out := bufio.NewReader(outR)
+	return inW, bufio.NewReader(outR), done
+}
+
+// A harness that sends one line and waits gets its answer at once, not
+// at the end of the stream.
+func TestCheckStreamAnswersEachLineAtOnce(t *testing.T) {
+	inW, out, done := startStream(cliWorkspace(t))
 	for _, cmd := range []string{"cat README.md", "cat ../x"} {
 		_, err := io.WriteString(inW, `{"cmd":"`+cmd+`"}`+"\n")
 		require.NoError(t, err)
@@ -211,14 +216,7 @@ func TestCheckStreamSeesChangesBetweenLines(t *testing.T) {
 	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "vtexec", "policy.toml")
 	require.NoError(t, os.MkdirAll(filepath.Dir(user), 0o755))
 	require.NoError(t, os.WriteFile(user, []byte(fmt.Sprintf("[paths]\nextra = [%q]\n", bin)), 0o644))
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), []string{"check", "--jsonl", "--workspace", ws}, inR, outW, io.Discard)
-		outW.Close()
-	}()
-	out := bufio.NewReader(outR)
+	inW, out, done := startStream(ws)
 	program := func() string {
 		t.Helper()
 		_, err := io.WriteString(inW, `{"cmd":"vtexec-stream-tool --version"}`+"\n")
