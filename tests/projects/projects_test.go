@@ -372,6 +372,9 @@ var (
 	durationMs   = regexp.MustCompile(`(duration_ms:?\s*)[0-9.]+`)
 	hash         = regexp.MustCompile(`\b[0-9a-f]{7,64}\b`)
 	blanks       = regexp.MustCompile(`[ \t]+`)
+	// ls -l's time of a file: the copies are made seconds apart (a
+	// virtualenv each), sometimes across a minute.
+	lsTime = regexp.MustCompile(`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +(\d{1,2}:\d{2}|\d{4})\b`)
 )
 
 func normalize(text string, s *side) string {
@@ -384,6 +387,7 @@ func normalize(text string, s *side) string {
 	text = durationMs.ReplaceAllString(text, "${1}N")
 	text = duration.ReplaceAllString(text, "Ns")
 	text = hash.ReplaceAllString(text, "HASH")
+	text = lsTime.ReplaceAllString(text, "TIME")
 	return blanks.ReplaceAllString(text, " ") // columns aligned to other widths
 }
 
