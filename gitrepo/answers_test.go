@@ -77,9 +77,7 @@ func TestAnswersEntries(t *testing.T) {
 // every CPU), the cache runs git's helpers once and the others wait for
 // their answers instead of running git alongside.
 func TestConcurrentAsksShareOneRun(t *testing.T) {
-	if _, err := Program(); err != nil {
-		t.Skip("no git on the trusted PATH")
-	}
+	needGit(t)
 	dir := t.TempDir()
 	require.NoError(t, exec.Command("git", "init", "-q", dir).Run())
 	time.Sleep(2 * RacyWindow) // the files old enough to be confirmed
@@ -106,9 +104,7 @@ func TestConcurrentAsksShareOneRun(t *testing.T) {
 // asked from its top: ls-files runs beside rev-parse there, with the
 // whole tree as its pathspec.
 func TestIndexFromASubdirectoryIsTheWholeTree(t *testing.T) {
-	if _, err := Program(); err != nil {
-		t.Skip("no git on the trusted PATH")
-	}
+	needGit(t)
 	top := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()
@@ -132,4 +128,12 @@ func TestIndexFromASubdirectoryIsTheWholeTree(t *testing.T) {
 	}
 	outside := New().Ask(t.TempDir(), nil)
 	assert.False(t, outside.HasIndex, "no working tree: no index")
+}
+
+// needGit requires git on the trusted PATH, as the other packages'
+// git tests do.
+func needGit(t *testing.T) {
+	t.Helper()
+	_, err := Program()
+	require.NoError(t, err, "git is needed (a clone has it; .ci/run installs it)")
 }
