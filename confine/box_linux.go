@@ -157,19 +157,19 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 				return nil, err
 			}
 		}
+		var absentDirs, absentFiles []string
 		for _, p := range spec.Protected {
-			if _, err := os.Lstat(p.Path); err == nil {
+			switch _, err := os.Lstat(p.Path); {
+			case err == nil:
 				b.report.Protected = append(b.report.Protected, p.Path)
-			} else {
-				why := "kept only after the run while it does not exist: what a command makes there is moved out of the workspace when the run ends"
-				if p.Dir {
-					why += " (placeholders = true in the user's policy makes an empty, read-only one for the run)"
-				} else {
-					why += " (placeholder_files = true in the user's policy makes an empty, read-only one)"
-				}
-				missing = append(missing, "protected name "+p.Path+": "+why)
+			case p.Dir:
+				absentDirs = append(absentDirs, p.Path)
+			default:
+				absentFiles = append(absentFiles, p.Path)
 			}
 		}
+		missing = append(missing, absentProtected(absentDirs, "placeholders = true in the user's policy makes empty, read-only ones for the run")...)
+		missing = append(missing, absentProtected(absentFiles, "placeholder_files = true in the user's policy makes empty, read-only ones")...)
 		b.report.Protected = append(b.report.Protected, spec.GitDirs...)
 		b.report.SocketsHidden = true
 	} else if len(spec.Protected) > 0 || len(spec.GitDirs) > 0 {
@@ -929,4 +929,15 @@ func firstOr(list []string, def string) string {
 		return list[0]
 	}
 	return def
+}
+
+// absentProtected is the report's one entry for the protected names of a
+// kind that do not exist: one entry, not one per name, so that every
+// answer does not repeat the same sentence for each.
+func absentProtected(paths []string, optIn string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	return []string{"protected names that do not exist (" + strings.Join(paths, ", ") +
+		"): kept only after the run: what a command makes there is moved out of the workspace when the run ends (" + optIn + ")"}
 }

@@ -225,3 +225,41 @@ func TestFullRootAgreesWithProcStatus(t *testing.T) {
 	}
 	assert.Equal(t, want, fullRoot())
 }
+
+// The report names each protected name that does not exist once, in one
+// entry per kind (directories, files), and each that exists among the
+// protected: a run's answer does not repeat a sentence per name.
+func TestReportGroupsAbsentProtectedNames(t *testing.T) {
+	if !fullRoot() && !userNamespacesAllowed() {
+		t.Skip("protected names need a mount namespace: root or user namespaces")
+	}
+	ws := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(ws, ".vscode"), 0o755))
+	var spec Spec
+	spec.ReadWrite = []string{ws}
+	for _, name := range []string{".claude", ".idea", ".vscode"} {
+		spec.Protected = append(spec.Protected, Protected{Path: filepath.Join(ws, name), Dir: true})
+	}
+	for _, name := range []string{".envrc", ".mcp.json"} {
+		spec.Protected = append(spec.Protected, Protected{Path: filepath.Join(ws, name)})
+	}
+	r := openBox(t, spec).Report()
+	assert.Contains(t, r.Protected, filepath.Join(ws, ".vscode"))
+	var entries []string
+	for _, m := range r.Missing {
+		if strings.Contains(m, ws) {
+			entries = append(entries, m)
+		}
+	}
+	require.Len(t, entries, 2, "one entry for absent directories, one for absent files: %q", r.Missing)
+	dirs, files := entries[0], entries[1]
+	for _, name := range []string{".claude", ".idea"} {
+		assert.Contains(t, dirs, filepath.Join(ws, name))
+	}
+	assert.Contains(t, dirs, "placeholders = true")
+	for _, name := range []string{".envrc", ".mcp.json"} {
+		assert.Contains(t, files, filepath.Join(ws, name))
+	}
+	assert.Contains(t, files, "placeholder_files = true")
+	assert.NotContains(t, dirs+files, filepath.Join(ws, ".vscode"), "an existing name is protected, not missing")
+}
