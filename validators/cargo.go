@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/vtexec/vtexec/workspace"
@@ -28,20 +29,22 @@ var cargoCommon = []Flag{
 	{Short: "Z", Arg: Text, Forbid: "unstable flags can change what cargo runs"},
 }
 
-var cargoSpecs = map[string]*Spec{
-	"fmt": {Name: "cargo fmt", Doc: "[-- --check]: rewrites the package's .rs files, which must be writable", Operands: checkCargoFmt,
-		Flags: append([]Flag{{Long: "check"}, {Long: "all"}, {Short: "p", Long: "package", Arg: Text},
-			{Long: "message-format", Arg: Text}, {Long: "version"}}, cargoCommon...)},
-	"metadata": {Name: "cargo metadata", Doc: "no operands", Operands: noOperands,
-		Flags: append([]Flag{{Long: "format-version", Arg: Number}, {Long: "no-deps"}, {Long: "filter-platform", Arg: Text},
-			{Short: "F", Long: "features", Arg: Text}, {Long: "all-features"}, {Long: "no-default-features"}}, cargoCommon...)},
-	"tree": {Name: "cargo tree", Doc: "no operands", Operands: noOperands,
-		Flags: append([]Flag{{Short: "p", Long: "package", Arg: Text}, {Long: "workspace"}, {Long: "exclude", Arg: Text},
-			{Short: "F", Long: "features", Arg: Text}, {Long: "all-features"}, {Long: "no-default-features"},
-			{Long: "target", Arg: Text}, {Short: "e", Long: "edges", Arg: Text}, {Short: "i", Long: "invert", Arg: Text},
-			{Long: "prune", Arg: Text}, {Long: "depth", Arg: Number}, {Long: "prefix", Arg: Text}, {Long: "no-dedupe"},
-			{Short: "d", Long: "duplicates"}, {Long: "charset", Arg: Text}, {Short: "f", Long: "format", Arg: Text}}, cargoCommon...)},
-}
+var cargoSpecs = sync.OnceValue(func() map[string]*Spec {
+	return map[string]*Spec{
+		"fmt": {Name: "cargo fmt", Doc: "[-- --check]: rewrites the package's .rs files, which must be writable", Operands: checkCargoFmt,
+			Flags: append([]Flag{{Long: "check"}, {Long: "all"}, {Short: "p", Long: "package", Arg: Text},
+				{Long: "message-format", Arg: Text}, {Long: "version"}}, cargoCommon...)},
+		"metadata": {Name: "cargo metadata", Doc: "no operands", Operands: noOperands,
+			Flags: append([]Flag{{Long: "format-version", Arg: Number}, {Long: "no-deps"}, {Long: "filter-platform", Arg: Text},
+				{Short: "F", Long: "features", Arg: Text}, {Long: "all-features"}, {Long: "no-default-features"}}, cargoCommon...)},
+		"tree": {Name: "cargo tree", Doc: "no operands", Operands: noOperands,
+			Flags: append([]Flag{{Short: "p", Long: "package", Arg: Text}, {Long: "workspace"}, {Long: "exclude", Arg: Text},
+				{Short: "F", Long: "features", Arg: Text}, {Long: "all-features"}, {Long: "no-default-features"},
+				{Long: "target", Arg: Text}, {Short: "e", Long: "edges", Arg: Text}, {Short: "i", Long: "invert", Arg: Text},
+				{Long: "prune", Arg: Text}, {Long: "depth", Arg: Number}, {Long: "prefix", Arg: Text}, {Long: "no-dedupe"},
+				{Short: "d", Long: "duplicates"}, {Long: "charset", Arg: Text}, {Short: "f", Long: "format", Arg: Text}}, cargoCommon...)},
+	}
+})
 
 // rustfmtArgs are the words cargo fmt may pass on to rustfmt after --.
 var rustfmtArgs = []string{"--check", "-v", "--verbose", "-q", "--quiet", "-l", "--files-with-diff"}
@@ -51,7 +54,7 @@ func checkCargo(c *Call, args []string) error {
 	if len(args) == 0 {
 		return ErrUnlisted
 	}
-	spec, ok := cargoSpecs[args[0]]
+	spec, ok := cargoSpecs()[args[0]]
 	if !ok {
 		return ErrUnlisted
 	}

@@ -3,6 +3,7 @@ package validators
 import (
 	"errors"
 	"strings"
+	"sync"
 )
 
 // go and npm are developer tools a person approves (DevToolRules), but
@@ -38,8 +39,10 @@ var goDocSpec = &Spec{Name: "go doc", Doc: "[PACKAGE|SYMBOL]...: names or direct
 // goHelpSpec is `go help [TOPIC]`: it prints documentation.
 var goHelpSpec = &Spec{Name: "go help", Doc: "[TOPIC]...: names of commands or topics", GoFlags: true, Operands: Texts}
 
-var goSubs = map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec, "help": goHelpSpec,
-	"build": goBuildSpec, "vet": goVetSpec, "fmt": goFmtSpec, "clean": goCleanSpec}
+var goSubs = sync.OnceValue(func() map[string]*Spec {
+	return map[string]*Spec{"version": goVersionSpec, "env": goEnvSpec, "list": goListSpec, "doc": goDocSpec, "help": goHelpSpec,
+		"build": goBuildSpec(), "vet": goVetSpec(), "fmt": goFmtSpec, "clean": goCleanSpec}
+})
 
 func registerGo() {
 	register("go", ValidatorFunc(checkGo), func() Entry {
@@ -53,10 +56,10 @@ func checkGo(c *Call) error {
 	if len(c.Argv) < 2 {
 		return ErrUnlisted
 	}
-	spec, ok := goSubs[c.Argv[1]]
+	spec, ok := goSubs()[c.Argv[1]]
 	name, rest := "go "+c.Argv[1], c.Argv[2:]
 	if c.Argv[1] == "mod" && len(c.Argv) > 2 {
-		spec, ok = goModSpecs[c.Argv[2]]
+		spec, ok = goModSpecs()[c.Argv[2]]
 		name, rest = "go mod "+c.Argv[2], c.Argv[3:]
 	}
 	if !ok {

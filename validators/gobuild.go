@@ -2,6 +2,7 @@ package validators
 
 import (
 	"strings"
+	"sync"
 )
 
 // go build and go vet compile the packages and run no code of theirs (no
@@ -31,12 +32,16 @@ func goBuildFlags() []Flag {
 	}
 }
 
-var goBuildSpec = &Spec{Name: "go build", Doc: "[PACKAGES]: import paths, patterns (./...) or directories inside the workspace", GoFlags: true,
-	Operands: checkGoBuild, Flags: append(goBuildFlags(), Flag{Short: "o", Arg: Text})}
+var goBuildSpec = sync.OnceValue(func() *Spec {
+	return &Spec{Name: "go build", Doc: "[PACKAGES]: import paths, patterns (./...) or directories inside the workspace", GoFlags: true,
+		Operands: checkGoBuild, Flags: append(goBuildFlags(), Flag{Short: "o", Arg: Text})}
+})
 
-var goVetSpec = &Spec{Name: "go vet", Doc: "[PACKAGES]: import paths, patterns (./...) or directories inside the workspace", GoFlags: true,
-	Operands: checkGoBuild, Flags: append(goBuildFlags(), Flag{Short: "c", Arg: Number},
-		Flag{Long: "vettool", Arg: Text, Forbid: "runs a program of the caller's choosing as the vet tool"})}
+var goVetSpec = sync.OnceValue(func() *Spec {
+	return &Spec{Name: "go vet", Doc: "[PACKAGES]: import paths, patterns (./...) or directories inside the workspace", GoFlags: true,
+		Operands: checkGoBuild, Flags: append(goBuildFlags(), Flag{Short: "c", Arg: Number},
+			Flag{Long: "vettool", Arg: Text, Forbid: "runs a program of the caller's choosing as the vet tool"})}
+})
 
 var goFmtSpec = &Spec{Name: "go fmt", Doc: "[PACKAGES]: their .go files are rewritten, so they must be writable", GoFlags: true,
 	Operands: checkGoFmt, Flags: []Flag{{Short: "n"}, {Short: "x"}, {Long: "mod", Arg: Text}, {Long: "modfile", Arg: ReadPath}}}
@@ -44,15 +49,17 @@ var goFmtSpec = &Spec{Name: "go fmt", Doc: "[PACKAGES]: their .go files are rewr
 var goCleanSpec = &Spec{Name: "go clean", Doc: "-cache, -testcache or -fuzzcache alone: the build caches, which are vtexec's own", GoFlags: true,
 	Operands: checkGoClean, Flags: []Flag{{Long: "cache"}, {Long: "testcache"}, {Long: "fuzzcache"}}}
 
-var goModSpecs = map[string]*Spec{
-	"tidy": {Name: "go mod tidy", Doc: "no operands", GoFlags: true, Operands: checkGoModules, Flags: []Flag{
-		{Short: "v"}, {Short: "e"}, {Short: "x"}, {Long: "go", Arg: Text}, {Long: "compat", Arg: Text}, {Long: "diff"}}},
-	"verify": {Name: "go mod verify", Doc: "no operands", GoFlags: true, Operands: checkGoModules},
-	"why": {Name: "go mod why", Doc: "PACKAGES: import paths", GoFlags: true, Operands: checkGoModules, Flags: []Flag{
-		{Short: "m"}, {Long: "vendor"}}},
-	"graph": {Name: "go mod graph", Doc: "no operands", GoFlags: true, Operands: checkGoModules, Flags: []Flag{
-		{Long: "go", Arg: Text}, {Short: "x"}}},
-}
+var goModSpecs = sync.OnceValue(func() map[string]*Spec {
+	return map[string]*Spec{
+		"tidy": {Name: "go mod tidy", Doc: "no operands", GoFlags: true, Operands: checkGoModules, Flags: []Flag{
+			{Short: "v"}, {Short: "e"}, {Short: "x"}, {Long: "go", Arg: Text}, {Long: "compat", Arg: Text}, {Long: "diff"}}},
+		"verify": {Name: "go mod verify", Doc: "no operands", GoFlags: true, Operands: checkGoModules},
+		"why": {Name: "go mod why", Doc: "PACKAGES: import paths", GoFlags: true, Operands: checkGoModules, Flags: []Flag{
+			{Short: "m"}, {Long: "vendor"}}},
+		"graph": {Name: "go mod graph", Doc: "no operands", GoFlags: true, Operands: checkGoModules, Flags: []Flag{
+			{Long: "go", Arg: Text}, {Short: "x"}}},
+	}
+})
 
 // checkGoBuild checks the packages, the compiler's and linker's flags,
 // and the modules go reads.

@@ -133,10 +133,10 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 	for _, p := range programs {
 		m[p.name] = p.profile
 	}
-	for name, p := range builtinProfiles {
+	for name, p := range builtinProfiles() {
 		m[name] = p
 	}
-	for name, f := range networkUses {
+	for name, f := range networkUses() {
 		p := m[name]
 		p.NeedsNetwork = f
 		m[name] = p
@@ -169,7 +169,7 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 		p.RunsInputAsProgram = true
 		m[name] = p
 	}
-	for name, valued := range interpreterValued {
+	for name, valued := range interpreterValued() {
 		p := m[name]
 		p.ProgramFromArgs = programFromArgs(valued)
 		m[name] = p
@@ -180,13 +180,15 @@ var profiles = sync.OnceValue(func() map[string]Profile {
 // interpreterValued are, per interpreter, its options whose value is the
 // next word; a word that names the program (-c, -e, -m, -p) counts as
 // its program given.
-var interpreterValued = map[string][]string{
-	"python":  {"-W", "-X", "--check-hash-based-pycs"},
-	"python3": {"-W", "-X", "--check-hash-based-pycs"},
-	"node": {"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--title",
-		"--redirect-warnings", "--env-file", "--watch-path", "--test-name-pattern", "--test-reporter",
-		"--test-reporter-destination", "--test-concurrency", "--test-shard", "--test-skip-pattern"},
-}
+var interpreterValued = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"python":  {"-W", "-X", "--check-hash-based-pycs"},
+		"python3": {"-W", "-X", "--check-hash-based-pycs"},
+		"node": {"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--title",
+			"--redirect-warnings", "--env-file", "--watch-path", "--test-name-pattern", "--test-reporter",
+			"--test-reporter-destination", "--test-concurrency", "--test-shard", "--test-skip-pattern"},
+	}
+})
 
 // programFromArgs reports whether an interpreter's argv gives its
 // program: code in an option, or a script operand other than "-".
@@ -246,38 +248,40 @@ func shellCScript(argv []string) (string, bool) {
 }
 
 // builtinProfiles are the shell builtins vtexec carries out itself.
-var builtinProfiles = map[string]Profile{
-	// command -v NAME…, command -V NAME…: where programs are, from the
-	// trusted PATH; command [-p] CMD ARG…: CMD ARG… (with no shell
-	// functions or aliases to bypass, that is all command does).
-	"command": {
-		ProgramLookup: func(argv []string) string {
-			if len(argv) >= 3 && (argv[1] == "-v" || argv[1] == "-V") {
-				return "command " + argv[1]
-			}
-			return ""
+var builtinProfiles = sync.OnceValue(func() map[string]Profile {
+	return map[string]Profile{
+		// command -v NAME…, command -V NAME…: where programs are, from the
+		// trusted PATH; command [-p] CMD ARG…: CMD ARG… (with no shell
+		// functions or aliases to bypass, that is all command does).
+		"command": {
+			ProgramLookup: func(argv []string) string {
+				if len(argv) >= 3 && (argv[1] == "-v" || argv[1] == "-V") {
+					return "command " + argv[1]
+				}
+				return ""
+			},
+			Unwrap: func(argv []string) ([]string, error) {
+				rest := argv[1:]
+				for len(rest) > 0 && (rest[0] == "-p" || rest[0] == "--") {
+					rest = rest[1:]
+				}
+				if len(rest) == 0 {
+					return nil, refuse(CodeBadUsage, "name the command to run", "command: no command given")
+				}
+				if strings.HasPrefix(rest[0], "-") {
+					return nil, refuse(CodeBadUsage, "use which NAME to find a program", "command %s is not supported", rest[0])
+				}
+				return rest, nil
+			},
 		},
-		Unwrap: func(argv []string) ([]string, error) {
-			rest := argv[1:]
-			for len(rest) > 0 && (rest[0] == "-p" || rest[0] == "--") {
-				rest = rest[1:]
-			}
-			if len(rest) == 0 {
-				return nil, refuse(CodeBadUsage, "name the command to run", "command: no command given")
-			}
-			if strings.HasPrefix(rest[0], "-") {
-				return nil, refuse(CodeBadUsage, "use which NAME to find a program", "command %s is not supported", rest[0])
-			}
-			return rest, nil
+		// type NAME…: where programs are.
+		"type": {
+			ProgramLookup: func(argv []string) string {
+				if len(argv) >= 2 && !strings.HasPrefix(argv[1], "-") {
+					return "type"
+				}
+				return ""
+			},
 		},
-	},
-	// type NAME…: where programs are.
-	"type": {
-		ProgramLookup: func(argv []string) string {
-			if len(argv) >= 2 && !strings.HasPrefix(argv[1], "-") {
-				return "type"
-			}
-			return ""
-		},
-	},
-}
+	}
+})

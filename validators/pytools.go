@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Python's linters, formatter and type checker: flake8 (5.0), black
@@ -184,7 +185,7 @@ var mypyInvertible = map[string]string{
 	"disable-memoryview-promotion": "",
 }
 
-var mypySpec = func() *Spec {
+var mypySpec = sync.OnceValue(func() *Spec {
 	s := &Spec{Name: "mypy", Doc: "files and directories to check, confined", Operands: checkMypy, Flags: []Flag{
 		{Short: "h", Long: "help"}, {Short: "v", Long: "verbose"}, {Short: "V", Long: "version"},
 		{Long: "enable-incomplete-feature", Arg: Text}, {Long: "config-file", Arg: ReadPath},
@@ -217,7 +218,7 @@ var mypySpec = func() *Spec {
 		}
 	}
 	return s
-}()
+})
 
 // checkMypy checks the operands and the configuration mypy reads:
 // --config-file, or the first of mypy.ini, .mypy.ini, pyproject.toml
@@ -318,5 +319,5 @@ func mypySettings(p string) (settings map[string][]string, found bool, err error
 func registerPyTools() {
 	registerSpec(flake8Spec)
 	registerSpec(blackSpec)
-	registerSpec(mypySpec)
+	registerSpec(mypySpec())
 }

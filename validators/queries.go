@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Interpreters and build tools are developer tools a person approves
@@ -16,12 +17,14 @@ import (
 
 // versionFlags are the spellings that print a program's version and
 // exit before reading anything else.
-var versionFlags = map[string][]string{
-	"python": {"--version", "-V", "-VV"}, "python3": {"--version", "-V", "-VV"},
-	"node": {"--version", "-v"}, "make": {"--version", "-v"},
-	"cargo": {"--version", "-V"}, "rustc": {"--version", "-V", "-vV"},
-	"pip": {"--version", "-V"}, "pip3": {"--version", "-V"},
-}
+var versionFlags = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"python": {"--version", "-V", "-VV"}, "python3": {"--version", "-V", "-VV"},
+		"node": {"--version", "-v"}, "make": {"--version", "-v"},
+		"cargo": {"--version", "-V"}, "rustc": {"--version", "-V", "-vV"},
+		"pip": {"--version", "-V"}, "pip3": {"--version", "-V"},
+	}
+})
 
 // pythonModules are the modules `python -m` runs as a program on the
 // allowlist.
@@ -32,7 +35,7 @@ func pythonModule(name string) (*Spec, bool) {
 	case "black":
 		return blackSpec, true
 	case "mypy":
-		return mypySpec, true
+		return mypySpec(), true
 	case "pip":
 		return nil, true
 	}
@@ -50,7 +53,7 @@ func checkQuery(c *Call) error {
 		}
 	}
 	args := c.Argv[1:]
-	if len(args) == 1 && slices.Contains(versionFlags[name], args[0]) {
+	if len(args) == 1 && slices.Contains(versionFlags()[name], args[0]) {
 		if (name == "cargo" || name == "rustc") && rustToolchain(c.WS.Cwd()) {
 			return ErrUnlisted // a toolchain file may pick another cargo to run
 		}
@@ -101,7 +104,7 @@ func rustToolchain(dir string) bool {
 }
 
 // pipQuerySpecs are pip's listings: they read what is installed.
-var pipQuerySpecs = func() map[string]*Spec {
+var pipQuerySpecs = sync.OnceValue(func() map[string]*Spec {
 	global := []Flag{{Short: "q", Long: "quiet"}, {Short: "v", Long: "verbose"}, {Long: "no-color"},
 		{Long: "disable-pip-version-check"}, {Long: "no-input"}, {Long: "isolated"}}
 	list := &Spec{Name: "pip list", Doc: "no operands", Operands: noOperands, Flags: append([]Flag{
@@ -116,7 +119,7 @@ var pipQuerySpecs = func() map[string]*Spec {
 		{Short: "l", Long: "local"}, {Long: "user"}, {Long: "all"}, {Long: "exclude-editable"}, {Long: "exclude", Arg: Text},
 	}, global...)}
 	return map[string]*Spec{"list": list, "show": show, "freeze": freeze}
-}()
+})
 
 func noOperands(c *Call, a *Args) error {
 	if len(a.Operands) > 0 {
@@ -131,7 +134,7 @@ func checkPipQuery(c *Call, args []string) error {
 	if len(args) == 0 {
 		return ErrUnlisted
 	}
-	spec, ok := pipQuerySpecs[args[0]]
+	spec, ok := pipQuerySpecs()[args[0]]
 	if !ok {
 		return ErrUnlisted
 	}
@@ -141,7 +144,7 @@ func checkPipQuery(c *Call, args []string) error {
 func registerQueries() {
 	for _, name := range []string{"cargo", "make", "node", "pip", "pip3", "python", "python3", "rustc"} {
 		register(name, ValidatorFunc(checkQuery), func() Entry {
-			ops := strings.Join(versionFlags[name], ", ") + " alone"
+			ops := strings.Join(versionFlags()[name], ", ") + " alone"
 			switch name {
 			case "pip", "pip3":
 				ops += "; list, show, freeze: these only read and print"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -29,24 +30,26 @@ var ruffCommon = []Flag{
 	{Long: "extension", Arg: Text}, {Long: "output-format", Arg: Text},
 }
 
-var ruffSpecs = map[string]*Spec{
-	"check": {Name: "ruff check", Doc: "[PATHS]: Python files and directories, confined; --fix and --add-noqa rewrite them", Operands: checkRuff,
-		Flags: append([]Flag{{Long: "fix"}, {Long: "no-fix"}, {Long: "unsafe-fixes"}, {Long: "no-unsafe-fixes"},
-			{Long: "show-fixes"}, {Long: "no-show-fixes"}, {Long: "diff"}, {Long: "fix-only"}, {Long: "no-fix-only"},
-			{Long: "ignore-noqa"}, {Short: "o", Long: "output-file", Arg: WritePath}, {Long: "statistics"},
-			{Long: "add-noqa"}, {Long: "show-files"}, {Long: "show-settings"},
-			{Long: "select", Arg: Text}, {Long: "ignore", Arg: Text}, {Long: "extend-select", Arg: Text},
-			{Long: "per-file-ignores", Arg: Text}, {Long: "extend-per-file-ignores", Arg: Text},
-			{Long: "fixable", Arg: Text}, {Long: "unfixable", Arg: Text}, {Long: "extend-fixable", Arg: Text},
-			{Short: "e", Long: "exit-zero"}, {Long: "exit-non-zero-on-fix"}, {Long: "dummy-variable-rgx", Arg: Text},
-			{Short: "w", Long: "watch", Forbid: "watches and runs again until it is stopped"}}, ruffCommon...)},
-	"format": {Name: "ruff format", Doc: "[PATHS]: Python files and directories, rewritten unless --check or --diff", Operands: checkRuff,
-		Flags: append([]Flag{{Long: "check"}, {Long: "diff"}, {Long: "range", Arg: Text}, {Long: "exit-non-zero-on-format"}}, ruffCommon...)},
-	"rule":    {Name: "ruff rule", Doc: "RULE, or --all: prints its explanation", Operands: Texts, Flags: []Flag{{Long: "all"}, {Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
-	"linter":  {Name: "ruff linter", Doc: "no operands", Operands: noOperands, Flags: []Flag{{Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
-	"config":  {Name: "ruff config", Doc: "[KEY]: prints a setting's documentation", Operands: Texts, Flags: []Flag{{Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
-	"version": {Name: "ruff version", Doc: "no operands", Operands: noOperands, Flags: []Flag{{Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
-}
+var ruffSpecs = sync.OnceValue(func() map[string]*Spec {
+	return map[string]*Spec{
+		"check": {Name: "ruff check", Doc: "[PATHS]: Python files and directories, confined; --fix and --add-noqa rewrite them", Operands: checkRuff,
+			Flags: append([]Flag{{Long: "fix"}, {Long: "no-fix"}, {Long: "unsafe-fixes"}, {Long: "no-unsafe-fixes"},
+				{Long: "show-fixes"}, {Long: "no-show-fixes"}, {Long: "diff"}, {Long: "fix-only"}, {Long: "no-fix-only"},
+				{Long: "ignore-noqa"}, {Short: "o", Long: "output-file", Arg: WritePath}, {Long: "statistics"},
+				{Long: "add-noqa"}, {Long: "show-files"}, {Long: "show-settings"},
+				{Long: "select", Arg: Text}, {Long: "ignore", Arg: Text}, {Long: "extend-select", Arg: Text},
+				{Long: "per-file-ignores", Arg: Text}, {Long: "extend-per-file-ignores", Arg: Text},
+				{Long: "fixable", Arg: Text}, {Long: "unfixable", Arg: Text}, {Long: "extend-fixable", Arg: Text},
+				{Short: "e", Long: "exit-zero"}, {Long: "exit-non-zero-on-fix"}, {Long: "dummy-variable-rgx", Arg: Text},
+				{Short: "w", Long: "watch", Forbid: "watches and runs again until it is stopped"}}, ruffCommon...)},
+		"format": {Name: "ruff format", Doc: "[PATHS]: Python files and directories, rewritten unless --check or --diff", Operands: checkRuff,
+			Flags: append([]Flag{{Long: "check"}, {Long: "diff"}, {Long: "range", Arg: Text}, {Long: "exit-non-zero-on-format"}}, ruffCommon...)},
+		"rule":    {Name: "ruff rule", Doc: "RULE, or --all: prints its explanation", Operands: Texts, Flags: []Flag{{Long: "all"}, {Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
+		"linter":  {Name: "ruff linter", Doc: "no operands", Operands: noOperands, Flags: []Flag{{Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
+		"config":  {Name: "ruff config", Doc: "[KEY]: prints a setting's documentation", Operands: Texts, Flags: []Flag{{Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
+		"version": {Name: "ruff version", Doc: "no operands", Operands: noOperands, Flags: []Flag{{Long: "output-format", Arg: Text}, {Short: "h", Long: "help"}}},
+	}
+})
 
 func checkRuffCall(c *Call) error {
 	args := c.Argv[1:]
@@ -59,7 +62,7 @@ func checkRuffCall(c *Call) error {
 	if len(args) == 0 {
 		return ErrUnlisted
 	}
-	spec, ok := ruffSpecs[args[0]]
+	spec, ok := ruffSpecs()[args[0]]
 	if !ok {
 		return ErrUnlisted // server, analyze, clean: a person decides
 	}

@@ -1,6 +1,9 @@
 package validators
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // test and [ are /usr/bin/test and /usr/bin/[ from GNU coreutils 9.1
 // (commands run without a shell, so never bash's builtins). They stat
@@ -23,7 +26,7 @@ var TestUnaryOperators = map[string]bool{
 
 // testOperators are the words test and [ may read as operators: the
 // unary ones, the binary ones and the connectives.
-var testOperators = func() map[string]bool {
+var testOperators = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{
 		"!": true, "(": true, ")": true, "-a": true, "-o": true,
 		"=": true, "==": true, "!=": true, "<": true, ">": true,
@@ -34,7 +37,7 @@ var testOperators = func() map[string]bool {
 		m[op] = true
 	}
 	return m
-}()
+})
 
 func registerTest() {
 	for _, name := range []string{"test", "["} {
@@ -54,7 +57,7 @@ func checkTest(c *Call) error {
 		}
 	}
 	for _, a := range args {
-		if a == "" || testOperators[a] || !looksLikePath(a) {
+		if a == "" || testOperators()[a] || !looksLikePath(a) {
 			continue
 		}
 		if err := c.ReadPath(a, false); err != nil {
