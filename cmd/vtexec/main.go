@@ -73,7 +73,7 @@ var engine = sync.OnceValue(func() *vtexec.Engine { return vtexec.NewEngine(vtex
 func main() {
 	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	engine().Close()
-	handOffWatches()
+	leaveAtExit()
 	os.Exit(code)
 }
 

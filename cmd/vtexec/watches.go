@@ -5,11 +5,28 @@ import (
 	"os/exec"
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
+	"github.com/vtexec/vtexec/internal/exithold"
 )
 
 // heldUntilExit is the write end of the pipe the holder of the process's
 // inotify instance reads: the kernel closes it when this process exits.
 var heldUntilExit *os.File
+
+// leaveAtExit leaves what this process's exit would make its caller wait
+// for to a process that outlives it by a moment: its memory's unmapping
+// and its inotify instance's teardown go to a holder that shares the
+// memory and runs no program (see exithold); where none can be started,
+// the instance alone goes to a cat.
+func leaveAtExit() {
+	inst := dirwatch.Instance()
+	held := exithold.Hold(inst) > 0
+	if inst != nil {
+		inst.Close()
+	}
+	if !held {
+		handOffWatches()
+	}
+}
 
 // handOffWatches gives the process's inotify instance, if it watched
 // anything, to a cat that reads a pipe until this process has exited and

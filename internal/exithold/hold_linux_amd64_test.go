@@ -1,0 +1,116 @@
+package exithold
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("EXITHOLD_CHILD") == "1" {
+		child()
+	}
+	os.Exit(m.Run())
+}
+
+// child is the process under test: it starts a holder, giving it the
+// read end of a pipe of its own, says both pids and which descriptor it
+// gave, and exits when its stdin ends.
+func child() {
+	r, w, err := os.Pipe()
+	if err != nil {
+		os.Exit(2)
+	}
+	defer w.Close()
+	pid := Hold(r)
+	os.Stdout.WriteString(strconv.Itoa(pid) + " " + strconv.Itoa(int(r.Fd())) + "\n")
+	io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
+}
+
+// The holder shares the process's memory, keeps only the descriptor it
+// was given and its pipe, sits in /, blocks every signal, lets the
+// caller's streams end with the process, and ends itself once the
+// process has.
+func TestHolderOutlivesTheProcessAndHoldsNothingElse(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "EXITHOLD_CHILD=1")
+	cmd.Dir = t.TempDir()
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer cmd.Process.Kill()
+
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	fields := strings.Fields(line)
+	require.Len(t, fields, 2)
+	holder, given := fields[0], fields[1]
+	require.NotEqual(t, "0", holder, "the holder started")
+	proc := func(pid string, name ...string) string {
+		return filepath.Join(append([]string{"/proc", pid}, name...)...)
+	}
+
+	// Its memory is the process's: kcmp(KCMP_VM) says 0 for the same.
+	hpid, _ := strconv.Atoi(holder)
+	same, _, errno := syscall.Syscall6(sysKcmp, uintptr(cmd.Process.Pid), uintptr(hpid), 1, 0, 0, 0)
+	require.Zero(t, errno, "kcmp")
+	assert.Zero(t, same, "the holder shares the process's memory")
+
+	// Wait for it to have closed what it does not keep.
+	fds := map[string]string{}
+	require.Eventually(t, func() bool {
+		entries, err := os.ReadDir(proc(holder, "fd"))
+		if err != nil {
+			return false
+		}
+		clear(fds)
+		for _, e := range entries {
+			fds[e.Name()], _ = os.Readlink(proc(holder, "fd", e.Name()))
+		}
+		return len(fds) <= 2
+	}, 10*time.Second, time.Millisecond, "the holder keeps two descriptors: %v", fds)
+	givenTarget, err := os.Readlink(proc(strconv.Itoa(cmd.Process.Pid), "fd", given))
+	require.NoError(t, err)
+	assert.Equal(t, givenTarget, fds["1"], "the descriptor it was given")
+	assert.Contains(t, fds["0"], "pipe:", "the pipe it reads")
+	cwd, err := os.Readlink(proc(holder, "cwd"))
+	require.NoError(t, err)
+	assert.Equal(t, "/", cwd, "not the caller's directory")
+	status, err := os.ReadFile(proc(holder, "status"))
+	require.NoError(t, err)
+	assert.Contains(t, string(status), "\nSigBlk:\tfffffffffffbfeff\n", "every signal that can be is blocked")
+
+	// The process ends: its streams end with it, and then the holder.
+	require.NoError(t, stdin.Close())
+	done := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, stdout); done <- err }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the process's stdout did not end: the holder keeps it")
+	}
+	require.NoError(t, cmd.Wait())
+	assert.Eventually(t, func() bool {
+		status, err := os.ReadFile(proc(holder, "status"))
+		return err != nil || strings.Contains(string(status), "\nState:\tZ")
+	}, 10*time.Second, time.Millisecond, "the holder ends once the process has")
+}
+
+// sysKcmp is kcmp's number on amd64.
+const sysKcmp = 312
