@@ -102,6 +102,7 @@ const (
 	BadRequest             = "bad_request"
 	Usage                  = "usage"
 	InternalError          = "internal_error"
+	ServerMissing          = "server_missing"
 	SessionEscalated       = "session_escalated"
 	BoxDenied              = "box_denied"
 	RanWithoutNetwork      = "ran_without_network"
@@ -158,7 +159,7 @@ var entries = []Entry{
 	{Codes: []Code{Background}, Kind: Refusal, Security: false, Meaning: "`&`, `coproc`"},
 	{Codes: []Code{Redirect}, Kind: Refusal, Security: false, Meaning: "a redirect outside the allowed set"},
 	{Codes: []Code{NotAllowed}, Kind: Refusal, Security: false, Meaning: "a program not on the allowlist (decision `ask`), or one that is not the trusted program (a path into the workspace, a look-alike, missing)"},
-	{Codes: []Code{ForbiddenProgram}, Kind: Refusal, Security: true, Meaning: "vtexec itself, under any name or path; shells (except a whole `bash -c SCRIPT`), privilege tools, programs that run a program given in their arguments (`ionice`, `setsid`, `watch`, …); a version in the name (`bash5.2`, `python3.11`) does not change what a program is"},
+	{Codes: []Code{ForbiddenProgram}, Kind: Refusal, Security: true, Meaning: "vtexec itself (`vtexec` or `vtexec-serve`), under any name or path; shells (except a whole `bash -c SCRIPT`), privilege tools, programs that run a program given in their arguments (`ionice`, `setsid`, `watch`, …); a version in the name (`bash5.2`, `python3.11`) does not change what a program is"},
 	{Codes: []Code{UnknownFlag}, Kind: Refusal, Security: false, Meaning: "a flag the validator does not know, or an abbreviated long option"},
 	{Codes: []Code{ShellBuiltin}, Kind: Refusal, Security: false, Meaning: "a shell builtin (`export`, `source`, `set`, `alias` …): vtexec runs programs, with no shell state to change"},
 	{Codes: []Code{ForbiddenFlag}, Kind: Refusal, Security: true, Meaning: "a flag that runs code, writes files, reads file lists or follows symlinks"},
@@ -174,6 +175,7 @@ var entries = []Entry{
 	{Codes: []Code{BadPath}, Kind: Refusal, Security: true, Meaning: "an empty path, a NUL byte, over 4096 bytes, a symlink loop, `..` after a missing directory"},
 	{Codes: []Code{CheckLimit}, Kind: Refusal, Security: false, Meaning: "the check of the request would read more than 1,000,000 directory entries (the walks below directories a command writes or follows links in, and the globs, of every operand and command together), or took longer than its deadline: half the request's timeout, at most 10 s"},
 	{Codes: []Code{BadRequest}, Kind: Refusal, Security: false, Meaning: "a request vtexec cannot act on (malformed JSON line, missing workspace, cwd outside)"},
+	{Codes: []Code{ServerMissing}, Kind: Error, Security: false, Meaning: "`vtexec serve` found no `vtexec-serve` beside vtexec: the server is that program, installed with vtexec"},
 	{Codes: []Code{Usage, InternalError}, Kind: Error, Security: false, Meaning: "(in `{\"error\": …}` with `--json`) vtexec was called wrongly, or failed itself"},
 	{Codes: []Code{SessionEscalated}, Kind: Ask, Security: false, Meaning: "the session had `escalate_after` (default 3) refusals with security codes, so vtexec allows nothing in it on its own: every command needs a person until one resets the session (`vtexec session reset ID`, or a \"session\" answer to this question); where no person can be asked, the command is refused with this code; also a warning on the refusal that escalated the session, and an audit record (kind `session`)"},
 	{Codes: []Code{BoxDenied}, Kind: Warning, Security: false, Meaning: "a command failed and its error output names something the kernel box denied (a write outside the workspace, its own HOME and TMPDIR and the read-write roots; a protected name; a connection without the network): what, why, and how a person grants it"},

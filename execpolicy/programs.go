@@ -189,22 +189,42 @@ func shellScript(p *plan.Plan) (string, bool) {
 	return script(cmds[0].Argv)
 }
 
-var (
-	selfOnce sync.Once
-	selfFile os.FileInfo
-)
+// selfFiles are vtexec's programs: the running one, and vtexec and
+// vtexec-serve beside it (the one installation's two programs).
+var selfFiles = sync.OnceValue(func() []os.FileInfo {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	var files []os.FileInfo
+	if fi, err := os.Stat(exe); err == nil {
+		files = append(files, fi)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		for _, name := range []string{"vtexec", "vtexec-serve", "vtexec.exe", "vtexec-serve.exe"} {
+			if fi, err := os.Stat(filepath.Join(filepath.Dir(real), name)); err == nil {
+				files = append(files, fi)
+			}
+		}
+	}
+	return files
+})
 
-// isSelf reports whether prog is the running vtexec binary, under any
+// isSelf reports whether prog is one of vtexec's programs, under any
 // name or path (a copy is another file, and asks or is refused as one).
 func isSelf(prog string) bool {
-	selfOnce.Do(func() {
-		if exe, err := os.Executable(); err == nil {
-			selfFile, _ = os.Stat(exe)
-		}
-	})
-	if selfFile == nil {
+	self := selfFiles()
+	if len(self) == 0 {
 		return false
 	}
 	fi, err := os.Stat(prog)
-	return err == nil && os.SameFile(fi, selfFile)
+	if err != nil {
+		return false
+	}
+	for _, s := range self {
+		if os.SameFile(fi, s) {
+			return true
+		}
+	}
+	return false
 }

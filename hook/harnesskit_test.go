@@ -6,11 +6,11 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec/internal/testbin"
 )
 
 // harnessDirs makes a HOME and a project directory for a harness, under a
@@ -22,9 +22,8 @@ func harnessDirs(t *testing.T) (dir, home, work, bin string) {
 	home, work = filepath.Join(dir, "home"), filepath.Join(dir, "work")
 	require.NoError(t, os.MkdirAll(home, 0o755))
 	require.NoError(t, os.MkdirAll(work, 0o755))
-	bin = filepath.Join(dir, "vtexec")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin, err = testbin.Build(dir)
+	require.NoError(t, err)
 	return dir, home, work, bin
 }
 

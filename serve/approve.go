@@ -12,10 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/internal/serveopts"
 )
 
 // DefaultAskTimeout is how long a person has to answer an elicitation.
-const DefaultAskTimeout = 2 * time.Minute
+const DefaultAskTimeout = serveopts.DefaultAskTimeout
 
 // approvalKey names the elicitation in a multi round-trip call.
 const approvalKey = "approval"

@@ -19,6 +19,7 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/codes"
+	"github.com/vtexec/vtexec/internal/serveopts"
 	"github.com/vtexec/vtexec/validators"
 )
 
@@ -33,7 +34,7 @@ const (
 // Limits of background jobs.
 const (
 	// DefaultMaxJobs is how many background commands may run at once.
-	DefaultMaxJobs = 8
+	DefaultMaxJobs = serveopts.DefaultMaxJobs
 	// DefaultJobTimeout ends a background command that was given no
 	// timeout_ms.
 	DefaultJobTimeout = 8 * time.Hour

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vtexec/vtexec/internal/jsonline"
+	"github.com/vtexec/vtexec/internal/serveopts"
 )
 
 // A face that reads one JSON message a line must not die of a line: the
@@ -112,7 +113,7 @@ func (l *LockedWriter) Close() error {
 // DefaultMaxCalls is how many requests of one connection are handled at
 // once unless said otherwise; the next waits, unread, until one is
 // answered.
-const DefaultMaxCalls = 32
+const DefaultMaxCalls = serveopts.DefaultMaxCalls
 
 // GuardLines returns a reader of the good lines of r, for the SDK, and
 // the writer both the SDK and the guard answer on (w, locked). At most

@@ -16,14 +16,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec/internal/testbin"
 )
 
-// buildVtexec builds the vtexec command into dir.
+// buildVtexec builds vtexec and vtexec-serve into dir.
 func buildVtexec(tb testing.TB, dir string) string {
 	tb.Helper()
-	bin := filepath.Join(dir, "vtexec")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
-	require.NoError(tb, err, "go build: %s", out)
+	bin, err := testbin.Build(dir)
+	require.NoError(tb, err)
 	return bin
 }
 

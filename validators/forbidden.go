@@ -51,7 +51,7 @@ var forbiddenGroups = []struct {
 	{[]string{"crontab", "at", "batch", "schtasks"},
 		Refused{"schedules commands to run later, outside vtexec",
 			"run the command now"}},
-	{[]string{"vtexec"},
+	{[]string{"vtexec", "vtexec-serve"},
 		Refused{"is vtexec itself: a command may not run vtexec, whose flags could approve commands or change its confinement",
 			"send the command itself; vtexec runs it"}},
 	{[]string{"ionice", "chrt", "taskset", "setarch", "linux32", "linux64", "flock", "sg", "newgrp", "script", "prlimit", "systemd-run", "watch", "strace", "ltrace", "gdb", "valgrind", "expect", "parallel", "faketime", "fakeroot", "firejail", "bwrap", "proot", "setsid", "numactl", "cpulimit", "wsl"},

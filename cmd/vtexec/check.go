@@ -13,6 +13,7 @@ import (
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/dirwatch"
+	"github.com/vtexec/vtexec/internal/gcpace"
 	"github.com/vtexec/vtexec/internal/jsonline"
 
 	"github.com/vtexec/vtexec"
@@ -120,7 +121,7 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 		// Once, not per line: a relative root costs a getcwd each time.
 		cfg.wsDir = abs
 	}
-	collectLessOften()
+	gcpace.LessOften()
 	// Lines of one session are checked one after another (a refusal
 	// counts against the session before the next line is decided);
 	// without one, lines are independent and are checked on every CPU,

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/vtexec/vtexec/execpolicy"
-	"github.com/vtexec/vtexec/serve"
+	"github.com/vtexec/vtexec/internal/modelrules"
 )
 
 // describe is what vtexec describe prints: the rules the MCP tools teach
@@ -15,7 +15,7 @@ import (
 func describe() string {
 	c := execpolicy.Commands()
 	var b strings.Builder
-	b.WriteString(serve.Rules)
+	b.WriteString(modelrules.Rules)
 	b.WriteString("\n\nRuns without asking, when its flags and paths check out:\n  ")
 	names := make([]string, 0, len(c.Allowed))
 	for _, e := range c.Allowed {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec/internal/testbin"
 )
 
 // procStatus reads a field (Threads, VmRSS in kB) of /proc/PID/status.
@@ -37,7 +38,8 @@ func procStatus(t *testing.T, pid int, field string) int {
 // during the flood and after, and every call is answered in the end.
 func TestServeFloodIsBounded(t *testing.T) {
 	ws := cliWorkspace(t)
-	bin := goBuild(t, ".", "vtexec")
+	bin, err := testbin.Build(t.TempDir(), "CGO_ENABLED=0")
+	require.NoError(t, err)
 	cmd := exec.Command(bin, "serve", "--workspace", ws, "--audit", "off")
 	in, err := cmd.StdinPipe()
 	require.NoError(t, err)

@@ -19,7 +19,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +29,7 @@ import (
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/hook"
+	"github.com/vtexec/vtexec/internal/buildinfo"
 	"github.com/vtexec/vtexec/internal/display"
 )
 
@@ -241,44 +241,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 // version is the module version vtexec was built as, with the commit
 // when the build knows it.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := info.Main.Version
-	var rev, when string
-	modified, cgo := false, false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "CGO_ENABLED":
-			cgo = s.Value == "1"
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	switch {
-	case rev != "":
-		v += " commit " + rev[:min(12, len(rev))]
-		if when != "" {
-			v += " (" + when + ")"
-		}
-		if modified {
-			v += ", with uncommitted changes"
-		}
-	case v == "(devel)":
-		v += ", built without version control information (-buildvcs=false)"
-	}
-	v += " " + info.GoVersion
-	if cgo {
-		return v + ", with cgo (each process starts the dynamic loader first: see the README's Install)"
-	}
-	return v + ", static"
-}
+func version() string { return buildinfo.Version() }
 
 // encodeJSON writes v as one JSON line, without HTML escaping.
 func encodeJSON(w io.Writer, v any) error {

@@ -5,59 +5,76 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"path/filepath"
+	"runtime"
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/codes"
-	"github.com/vtexec/vtexec/serve"
+	"github.com/vtexec/vtexec/internal/buildinfo"
+	"github.com/vtexec/vtexec/internal/serveopts"
 )
 
-// cmdServe serves MCP on stdin and stdout until the client hangs up or a
-// signal ends ctx.
+// serverName is the MCP server's program, installed beside vtexec. It is
+// a program of its own so that vtexec, started for every check, run and
+// hook, does not link (and initialise, ~0.6 ms a process) the MCP SDK
+// and what it brings: HTTP, OAuth, TLS, JSON Schema.
+const serverName = "vtexec-serve"
+
+// cmdServe checks vtexec serve's flags, then becomes vtexec-serve with
+// them: the server serves MCP on stdin and stdout until the client hangs
+// up or a signal ends it.
 func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	fs := newFlags("serve")
-	wsDir := fs.String("workspace", ".", "workspace root")
-	auditLog := fs.String("audit", "", `audit log file ("off" to disable)`)
-	jsonl := fs.Bool("jsonl", false, "the same tools as JSON lines: {\"id\",\"tool\",\"arguments\"} in, {\"id\",\"is_error\",\"text\",\"result\"} out")
-	jsonlAsks := fs.Bool("ask", false, `with --jsonl: ask about commands that need a person with {"ask": …} lines, answered by {"answer": …} lines`)
-	maxJobs := fs.Int("max-jobs", serve.DefaultMaxJobs, "how many background commands (shell with background: true) may run at once")
-	maxCalls := fs.Int("max-calls", serve.DefaultMaxCalls, "how many requests of the connection are handled at once; the next waits, unread, until one is answered")
-	askTimeout := fs.Duration("ask-timeout", serve.DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
+	o := serveopts.Define(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
-	if fs.NArg() > 0 {
-		return 0, &usageError{"serve takes no arguments: MCP requests come on stdin"}
-	}
-	if *jsonlAsks && !*jsonl {
-		return 0, &usageError{"--ask goes with --jsonl (an MCP client is asked by elicitation)"}
-	}
-	if *maxJobs < 1 {
-		return 0, &usageError{"--max-jobs must be at least 1"}
-	}
-	if *maxCalls < 1 {
-		return 0, &usageError{"--max-calls must be at least 1"}
+	if err := o.Validate(fs.Args()); err != nil {
+		return 0, &usageError{err.Error()}
 	}
 	// Fail at start, not at the first call.
-	if fi, err := os.Stat(*wsDir); err != nil || !fi.IsDir() {
-		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", *wsDir),
+	if fi, err := os.Stat(o.Workspace); err != nil || !fi.IsDir() {
+		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", o.Workspace),
 			Hint: "pass --workspace with an existing project directory"}
 	}
-	collectLessOften()
-	engine := vtexec.NewEngine(vtexec.Config{KeepReady: true})
-	defer engine.Close()
-	s, err := serve.New(serve.Options{Engine: engine, Workspace: *wsDir, AuditLog: *auditLog, AskTimeout: *askTimeout, MaxJobs: *maxJobs, JSONLAsks: *jsonlAsks, Version: version()})
+	server, err := serverPath()
 	if err != nil {
 		return 0, err
 	}
-	if *jsonl {
-		return 0, s.ServeJSONL(ctx, stdin, stdout)
+	if stdin != os.Stdin || stdout != os.Stdout {
+		return 0, fmt.Errorf("vtexec serve serves on the process's own stdin and stdout")
 	}
-	// A bad line is answered with a JSON-RPC error, not the end of the
-	// connection.
-	r, w := serve.GuardLines(stdin, stdout, *maxCalls)
-	return 0, s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+	return becomeServer(ctx, server, args)
 }
 
-// moduleVersion is vtexec's version as the build recorded it.
+// serverPath is vtexec-serve beside vtexec's own executable (its links
+// resolved): the same installation, never one found on PATH.
+func serverPath() (string, error) {
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err != nil {
+		return "", fmt.Errorf("vtexec serve: where vtexec is installed: %w", err)
+	}
+	name := serverName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	p := filepath.Join(filepath.Dir(self), name)
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", &vtexec.RequestError{Code: codes.ServerMissing,
+			Reason: fmt.Sprintf("vtexec serve runs the MCP server %s, installed beside vtexec, and it is not there", p),
+			Hint:   "install both programs: CGO_ENABLED=0 go install github.com/vtexec/vtexec/cmd/...@" + installVersion() + " (or go build -o DIR/ ./cmd/vtexec ./cmd/vtexec-serve in a clone)"}
+	}
+	return p, nil
+}
+
+// installVersion is the version to install vtexec-serve at: vtexec's own
+// when the build knows it, else latest.
+func installVersion() string {
+	if v := buildinfo.Module(); v != "" && v != "(devel)" {
+		return v
+	}
+	return "latest"
+}

@@ -92,9 +92,10 @@ func build(cgo bool) (string, error) {
 		return "", err
 	}
 	for name, pkg := range map[string]string{
-		"vtexec":   "github.com/vtexec/vtexec/cmd/vtexec",
-		"baseline": "github.com/vtexec/vtexec/cmd/vtexec/testdata/baseline",
-		"noopmcp":  "github.com/vtexec/vtexec/serve/testdata/noopmcp",
+		"vtexec":       "github.com/vtexec/vtexec/cmd/vtexec",
+		"vtexec-serve": "github.com/vtexec/vtexec/cmd/vtexec-serve",
+		"baseline":     "github.com/vtexec/vtexec/cmd/vtexec/testdata/baseline",
+		"noopmcp":      "github.com/vtexec/vtexec/serve/testdata/noopmcp",
 	} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{false: "0", true: "1"}[cgo])

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec/internal/testbin"
 )
 
 // vtexecBin is vtexec built for the test.
@@ -28,9 +29,8 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	vtexecBin = filepath.Join(dir, "vtexec")
-	if out, err := exec.Command("go", "build", "-o", vtexecBin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+	if vtexecBin, err = testbin.Build(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()

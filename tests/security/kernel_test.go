@@ -19,6 +19,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec/internal/testbin"
 )
 
 // The kernel floor is tested independently of any validator hole: a
@@ -87,11 +88,7 @@ func builtVtexec(t *testing.T) string {
 			buildErr = err
 			return
 		}
-		vtexecBin = filepath.Join(dir, "vtexec")
-		out, err := exec.Command("go", "build", "-o", vtexecBin, "github.com/vtexec/vtexec/cmd/vtexec").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		vtexecBin, buildErr = testbin.Build(dir)
 	})
 	require.NoError(t, buildErr)
 	return vtexecBin

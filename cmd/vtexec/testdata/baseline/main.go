@@ -5,11 +5,8 @@
 package main
 
 import (
-	_ "github.com/creack/pty"
-	_ "github.com/google/jsonschema-go/jsonschema"
 	_ "github.com/google/uuid"
 	_ "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	_ "github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/pelletier/go-toml/v2"
 	_ "golang.org/x/mod/modfile"
 	_ "golang.org/x/sys/unix"

@@ -1,0 +1,55 @@
+// Package buildinfo says which build of vtexec is running: vtexec and
+// vtexec-serve report it alike.
+package buildinfo
+
+import "runtime/debug"
+
+// Version is the module version vtexec was built as, with the commit
+// when the build knows it.
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	var rev, when string
+	modified, cgo := false, false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "CGO_ENABLED":
+			cgo = s.Value == "1"
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	switch {
+	case rev != "":
+		v += " commit " + rev[:min(12, len(rev))]
+		if when != "" {
+			v += " (" + when + ")"
+		}
+		if modified {
+			v += ", with uncommitted changes"
+		}
+	case v == "(devel)":
+		v += ", built without version control information (-buildvcs=false)"
+	}
+	v += " " + info.GoVersion
+	if cgo {
+		return v + ", with cgo (each process starts the dynamic loader first: see the README's Install)"
+	}
+	return v + ", static"
+}
+
+// Module is the module version alone ("v1.2.3", "(devel)"), or "" when
+// the build recorded none.
+func Module() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		return info.Main.Version
+	}
+	return ""
+}
