@@ -35,14 +35,15 @@ func sightingFile(h Harness) (string, error) {
 	return filepath.Join(dir, "hooks", string(h)+".json"), nil
 }
 
-// noteSighting records ev; a failure only costs the note.
+// noteSighting records ev; a failure only costs the note, and so would
+// a crash: it is not synced to disk, which would cost every tool call.
 func noteSighting(ev Event) {
 	path, err := sightingFile(ev.Harness)
 	if err != nil || os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return
 	}
 	data, _ := json.Marshal(sighting{Time: time.Now().UTC(), Tool: ev.ToolName, Cwd: ev.Cwd, Session: ev.SessionID})
-	fsutil.WriteAtomic(path, append(data, '\n'), 0o600)
+	fsutil.WriteAtomicNoSync(path, append(data, '\n'), 0o600)
 }
 
 // mainTest is `vtexec hook test --harness H [--workspace DIR]`.

@@ -11,16 +11,18 @@ import (
 )
 
 func TestWriteAtomicReplaces(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f")
-	require.NoError(t, WriteAtomic(p, []byte("one"), 0o600))
-	require.NoError(t, WriteAtomic(p, []byte("two"), 0o644))
-	data, err := os.ReadFile(p)
-	require.NoError(t, err)
-	assert.Equal(t, "two", string(data))
-	fi, _ := os.Stat(p)
-	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
-	entries, _ := os.ReadDir(filepath.Dir(p))
-	assert.Len(t, entries, 1, "no temporary file is left behind")
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteAtomic": WriteAtomic, "WriteAtomicNoSync": WriteAtomicNoSync} {
+		p := filepath.Join(t.TempDir(), "f")
+		require.NoError(t, write(p, []byte("one"), 0o600), name)
+		require.NoError(t, write(p, []byte("two"), 0o644), name)
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, "two", string(data), name)
+		fi, _ := os.Stat(p)
+		assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), name)
+		entries, _ := os.ReadDir(filepath.Dir(p))
+		assert.Len(t, entries, 1, "%s: no temporary file is left behind", name)
+	}
 }
 
 func TestLockSerialises(t *testing.T) {

@@ -774,6 +774,6 @@ func writeGitIdentity(home string) {
 	})
 	if gitIdentity != nil {
 		// A replace, never a write through whatever a command left there.
-		fsutil.WriteAtomic(filepath.Join(home, ".gitconfig"), gitIdentity, 0o600)
+		fsutil.WriteAtomicNoSync(filepath.Join(home, ".gitconfig"), gitIdentity, 0o600)
 	}
 }

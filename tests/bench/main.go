@@ -3,7 +3,8 @@
 // workspace that is a git repository. In one run, interleaved, it times
 //
 //   - a Go binary that links vtexec's dependencies and does nothing, `cat`,
-//     and fresh `vtexec check -- ls` and `vtexec run -- 'cat file.txt'`;
+//     and fresh `vtexec check -- ls` and `vtexec run -- 'cat file.txt'`,
+//     and a fresh `vtexec hook` deciding a Claude Code Bash event;
 //   - the same cat under bwrap (Debian's bubblewrap) with comparable
 //     confinement;
 //   - `vtexec check --jsonl` over the corpus as one fresh process, and warm;
@@ -192,6 +193,9 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 		{"cat", []string{cat, "file.txt"}, nil, false},
 		{"check", []string{vtexec, "check", "--", "ls"}, nil, true},
 		{"run", []string{vtexec, "run", "--", "cat file.txt"}, nil, true},
+		// Claude Code starts the hook for every tool call.
+		{"hook", []string{vtexec, "hook", "--harness", "claude", "--workspace", ws},
+			[]byte(`{"session_id":"bench","cwd":` + strconv.Quote(ws) + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`), true},
 	}
 	if bwrap, err := exec.LookPath("bwrap"); err == nil {
 		argv := []string{bwrap, "--unshare-all", "--die-with-parent", "--new-session",
@@ -392,7 +396,7 @@ func med(v []float64) float64 {
 
 func (r *results) print(w io.Writer) {
 	fmt.Fprintf(w, "%-12s %10s %10s %10s\n", "case", "median", "min", "max")
-	for _, name := range []string{"baseline", "cat", "check", "run", "bwrap", "jsonl-fresh", "mcp-cat", "mcp-shell", "mcp-noop", "mcp-check", "mcp-cat-paced", "mcp-shell-paced"} {
+	for _, name := range []string{"baseline", "cat", "check", "hook", "run", "bwrap", "jsonl-fresh", "mcp-cat", "mcp-shell", "mcp-noop", "mcp-check", "mcp-cat-paced", "mcp-shell-paced"} {
 		if v := r.ms[name]; len(v) > 0 {
 			fmt.Fprintf(w, "%-12s %8.2fms %8.2fms %8.2fms\n", name, med(v), slices.Min(v), slices.Max(v))
 		}
@@ -410,6 +414,7 @@ func (r *results) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, "figure                                     value     goal")
 	fmt.Fprintf(w, "check -- ls − baseline                   %+7.2f ms  ≤ +1 ms\n", m("check")-m("baseline"))
+	fmt.Fprintf(w, "hook, a Claude Code Bash event − baseline %+7.2f ms\n", m("hook")-m("baseline"))
 	fmt.Fprintf(w, "run -- 'cat file' − (baseline + cat)     %+7.2f ms  ≤ +1.5 ms\n", m("run")-m("baseline")-m("cat"))
 	if b := m("bwrap"); b > 0 {
 		fmt.Fprintf(w, "run -- 'cat file' / bwrap cat             %6.2f ×   ≤ 1.0 ×\n", m("run")/b)
