@@ -140,7 +140,15 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	} else if b.report.Network == "unconfined" {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
 	}
-	if abi > 0 {
+	switch {
+	case abi > 0 && b.userns:
+		// Each program's helper builds the ruleset in its own root;
+		// here the spec's paths are only checked, so that a missing
+		// root fails the box now and not each program.
+		if err := checkRulePaths(spec); err != nil {
+			return nil, err
+		}
+	case abi > 0:
 		rs, err := newRuleset(spec, abi, b.report.Network == "tcp-denied")
 		if err != nil {
 			discardCgroups(cgroups)
@@ -228,7 +236,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		b.report.Limits = &l
 	}
 	b.report.Missing = missing
-	if mode == ModeRequired && (b.rules == nil || !b.report.PIDNamespace || b.report.Network == "unconfined") {
+	if mode == ModeRequired && (abi == 0 || !b.report.PIDNamespace || b.report.Network == "unconfined") {
 		b.Close()
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, strings.Join(missing, "; "))
 	}

@@ -272,3 +272,23 @@ func TestReportGroupsAbsentProtectedNames(t *testing.T) {
 	assert.Contains(t, files, "placeholder_files = true")
 	assert.NotContains(t, dirs+files, filepath.Join(ws, ".vscode"), "an existing name is protected, not missing")
 }
+
+// A root of the spec that does not exist fails the box when it opens,
+// as root and without (where each program's helper builds the ruleset),
+// and no box is left to run anything.
+func TestOpenRefusesAMissingRoot(t *testing.T) {
+	if landlockABI() == 0 {
+		t.Skip("no Landlock here: nothing checks the roots")
+	}
+	missing := filepath.Join(t.TempDir(), "gone")
+	for _, spec := range []Spec{
+		{ReadWrite: []string{t.TempDir(), missing}},
+		{ReadWrite: []string{t.TempDir()}, ReadOnly: []string{missing}},
+	} {
+		b, err := Open(spec, ModeBestEffort)
+		require.Error(t, err)
+		assert.Nil(t, b)
+		assert.ErrorIs(t, err, os.ErrNotExist)
+		assert.Contains(t, err.Error(), missing)
+	}
+}

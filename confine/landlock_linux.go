@@ -172,6 +172,21 @@ func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
 	return rs, nil
 }
 
+// checkRulePaths fails as newRuleset would on a path of the spec that
+// cannot be opened, without making a ruleset.
+func checkRulePaths(spec Spec) error {
+	for _, paths := range [][]string{spec.ReadOnly, spec.ReadWrite} {
+		for _, p := range paths {
+			fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return &os.PathError{Op: "landlock rule", Path: p, Err: err}
+			}
+			unix.Close(fd)
+		}
+	}
+	return nil
+}
+
 // allow adds a rule granting access beneath path (only the rights that
 // apply to a file, when path is one).
 func (rs *ruleset) allow(path string, access uint64) error {
