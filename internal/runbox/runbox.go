@@ -218,14 +218,22 @@ func (c *Cache) CloseAll() {
 
 // open returns a box for spec, and the function that releases it.
 func (c *Cache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func(), error) {
-	key := confine.SpecKey(spec, mode)
 	c.mu.Lock()
-	if e := c.m[key]; e != nil {
-		e.refs++
-		c.mu.Unlock()
-		return e.box, c.releaser(e), nil
-	}
+	empty := len(c.m) == 0
 	c.mu.Unlock()
+	// The key stats every path the box binds or protects, and Open makes
+	// it again: a process's first box (every fresh run's only one) has
+	// nothing to find.
+	if !empty {
+		key := confine.SpecKey(spec, mode)
+		c.mu.Lock()
+		if e := c.m[key]; e != nil {
+			e.refs++
+			c.mu.Unlock()
+			return e.box, c.releaser(e), nil
+		}
+		c.mu.Unlock()
+	}
 	b, err := confine.Open(spec, mode)
 	if err != nil {
 		return nil, nil, err
@@ -234,7 +242,7 @@ func (c *Cache) open(spec confine.Spec, mode confine.Mode) (*confine.Box, func()
 	if len(spec.ReadWrite) > 0 {
 		e.root = spec.ReadWrite[0]
 	}
-	key = b.Key() // placeholders may have been made
+	key := b.Key() // placeholders may have been made
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= boxCacheSize {
