@@ -474,7 +474,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		if err == nil {
 			err = b.enter(cmd, lead, opts, p)
 			if err == nil {
-				if err = cmd.Start(); err != nil && lead != nil && lead.exited() {
+				if err = b.start(cmd); err != nil && lead != nil && lead.exited() {
 					err = ErrPipelineEnded
 				}
 			}
@@ -497,6 +497,14 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 	}
 	b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 	return p, nil
+}
+
+// start starts cmd, which enter set up.
+func (b *Box) start(cmd *exec.Cmd) error {
+	if b.userns && !b.root {
+		return startInUserNS(cmd)
+	}
+	return cmd.Start()
 }
 
 // awaitStarted, on the thread that started p's program (err: how the

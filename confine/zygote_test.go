@@ -187,13 +187,21 @@ func TestZygoteWaitsForAQuietMoment(t *testing.T) {
 		return
 	}
 	require.NotNil(t, z)
-	for time.Now().Before(busy) {
+	// A sleep that overran into a quiet moment (a loaded machine) lets
+	// the helper start, rightly: the assertion holds only without one.
+	var longest time.Duration
+	for last := time.Now(); time.Now().Before(busy); {
 		NoteRequest()
-		time.Sleep(time.Millisecond)
+		time.Sleep(200 * time.Microsecond)
+		now := time.Now()
+		longest = max(longest, now.Sub(last))
+		last = now
 	}
 	select {
 	case <-z.ready:
-		t.Fatal("the helper started while requests kept beginning")
+		if longest < zygoteQuiet {
+			t.Fatalf("the helper started while requests kept beginning (at most %v apart)", longest)
+		}
 	default:
 	}
 	select {

@@ -1,0 +1,203 @@
+package vspawn
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+	"unsafe"
+)
+
+// Available says whether Start works on this platform.
+const Available = true
+
+// op is one system call of the child's list (see spawn).
+type op struct {
+	nr       uintptr
+	a        [6]uintptr
+	refArg   int64
+	refSrc   int64
+	optional int64
+	res      int64
+}
+
+func spawn(stackTop uintptr, flags uintptr, ops *op, nops int, failed *[2]int64) (pid int64)
+
+// Attr is what the child is made with.
+type Attr struct {
+	Path string
+	Argv []string
+	Env  []string
+	Dir  string // "" keeps the caller's
+	// Files are the child's descriptors: Files[i] becomes descriptor i.
+	// Every other descriptor is closed at the exec as the caller's are
+	// (close-on-exec), or kept when the caller's is not.
+	Files []uintptr
+	// Cloneflags are the namespaces to make (CLONE_NEW*).
+	Cloneflags uintptr
+	// UID and GID are mapped to 0 in the new user namespace, when
+	// Cloneflags has CLONE_NEWUSER.
+	UID, GID  int
+	Setpgid   bool           // a process group of its own
+	Pdeathsig syscall.Signal // sent to the child when the calling thread ends; 0: none
+}
+
+// ops builds the child's list; keep holds what its pointers point to.
+type builder struct {
+	ops   []op
+	names []string
+	keep  []any
+}
+
+func (b *builder) add(name string, nr uintptr, args ...uintptr) int {
+	o := op{nr: nr, refArg: -1}
+	copy(o.a[:], args)
+	b.ops = append(b.ops, o)
+	b.names = append(b.names, name)
+	return len(b.ops) - 1
+}
+
+// ref makes argument arg of op i the result of op src.
+func (b *builder) ref(i, arg, src int) { b.ops[i].refArg, b.ops[i].refSrc = int64(arg), int64(src) }
+
+func (b *builder) cstr(s string) uintptr {
+	p, err := syscall.BytePtrFromString(s)
+	if err != nil {
+		panic(err) // checked by Start before
+	}
+	b.keep = append(b.keep, p)
+	return uintptr(unsafe.Pointer(p))
+}
+
+func (b *builder) bytes(s string) (uintptr, uintptr) {
+	p := []byte(s)
+	b.keep = append(b.keep, p)
+	return uintptr(unsafe.Pointer(&p[0])), uintptr(len(p))
+}
+
+func (b *builder) cstrs(ss []string) uintptr {
+	arr := make([]*byte, len(ss)+1)
+	for i, s := range ss {
+		p, err := syscall.BytePtrFromString(s)
+		if err != nil {
+			panic(err)
+		}
+		arr[i] = p
+	}
+	b.keep = append(b.keep, arr)
+	return uintptr(unsafe.Pointer(&arr[0]))
+}
+
+// writeFile adds open, write and close of path with data.
+func (b *builder) writeFile(path, data string) {
+	open := b.add("open "+path, syscall.SYS_OPEN, b.cstr(path), syscall.O_WRONLY|syscall.O_CLOEXEC)
+	p, n := b.bytes(data)
+	w := b.add("write "+path, syscall.SYS_WRITE, 0, p, n)
+	b.ref(w, 0, open)
+	c := b.add("close "+path, syscall.SYS_CLOSE, 0)
+	b.ref(c, 0, open)
+}
+
+const (
+	sigSetMask   = 2
+	prSetPdeath  = 1
+	fDupfdCloexc = 1030
+)
+
+// sigaction is the kernel's struct sigaction on amd64.
+type sigaction struct {
+	handler  uintptr
+	flags    uint64
+	restorer uintptr
+	mask     uint64
+}
+
+// Start starts the program as Attr says and returns its pid. The calling
+// goroutine must be locked to its thread when Pdeathsig is set, and the
+// thread must outlive the child as long as that signal should wait.
+func Start(a Attr) (int, error) {
+	for _, s := range append(append([]string{a.Path, a.Dir}, a.Argv...), a.Env...) {
+		if _, err := syscall.BytePtrFromString(s); err != nil {
+			return 0, fmt.Errorf("vspawn: %w", err)
+		}
+	}
+	var b builder
+	if a.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+		b.writeFile("/proc/self/setgroups", "deny")
+		b.writeFile("/proc/self/gid_map", "0 "+strconv.Itoa(a.GID)+" 1\n")
+		b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(a.UID)+" 1\n")
+	}
+	if a.Setpgid {
+		b.add("setpgid", syscall.SYS_SETPGID, 0, 0)
+	}
+	if a.Pdeathsig != 0 {
+		b.add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
+	}
+	// The descriptors: each first copied above the ones to fill (a copy
+	// never takes a descriptor in use), then onto its place.
+	copies := make([]int, len(a.Files))
+	for i, fd := range a.Files {
+		copies[i] = b.add("dup "+strconv.Itoa(int(fd)), syscall.SYS_FCNTL, fd, fDupfdCloexc, uintptr(max(len(a.Files), 3)))
+	}
+	for i := range a.Files {
+		d := b.add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
+		b.ref(d, 0, copies[i])
+	}
+	if a.Dir != "" {
+		b.add("chdir "+a.Dir, syscall.SYS_CHDIR, b.cstr(a.Dir))
+	}
+	// Signals: the ones this process handles go back to their default
+	// (an exec would do it, but a signal let in before it would run a
+	// handler of Go's in the child); ignored ones stay ignored.
+	dfl := &sigaction{}
+	b.keep = append(b.keep, dfl)
+	for sig := uintptr(1); sig <= 64; sig++ {
+		if sig == uintptr(syscall.SIGKILL) || sig == uintptr(syscall.SIGSTOP) {
+			continue
+		}
+		var old sigaction
+		if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, sig, 0, uintptr(unsafe.Pointer(&old)), 8, 0, 0); errno != 0 {
+			continue
+		}
+		if old.handler > 1 { // neither SIG_DFL (0) nor SIG_IGN (1)
+			i := b.add("rt_sigaction", syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(dfl)), 0, 8)
+			b.ops[i].optional = 1
+		}
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	all, mask := ^uint64(0), uint64(0)
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&all)), uintptr(unsafe.Pointer(&mask)), 8, 0, 0); errno != 0 {
+		return 0, fmt.Errorf("vspawn: block signals: %w", errno)
+	}
+	b.keep = append(b.keep, &mask)
+	b.add("rt_sigprocmask", syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8)
+	b.add("execve "+a.Path, syscall.SYS_EXECVE, b.cstr(a.Path), b.cstrs(a.Argv), b.cstrs(a.Env))
+
+	stack := make([]byte, 4<<10)
+	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
+	var failed [2]int64
+	flags := a.Cloneflags | syscall.CLONE_VM | syscall.CLONE_VFORK | uintptr(syscall.SIGCHLD)
+	pid := spawn(top, flags, &b.ops[0], len(b.ops), &failed)
+	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8, 0, 0)
+	runtime.KeepAlive(stack)
+	runtime.KeepAlive(b.keep)
+	if pid < 0 {
+		return 0, fmt.Errorf("vspawn: clone: %w", syscall.Errno(-pid))
+	}
+	if failed[0] != 0 {
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(int(pid), &ws, 0, nil); err != syscall.EINTR {
+				break
+			}
+		}
+		name := "exec"
+		if i := int(failed[0]) - 1; i < len(b.names) {
+			name = b.names[i]
+		}
+		return 0, &os.PathError{Op: "vspawn: " + name, Path: a.Path, Err: syscall.Errno(-failed[1])}
+	}
+	return int(pid), nil
+}

@@ -1,0 +1,137 @@
+package vspawn
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const namespaces = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWNET
+
+// userNamespaces reports whether this user may make a user namespace;
+// where it may not, Start must say so, not start the program outside one.
+func userNamespaces(t *testing.T) bool {
+	b, err := os.ReadFile("/proc/sys/user/max_user_namespaces")
+	return err == nil && strings.TrimSpace(string(b)) != "0"
+}
+
+func run(t *testing.T, a Attr) (string, syscall.WaitStatus) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	a.Files = append([]uintptr{0, w.Fd(), w.Fd()}, a.Files...)
+	pid, err := Start(a)
+	w.Close()
+	require.NoError(t, err)
+	out, _ := io.ReadAll(r)
+	var ws syscall.WaitStatus
+	_, err = syscall.Wait4(pid, &ws, 0, nil)
+	require.NoError(t, err)
+	return string(out), ws
+}
+
+// The child is in new namespaces, root of its user namespace mapped to
+// the caller's ids, the first process of its PID namespace, with only
+// loopback in its network namespace, in the directory asked for, with
+// its arguments and environment as given.
+func TestStartInNewNamespaces(t *testing.T) {
+	if !userNamespaces(t) {
+		t.Skip("user namespaces are off here")
+	}
+	dir := t.TempDir()
+	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", `echo $$; id -u; cat /proc/self/uid_map /proc/self/gid_map /proc/self/setgroups; pwd; echo "$1$X"; tail -n +3 /proc/net/dev | cut -d: -f1`, "sh", "arg"},
+		Env: []string{"X=env"}, Dir: dir, Cloneflags: namespaces, UID: os.Getuid(), GID: os.Getgid(), Setpgid: true, Pdeathsig: syscall.SIGKILL})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	lines := strings.Fields(out)
+	require.GreaterOrEqual(t, len(lines), 12, out)
+	assert.Equal(t, "1", lines[0], "the first process of a new PID namespace")
+	assert.Equal(t, "0", lines[1], "root of its user namespace")
+	assert.Equal(t, []string{"0", strconv.Itoa(os.Getuid()), "1"}, lines[2:5], "uid map")
+	assert.Equal(t, []string{"0", strconv.Itoa(os.Getgid()), "1"}, lines[5:8], "gid map")
+	assert.Equal(t, "deny", lines[8])
+	assert.Equal(t, dir, lines[9])
+	assert.Equal(t, "argenv", lines[10])
+	assert.Equal(t, []string{"lo"}, lines[11:], "only loopback: a network namespace of its own")
+}
+
+// Descriptors land where Files says, and no other of the caller's is
+// open in the program unless the caller left it open across exec.
+func TestStartPlacesDescriptors(t *testing.T) {
+	if !userNamespaces(t) {
+		t.Skip("user namespaces are off here")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "three")
+	require.NoError(t, err)
+	_, err = f.WriteString("on three\n")
+	require.NoError(t, err)
+	_, err = f.Seek(0, 0)
+	require.NoError(t, err)
+	// A descriptor of the caller's, close-on-exec as Go makes them all.
+	other, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer other.Close()
+	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "cat <&3; ls /proc/self/fd"}, Files: []uintptr{f.Fd()},
+		Cloneflags: namespaces, UID: os.Getuid(), GID: os.Getgid()})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	lines := strings.Fields(out)
+	assert.Equal(t, []string{"on", "three"}, lines[:2])
+	fds := lines[2:]
+	for _, want := range []string{"0", "1", "2", "3"} {
+		assert.Contains(t, fds, want)
+	}
+	assert.NotContains(t, fds, strconv.Itoa(int(other.Fd())), "the caller's close-on-exec descriptors are not the program's")
+}
+
+// A program that cannot be executed is an error naming what failed, and
+// the child is gone.
+func TestStartReportsWhatFailed(t *testing.T) {
+	if !userNamespaces(t) {
+		t.Skip("user namespaces are off here")
+	}
+	_, err := Start(Attr{Path: "/nonexistent/program", Argv: []string{"x"}, Files: []uintptr{0, 1, 2},
+		Cloneflags: namespaces, UID: os.Getuid(), GID: os.Getgid()})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, syscall.ENOENT)
+	assert.Contains(t, err.Error(), "execve /nonexistent/program")
+	_, err = Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Dir: "/nonexistent", Files: []uintptr{0, 1, 2}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "chdir /nonexistent")
+	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+	assert.ErrorIs(t, werr, syscall.ECHILD, "a failed child is waited for")
+}
+
+// The child starts with the signal dispositions a program expects: a
+// signal this process handles is at its default in the child, one it
+// ignores stays ignored.
+func TestStartResetsHandledSignals(t *testing.T) {
+	if !userNamespaces(t) {
+		t.Skip("user namespaces are off here")
+	}
+	// Go handles SIGINT here once Notify asked; SIGHUP ignored.
+	c := make(chan os.Signal, 1)
+	signalNotify(c, syscall.SIGINT)
+	defer signalStop(c)
+	signalIgnore(syscall.SIGHUP)
+	defer signalReset(syscall.SIGHUP)
+	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "grep -E '^Sig(Ign|Cgt|Blk)' /proc/self/status"},
+		Cloneflags: namespaces, UID: os.Getuid(), GID: os.Getgid()})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	fields := map[string]uint64{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		require.NoError(t, err)
+		fields[k] = n
+	}
+	bit := func(s syscall.Signal) uint64 { return 1 << (uint(s) - 1) }
+	assert.Zero(t, fields["SigBlk"], "nothing blocked")
+	assert.NotZero(t, fields["SigIgn"]&bit(syscall.SIGHUP), "an ignored signal stays ignored")
+	assert.Zero(t, fields["SigIgn"]&bit(syscall.SIGINT), "a handled signal is at its default")
+}

@@ -1,0 +1,27 @@
+//go:build !(linux && amd64)
+
+package vspawn
+
+import (
+	"errors"
+	"syscall"
+)
+
+// Available says whether Start works on this platform.
+const Available = false
+
+// Attr is what the child is made with (see the linux/amd64 Start).
+type Attr struct {
+	Path       string
+	Argv       []string
+	Env        []string
+	Dir        string
+	Files      []uintptr
+	Cloneflags uintptr
+	UID, GID   int
+	Setpgid    bool
+	Pdeathsig  syscall.Signal
+}
+
+// Start is not available here: callers start the program as before.
+func Start(Attr) (int, error) { return 0, errors.New("vspawn: not available on this platform") }
