@@ -38,7 +38,14 @@ type Box struct {
 		rs   *ruleset
 		err  error
 	}
-	netns  int  // the shared network namespace, or -1
+	netns int // the shared network namespace, or -1
+	// shared are the user and network namespaces the helpers share
+	// without root (see startInUserNS).
+	shared struct {
+		mu        sync.Mutex
+		user, net *os.File
+		closed    bool
+	}
 	root   bool // namespaces and capabilities as root
 	userns bool // unprivileged: a user namespace per process instead
 	// callerRoot: in a helper, the caller was uid 0 in its own namespace
@@ -320,6 +327,7 @@ func (b *Box) CloseLast() error { return b.close(true) }
 func (b *Box) close(removeCgroups bool) error {
 	b.closeZygotes()
 	b.closeThreads()
+	b.dropNamespaces()
 	b.pids.mu.Lock()
 	if b.pids.cg != nil {
 		b.pids.cg.close(removeCgroups)
@@ -474,7 +482,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		if err == nil {
 			err = b.enter(cmd, lead, opts, p)
 			if err == nil {
-				if err = b.start(cmd); err != nil && lead != nil && lead.exited() {
+				if err = b.start(cmd, b.spec.Network || opts.Network); err != nil && lead != nil && lead.exited() {
 					err = ErrPipelineEnded
 				}
 			}
@@ -500,9 +508,9 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 }
 
 // start starts cmd, which enter set up.
-func (b *Box) start(cmd *exec.Cmd) error {
+func (b *Box) start(cmd *exec.Cmd, network bool) error {
 	if b.userns && !b.root {
-		return startInUserNS(cmd)
+		return b.startInUserNS(cmd, network)
 	}
 	return cmd.Start()
 }

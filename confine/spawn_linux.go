@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/vtexec/vtexec/internal/vspawn"
 )
@@ -17,7 +20,16 @@ import (
 // and lets the child map its own ids (1.6 -> ~0.3 ms, and no fault on
 // vtexec's pages until the helper has executed). Where vspawn is not
 // available, or a stream is not a file, os/exec starts it.
-func startInUserNS(cmd *exec.Cmd) error {
+//
+// The box's helpers but those granted the network share one user and
+// one network namespace, as root's programs share the workspace's
+// network namespace: the first helper's, kept once it has started, which
+// the later ones join before they make their mount, PID and IPC
+// namespaces. A network namespace costs its creation and, when its last
+// process ends, a teardown in a kernel worker (0.9 ms of a CPU per
+// program, measured); a shared loopback also lets a command reach the
+// test server an earlier command of the box left running, as root.
+func (b *Box) startInUserNS(cmd *exec.Cmd, network bool) error {
 	attr := cmd.SysProcAttr
 	if !vspawn.Available || attr == nil || len(attr.UidMappings) != 1 || len(attr.GidMappings) != 1 || attr.GidMappingsEnableSetgroups ||
 		attr.UidMappings[0].ContainerID != 0 || attr.GidMappings[0].ContainerID != 0 || attr.UidMappings[0].Size != 1 || attr.GidMappings[0].Size != 1 ||
@@ -38,16 +50,65 @@ func startInUserNS(cmd *exec.Cmd) error {
 	for _, f := range append(streams, cmd.ExtraFiles...) {
 		files = append(files, f.Fd())
 	}
-	pid, err := vspawn.Start(vspawn.Attr{
+	a := vspawn.Attr{
 		Path: cmd.Path, Argv: cmd.Args, Env: cmd.Environ(), Dir: cmd.Dir, Files: files,
 		Cloneflags: attr.Cloneflags, UID: attr.UidMappings[0].HostID, GID: attr.GidMappings[0].HostID,
 		Setpgid: attr.Setpgid, Pdeathsig: attr.Pdeathsig,
-	})
+	}
+	b.shared.mu.Lock()
+	user, net := b.shared.user, b.shared.net
+	b.shared.mu.Unlock()
+	joined := !network && user != nil
+	if joined {
+		a.JoinUser, a.JoinNet = user, net
+		a.Cloneflags &^= unix.CLONE_NEWUSER | unix.CLONE_NEWNET
+	}
+	pid, err := vspawn.Start(a)
 	runtime.KeepAlive(cmd)
 	runtime.KeepAlive(streams)
 	if err != nil {
 		return err
 	}
-	cmd.Process, err = os.FindProcess(pid)
-	return err
+	if cmd.Process, err = os.FindProcess(pid); err != nil {
+		return err
+	}
+	if !network && !joined {
+		b.keepNamespaces(pid)
+	}
+	return nil
+}
+
+// keepNamespaces keeps the user and network namespaces of pid, a helper
+// just started (not yet waited for, so the pid is still its), for the
+// box's later helpers, unless some are kept already.
+func (b *Box) keepNamespaces(pid int) {
+	b.shared.mu.Lock()
+	defer b.shared.mu.Unlock()
+	if b.shared.user != nil || b.shared.closed {
+		return
+	}
+	dir := "/proc/" + strconv.Itoa(pid) + "/ns/"
+	user, err := os.Open(dir + "user")
+	if err != nil {
+		return // it has ended already
+	}
+	net, err := os.Open(dir + "net")
+	if err != nil {
+		user.Close()
+		return
+	}
+	b.shared.user, b.shared.net = user, net
+}
+
+// dropNamespaces lets the shared namespaces go (see keepNamespaces);
+// later helpers make their own.
+func (b *Box) dropNamespaces() {
+	b.shared.mu.Lock()
+	defer b.shared.mu.Unlock()
+	b.shared.closed = true
+	if b.shared.user != nil {
+		b.shared.user.Close()
+		b.shared.net.Close()
+		b.shared.user, b.shared.net = nil, nil
+	}
 }

@@ -1,6 +1,7 @@
 package vspawn
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -38,9 +39,16 @@ type Attr struct {
 	Cloneflags uintptr
 	// UID and GID are mapped to 0 in the new user namespace, when
 	// Cloneflags has CLONE_NEWUSER.
-	UID, GID  int
-	Setpgid   bool           // a process group of its own
-	Pdeathsig syscall.Signal // sent to the child when the calling thread ends; 0: none
+	UID, GID int
+	// JoinUser and JoinNet, when set, are namespaces the child enters
+	// first: a user namespace made earlier (whose owner this process's
+	// user is) and a network namespace it owns. The namespaces of
+	// Cloneflags (which must not hold CLONE_NEWUSER) are then made by a
+	// second clone inside them, whose child is the program, a child of
+	// this process; the first child exits once it has been executed.
+	JoinUser, JoinNet *os.File
+	Setpgid           bool           // a process group of its own
+	Pdeathsig         syscall.Signal // sent to the child when the calling thread ends; 0: none
 }
 
 // ops builds the child's list; keep holds what its pointers point to.
@@ -100,6 +108,7 @@ func (b *builder) writeFile(path, data string) {
 }
 
 const (
+	sysSetns     = 308 // amd64
 	sigSetMask   = 2
 	prSetPdeath  = 1
 	fDupfdCloexc = 1030
@@ -113,6 +122,16 @@ type sigaction struct {
 	mask     uint64
 }
 
+// reap waits for the child pid to end.
+func reap(pid int) {
+	var ws syscall.WaitStatus
+	for {
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+			return
+		}
+	}
+}
+
 // Start starts the program as Attr says and returns its pid. The calling
 // goroutine must be locked to its thread when Pdeathsig is set, and the
 // thread must outlive the child as long as that signal should wait.
@@ -123,7 +142,20 @@ func Start(a Attr) (int, error) {
 		}
 	}
 	var b builder
-	if a.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+	outer, inner := a.Cloneflags, -1
+	if a.JoinUser != nil {
+		if a.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+			return 0, errors.New("vspawn: a user namespace is joined or made, not both")
+		}
+		outer = 0
+		b.add("setns user", sysSetns, a.JoinUser.Fd(), syscall.CLONE_NEWUSER)
+		if a.JoinNet != nil {
+			b.add("setns net", sysSetns, a.JoinNet.Fd(), syscall.CLONE_NEWNET)
+		}
+		inner = b.add("clone", syscall.SYS_CLONE, a.Cloneflags|syscall.CLONE_VM|syscall.CLONE_VFORK|syscall.CLONE_PARENT|uintptr(syscall.SIGCHLD))
+		b.ops[inner].optional = 2
+	}
+	if outer&syscall.CLONE_NEWUSER != 0 {
 		b.writeFile("/proc/self/setgroups", "deny")
 		b.writeFile("/proc/self/gid_map", "0 "+strconv.Itoa(a.GID)+" 1\n")
 		b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(a.UID)+" 1\n")
@@ -178,7 +210,7 @@ func Start(a Attr) (int, error) {
 	stack := make([]byte, 4<<10)
 	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
 	var failed [2]int64
-	flags := a.Cloneflags | syscall.CLONE_VM | syscall.CLONE_VFORK | uintptr(syscall.SIGCHLD)
+	flags := outer | syscall.CLONE_VM | syscall.CLONE_VFORK | uintptr(syscall.SIGCHLD)
 	pid := spawn(top, flags, &b.ops[0], len(b.ops), &failed)
 	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8, 0, 0)
 	runtime.KeepAlive(stack)
@@ -186,12 +218,18 @@ func Start(a Attr) (int, error) {
 	if pid < 0 {
 		return 0, fmt.Errorf("vspawn: clone: %w", syscall.Errno(-pid))
 	}
+	if inner >= 0 {
+		// The first child has exited (its clone's child was executed,
+		// or failed): the program, if any, is the second.
+		reap(int(pid))
+		pid = b.ops[inner].res
+		if pid <= 0 && failed[0] == 0 {
+			failed = [2]int64{int64(inner) + 1, pid}
+		}
+	}
 	if failed[0] != 0 {
-		var ws syscall.WaitStatus
-		for {
-			if _, err := syscall.Wait4(int(pid), &ws, 0, nil); err != syscall.EINTR {
-				break
-			}
+		if pid > 0 {
+			reap(int(pid))
 		}
 		name := "exec"
 		if i := int(failed[0]) - 1; i < len(b.names) {

@@ -6,9 +6,10 @@
 // ops in order: op.a[op.refArg] takes op[op.refSrc].res first when
 // refArg >= 0; the result goes to op.res; a failure (-4095..-1) of an op
 // that is not optional writes its index + 1 and the result to failed and
-// exits 127. The last op is execve: returning from it, or running out of
-// ops, is a failure too. op is 11 words: nr, a[6], refArg, refSrc,
-// optional, res.
+// exits 127. An op whose optional is 2 is a clone: the task it returns
+// a pid to (the one that called it) exits 0 there. The last op is
+// execve: returning from it, or running out of ops, is a failure too. op
+// is 11 words: nr, a[6], refArg, refSrc, optional, res.
 TEXT ·spawn(SB),NOSPLIT|NOFRAME,$0-48
 	MOVQ	stackTop+0(FP), SI
 	MOVQ	flags+8(FP), DI
@@ -51,13 +52,18 @@ call:
 	MOVQ	0(BX), AX
 	SYSCALL
 	MOVQ	AX, 80(BX)
+	MOVQ	72(BX), CX	// optional
+	CMPQ	CX, $2
+	JNE	checked
+	CMPQ	AX, $0
+	JGT	done		// the clone's caller: its child goes on
+checked:
 	CMPQ	AX, $-4095
 	JLT	next		// not an error (unsigned results are never this large)
 	CMPQ	AX, $0
 	JGE	next
-	MOVQ	72(BX), CX	// optional
-	CMPQ	CX, $0
-	JNE	next
+	CMPQ	CX, $1		// optional: its failure does not matter
+	JEQ	next
 	LEAQ	1(R14), CX
 	MOVQ	CX, 0(R15)
 	MOVQ	AX, 8(R15)
@@ -68,6 +74,12 @@ next:
 ranout:
 	MOVQ	R13, 0(R15)	// the last op (execve) returned
 	MOVQ	$-8, 8(R15)	// ENOEXEC
+	JMP	exit
+done:
+	XORQ	DI, DI		// exit(0): this process only
+	MOVQ	$60, AX
+	SYSCALL
+	JMP	done
 exit:
 	MOVQ	$127, DI	// exit(127): this process only
 	MOVQ	$60, AX

@@ -1,6 +1,7 @@
 package vspawn
 
 import (
+	"bufio"
 	"io"
 	"os"
 	"strconv"
@@ -134,4 +135,76 @@ func TestStartResetsHandledSignals(t *testing.T) {
 	assert.Zero(t, fields["SigBlk"], "nothing blocked")
 	assert.NotZero(t, fields["SigIgn"]&bit(syscall.SIGHUP), "an ignored signal stays ignored")
 	assert.Zero(t, fields["SigIgn"]&bit(syscall.SIGINT), "a handled signal is at its default")
+}
+
+// A child can join a user namespace and a network namespace made
+// earlier, and still get mount, PID and IPC namespaces of its own; it is
+// this process's child, not the first clone's.
+func TestStartJoinsNamespaces(t *testing.T) {
+	if !userNamespaces(t) {
+		t.Skip("user namespaces are off here")
+	}
+	in, hold, err := os.Pipe()
+	require.NoError(t, err)
+	defer in.Close()
+	// The first: in namespaces of its own, waiting on its stdin.
+	first, err := Start(Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "read x"}, Files: []uintptr{in.Fd(), 1, 2},
+		Cloneflags: namespaces, UID: os.Getuid(), GID: os.Getgid()})
+	require.NoError(t, err)
+	defer hold.Close()
+	ns := func(pid int, kind string) string {
+		l, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/" + kind)
+		require.NoError(t, err)
+		return l
+	}
+	user, err := os.Open("/proc/" + strconv.Itoa(first) + "/ns/user")
+	require.NoError(t, err)
+	defer user.Close()
+	net, err := os.Open("/proc/" + strconv.Itoa(first) + "/ns/net")
+	require.NoError(t, err)
+	defer net.Close()
+
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	second, err := Start(Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "echo $$; id -u; read x"}, Files: []uintptr{in.Fd(), w.Fd(), 2},
+		Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC, JoinUser: user, JoinNet: net, Setpgid: true, Pdeathsig: syscall.SIGKILL})
+	w.Close()
+	in.Close()
+	require.NoError(t, err)
+	br := bufio.NewReader(r)
+	var out []string
+	for range 2 {
+		line, err := br.ReadString('\n')
+		require.NoError(t, err)
+		out = append(out, strings.TrimSpace(line))
+	}
+	assert.Equal(t, []string{"1", "0"}, out, "PID 1 of its own namespace, root of the joined one")
+	assert.Equal(t, ns(first, "user"), ns(second, "user"))
+	assert.Equal(t, ns(first, "net"), ns(second, "net"))
+	for _, kind := range []string{"mnt", "pid", "ipc"} {
+		assert.NotEqual(t, ns(first, kind), ns(second, kind), kind)
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(second) + "/stat")
+	require.NoError(t, err)
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	assert.Equal(t, strconv.Itoa(os.Getpid()), fields[1], "this process's child")
+	hold.Close() // both read their stdin's end
+	for _, pid := range []int{second, first} {
+		var ws syscall.WaitStatus
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+		require.NoError(t, err)
+		assert.True(t, ws.Exited())
+	}
+
+	// A namespace that cannot be joined is an error naming it.
+	devnull, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer devnull.Close()
+	_, err = Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2},
+		Cloneflags: syscall.CLONE_NEWNS, JoinUser: devnull})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "setns user")
+	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+	assert.ErrorIs(t, werr, syscall.ECHILD, "no child left behind")
 }

@@ -4,6 +4,7 @@ package vspawn
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -21,6 +22,8 @@ type Attr struct {
 	UID, GID   int
 	Setpgid    bool
 	Pdeathsig  syscall.Signal
+	JoinUser   *os.File
+	JoinNet    *os.File
 }
 
 // Start is not available here: callers start the program as before.
