@@ -3,6 +3,7 @@
 package confine
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
@@ -66,6 +67,10 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool) error {
 	pid, err := vspawn.Start(a)
 	runtime.KeepAlive(cmd)
 	runtime.KeepAlive(streams)
+	var refused *vspawn.CloneError
+	if errors.As(err, &refused) && !joined {
+		return cmd.Start() // a kernel that refuses this clone: os/exec's
+	}
 	if err != nil {
 		return err
 	}

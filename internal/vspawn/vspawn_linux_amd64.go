@@ -122,6 +122,13 @@ type sigaction struct {
 	mask     uint64
 }
 
+// CloneError is a clone the kernel refused: no child was made, and the
+// caller may start the program another way.
+type CloneError struct{ Err syscall.Errno }
+
+func (e *CloneError) Error() string { return "vspawn: clone: " + e.Err.Error() }
+func (e *CloneError) Unwrap() error { return e.Err }
+
 // reap waits for the child pid to end.
 func reap(pid int) {
 	var ws syscall.WaitStatus
@@ -216,7 +223,7 @@ func Start(a Attr) (int, error) {
 	runtime.KeepAlive(stack)
 	runtime.KeepAlive(b.keep)
 	if pid < 0 {
-		return 0, fmt.Errorf("vspawn: clone: %w", syscall.Errno(-pid))
+		return 0, &CloneError{Err: syscall.Errno(-pid)}
 	}
 	if inner >= 0 {
 		// The first child has exited (its clone's child was executed,

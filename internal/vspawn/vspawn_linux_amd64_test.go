@@ -208,3 +208,13 @@ func TestStartJoinsNamespaces(t *testing.T) {
 	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 	assert.ErrorIs(t, werr, syscall.ECHILD, "no child left behind")
 }
+
+// A clone the kernel refuses (here: flags it rejects) is a CloneError,
+// which callers may answer by starting the program another way.
+func TestStartSaysWhenTheCloneIsRefused(t *testing.T) {
+	_, err := Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2},
+		Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_FS})
+	var refused *CloneError
+	require.ErrorAs(t, err, &refused)
+	assert.ErrorIs(t, err, syscall.EINVAL)
+}

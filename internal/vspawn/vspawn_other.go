@@ -26,5 +26,11 @@ type Attr struct {
 	JoinNet    *os.File
 }
 
+// CloneError is a clone the kernel refused (see the linux/amd64 Start).
+type CloneError struct{ Err syscall.Errno }
+
+func (e *CloneError) Error() string { return "vspawn: clone: " + e.Err.Error() }
+func (e *CloneError) Unwrap() error { return e.Err }
+
 // Start is not available here: callers start the program as before.
 func Start(Attr) (int, error) { return 0, errors.New("vspawn: not available on this platform") }
