@@ -42,7 +42,7 @@ type Box struct {
 	// shared are the user and network namespaces the helpers share
 	// without root (see startInUserNS).
 	shared struct {
-		mu        sync.Mutex
+		mu        sync.RWMutex // read-held while a helper joins them
 		user, net *os.File
 		closed    bool
 	}
