@@ -25,6 +25,27 @@ func readyThreadOf(t *testing.T, b *Box, git bool) *readyThread {
 	return rt
 }
 
+// heldThreadIPC opens the IPC namespace of this process's thread that is
+// in another one than the process (the thread entered ahead), keeps it
+// open until the test ends, and returns its name.
+func heldThreadIPC(t *testing.T) string {
+	own, err := os.Readlink("/proc/self/ns/ipc")
+	require.NoError(t, err)
+	tasks, err := os.ReadDir("/proc/self/task")
+	require.NoError(t, err)
+	for _, task := range tasks {
+		p := "/proc/self/task/" + task.Name() + "/ns/ipc"
+		if ns, err := os.Readlink(p); err == nil && ns != own {
+			f, err := os.Open(p)
+			require.NoError(t, err)
+			t.Cleanup(func() { f.Close() })
+			return ns
+		}
+	}
+	t.Fatal("no thread in an IPC namespace of its own")
+	return ""
+}
+
 // As root, a long-lived caller's next program starts from a thread that
 // entered the box ahead: it runs as the program would have — in its
 // directory, with its environment, input and exit status — confined as
@@ -45,6 +66,10 @@ func TestThreadEnteredAheadServesTheNextProgram(t *testing.T) {
 	require.NoError(t, err)
 	defer group.Close()
 
+	// The thread entered ahead is in the IPC namespace its program gets:
+	// held open here, so that the second program's, made after the
+	// first has ended, cannot take its number.
+	held := heldThreadIPC(t)
 	used := threadsUsed.Load()
 	out, werr := runOut(t, b, s.command(t, `echo "pid $$"; readlink /proc/self/ns/ipc`), StartOptions{Group: group})
 	assert.Equal(t, used+1, threadsUsed.Load(), "the thread entered ahead started it")
@@ -55,6 +80,7 @@ func TestThreadEnteredAheadServesTheNextProgram(t *testing.T) {
 	require.NoError(t, err)
 	firstIPC := more[1]
 	assert.NotEqual(t, ownIPC, firstIPC, "an IPC namespace of its own")
+	assert.Equal(t, held, firstIPC, "the thread's")
 
 	// It served one program: the next comes from a thread entered anew,
 	// in IPC and PID namespaces new again.
