@@ -147,21 +147,20 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	} else if b.report.Network == "unconfined" {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
 	}
-	switch {
-	case abi > 0 && b.userns:
-		// Each program's helper builds the ruleset in its own root;
-		// here the spec's paths are only checked, so that a missing
-		// root fails the box now and not each program.
-		if err := checkRulePaths(spec); err != nil {
-			return nil, err
-		}
-	case abi > 0:
+	if abi > 0 && !b.userns {
 		rs, err := newRuleset(spec, abi, b.report.Network == "tcp-denied")
 		if err != nil {
 			discardCgroups(cgroups)
 			return nil, err
 		}
 		b.rules = rs
+	} else if err := checkRulePaths(spec); err != nil {
+		// Without root each program's helper builds the ruleset in its
+		// own root, and without Landlock there is none: the spec's paths
+		// are checked all the same, so that a missing root fails the box
+		// now and not each program.
+		discardCgroups(cgroups)
+		return nil, err
 	}
 	if b.root || b.userns {
 		removePlaceholders(spec)

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // As root, a program starts from a locked thread of vtexec that first
@@ -28,6 +30,7 @@ import (
 type readyThread struct {
 	ready chan struct{} // closed once it entered the box, or failed to
 	err   error         // why it could not, set before ready closes
+	tid   int           // the thread, set before ready closes (for tests)
 	jobs  chan *readyJob
 }
 
@@ -68,6 +71,7 @@ func (t *readyThread) run(b *Box, git bool) {
 	if t.err == nil {
 		t.err = restrict(b.rules)
 	}
+	t.tid = unix.Gettid()
 	close(t.ready)
 	job := <-t.jobs
 	if job == nil || t.err != nil {

@@ -4,6 +4,7 @@ package confine
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,25 +26,16 @@ func readyThreadOf(t *testing.T, b *Box, git bool) *readyThread {
 	return rt
 }
 
-// heldThreadIPC opens the IPC namespace of this process's thread that is
-// in another one than the process (the thread entered ahead), keeps it
-// open until the test ends, and returns its name.
-func heldThreadIPC(t *testing.T) string {
-	own, err := os.Readlink("/proc/self/ns/ipc")
+// heldThreadIPC opens the IPC namespace of rt's thread, keeps it open
+// until the test ends, and returns its name.
+func heldThreadIPC(t *testing.T, rt *readyThread) string {
+	p := "/proc/self/task/" + strconv.Itoa(rt.tid) + "/ns/ipc"
+	ns, err := os.Readlink(p)
 	require.NoError(t, err)
-	tasks, err := os.ReadDir("/proc/self/task")
+	f, err := os.Open(p)
 	require.NoError(t, err)
-	for _, task := range tasks {
-		p := "/proc/self/task/" + task.Name() + "/ns/ipc"
-		if ns, err := os.Readlink(p); err == nil && ns != own {
-			f, err := os.Open(p)
-			require.NoError(t, err)
-			t.Cleanup(func() { f.Close() })
-			return ns
-		}
-	}
-	t.Fatal("no thread in an IPC namespace of its own")
-	return ""
+	t.Cleanup(func() { f.Close() })
+	return ns
 }
 
 // As root, a long-lived caller's next program starts from a thread that
@@ -69,7 +61,7 @@ func TestThreadEnteredAheadServesTheNextProgram(t *testing.T) {
 	// The thread entered ahead is in the IPC namespace its program gets:
 	// held open here, so that the second program's, made after the
 	// first has ended, cannot take its number.
-	held := heldThreadIPC(t)
+	held := heldThreadIPC(t, rt)
 	used := threadsUsed.Load()
 	out, werr := runOut(t, b, s.command(t, `echo "pid $$"; readlink /proc/self/ns/ipc`), StartOptions{Group: group})
 	assert.Equal(t, used+1, threadsUsed.Load(), "the thread entered ahead started it")

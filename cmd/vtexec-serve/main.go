@@ -18,7 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
-	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/buildinfo"
 	"github.com/vtexec/vtexec/internal/display"
 	"github.com/vtexec/vtexec/internal/gcpace"
@@ -62,10 +61,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := o.Validate(fs.Args()); err != nil {
 		return err
 	}
-	// Fail at start, not at the first call.
-	if fi, err := os.Stat(o.Workspace); err != nil || !fi.IsDir() {
-		return &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", o.Workspace),
-			Hint: "pass --workspace with an existing project directory"}
+	if err := o.CheckWorkspace(); err != nil {
+		return err
 	}
 	gcpace.LessOften()
 	engine := vtexec.NewEngine(vtexec.Config{KeepReady: true})

@@ -32,10 +32,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	if err := o.Validate(fs.Args()); err != nil {
 		return 0, &usageError{err.Error()}
 	}
-	// Fail at start, not at the first call.
-	if fi, err := os.Stat(o.Workspace); err != nil || !fi.IsDir() {
-		return 0, &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", o.Workspace),
-			Hint: "pass --workspace with an existing project directory"}
+	if err := o.CheckWorkspace(); err != nil {
+		return 0, err
 	}
 	server, err := serverPath()
 	if err != nil {

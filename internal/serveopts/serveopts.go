@@ -6,7 +6,12 @@ package serveopts
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"os"
 	"time"
+
+	"github.com/vtexec/vtexec"
+	"github.com/vtexec/vtexec/codes"
 )
 
 // Defaults of the server's limits.
@@ -43,6 +48,16 @@ func Define(fs *flag.FlagSet) *Options {
 	fs.IntVar(&o.MaxCalls, "max-calls", DefaultMaxCalls, "how many requests of the connection are handled at once; the next waits, unread, until one is answered")
 	fs.DurationVar(&o.AskTimeout, "ask-timeout", DefaultAskTimeout, "how long a person has to answer an approval asked by elicitation")
 	return o
+}
+
+// CheckWorkspace fails at start, not at the first call, when the
+// workspace is not a directory.
+func (o *Options) CheckWorkspace() error {
+	if fi, err := os.Stat(o.Workspace); err != nil || !fi.IsDir() {
+		return &vtexec.RequestError{Code: codes.BadRequest, Reason: fmt.Sprintf("workspace %s is not a directory", o.Workspace),
+			Hint: "pass --workspace with an existing project directory"}
+	}
+	return nil
 }
 
 // Validate says what is wrong with flags parsed into o, with args the
