@@ -43,3 +43,25 @@ func FuzzCheckStream(f *testing.F) {
 		require.Equal(t, "allow", string(last.Decision))
 	})
 }
+
+// FuzzDecodeStreamRequest: a line is read as json.Unmarshal reads it into
+// a streamRequest, fields and errors alike.
+func FuzzDecodeStreamRequest(f *testing.F) {
+	for _, s := range []string{`{"cmd":"ls","cwd":"a b"}`, `{"id":1,"cmd":["git","log"],"meta":{"cwd":"no"}}`, `{"cwd":"\u0041"}`,
+		`{"cwd":5,"cmd":"ls"}`, `{"cwd":null}`, `{"Cwd":"x"}`, `{"cmd":null}`, `[]`, `{`, `{"cmd":"a"} x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var want streamRequest
+		wantErr := json.Unmarshal(line, &want)
+		got, err := decodeStreamRequest(line)
+		if wantErr != nil {
+			require.EqualError(t, err, wantErr.Error(), "%q", line)
+			return
+		}
+		require.NoError(t, err, "%q", line)
+		require.Equal(t, string(want.Cmd), string(got.Cmd), "%q", line)
+		require.Equal(t, want.Cmd == nil, got.Cmd == nil, "%q", line)
+		require.Equal(t, want.Cwd, got.Cwd, "%q", line)
+	})
+}

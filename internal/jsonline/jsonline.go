@@ -5,8 +5,11 @@
 package jsonline
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -52,8 +55,7 @@ func LoneSurrogate(data []byte) bool {
 				i++
 				continue
 			}
-			var r rune
-			fmt.Sscanf(string(data[i+2:i+6]), "%04x", &r)
+			r, _ := strconv.ParseUint(string(data[i+2:i+6]), 16, 32)
 			i += 5
 			switch {
 			case r >= 0xd800 && r <= 0xdbff:
@@ -78,4 +80,101 @@ func LoneSurrogate(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// Fields returns the raw values of the keys named in a JSON object, in
+// the order of keys (nil where a key is absent; the last of duplicates,
+// as encoding/json keeps). It decides only lines it can read exactly as
+// encoding/json would: ok is false when data is not one valid JSON
+// object, when a key is escaped, or when a key is not one of keys but
+// equals one of them without case (encoding/json would take it); the
+// caller then decodes data with encoding/json. The values alias data.
+func Fields(data []byte, keys ...string) (vals [][]byte, ok bool) {
+	if !json.Valid(data) {
+		return nil, false
+	}
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, false
+	}
+	vals = make([][]byte, len(keys))
+	i = skipSpace(data, i+1)
+	if data[i] == '}' {
+		return vals, true
+	}
+	for {
+		// A key: valid JSON, so a string; an escape in it is not read here.
+		end := i + 1
+		for data[end] != '"' {
+			if data[end] == '\\' {
+				return nil, false
+			}
+			end++
+		}
+		key := data[i+1 : end]
+		i = skipSpace(data, end+1) + 1 // past ':'
+		i = skipSpace(data, i)
+		vend := skipValue(data, i)
+		want := -1
+		for k, name := range keys {
+			if string(key) == name {
+				want = k
+				break
+			}
+			if bytes.EqualFold(key, []byte(name)) {
+				return nil, false
+			}
+		}
+		if want >= 0 {
+			vals[want] = data[i:vend]
+		}
+		i = skipSpace(data, vend)
+		if data[i] == '}' {
+			return vals, true
+		}
+		i = skipSpace(data, i+1) // past ','
+	}
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns where the valid JSON value at data[i] ends.
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for i < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[i])) {
+		i++
+	}
+	return i
+}
+
+// skipString returns where the valid JSON string at data[i] ends.
+func skipString(data []byte, i int) int {
+	for i++; data[i] != '"'; i++ {
+		if data[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
 }
