@@ -103,6 +103,7 @@ const (
 	Usage                  = "usage"
 	InternalError          = "internal_error"
 	ServerMissing          = "server_missing"
+	ServerMismatch         = "server_mismatch"
 	SessionEscalated       = "session_escalated"
 	BoxDenied              = "box_denied"
 	RanWithoutNetwork      = "ran_without_network"
@@ -176,6 +177,7 @@ var entries = []Entry{
 	{Codes: []Code{CheckLimit}, Kind: Refusal, Security: false, Meaning: "the check of the request would read more than 1,000,000 directory entries (the walks below directories a command writes or follows links in, and the globs, of every operand and command together), or took longer than its deadline: half the request's timeout, at most 10 s"},
 	{Codes: []Code{BadRequest}, Kind: Refusal, Security: false, Meaning: "a request vtexec cannot act on (malformed JSON line, missing workspace, cwd outside)"},
 	{Codes: []Code{ServerMissing}, Kind: Error, Security: false, Meaning: "`vtexec serve` found no `vtexec-serve` beside vtexec: the server is that program, installed with vtexec"},
+	{Codes: []Code{ServerMismatch}, Kind: Error, Security: false, Meaning: "the `vtexec-serve` beside vtexec is of another build (version or commit) than vtexec: one program was updated without the other; `vtexec serve` does not start it"},
 	{Codes: []Code{Usage, InternalError}, Kind: Error, Security: false, Meaning: "(in `{\"error\": …}` with `--json`) vtexec was called wrongly, or failed itself"},
 	{Codes: []Code{SessionEscalated}, Kind: Ask, Security: false, Meaning: "the session had `escalate_after` (default 3) refusals with security codes, so vtexec allows nothing in it on its own: every command needs a person until one resets the session (`vtexec session reset ID`, or a \"session\" answer to this question); where no person can be asked, the command is refused with this code; also a warning on the refusal that escalated the session, and an audit record (kind `session`)"},
 	{Codes: []Code{BoxDenied}, Kind: Warning, Security: false, Meaning: "a command failed and its error output names something the kernel box denied (a write outside the workspace, its own HOME and TMPDIR and the read-write roots; a protected name; a connection without the network): what, why, and how a person grants it"},

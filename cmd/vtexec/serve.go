@@ -68,6 +68,16 @@ func serverPath() (string, error) {
 	return p, nil
 }
 
+// serverEnv is vtexec's environment for the server, with vtexec's build
+// in it: vtexec-serve refuses to serve for a vtexec of another build.
+func serverEnv() []string {
+	env := os.Environ()
+	if id := buildinfo.Identity(); id != "" {
+		env = append(env, buildinfo.CallerEnv+"="+id)
+	}
+	return env
+}
+
 // installVersion is the version to install vtexec-serve at: vtexec's own
 // when the build knows it, else latest.
 func installVersion() string {

@@ -11,6 +11,6 @@ import (
 // becomeServer replaces vtexec with the server: the client's pipes, the
 // process and its parent stay the same.
 func becomeServer(_ context.Context, server string, args []string) (int, error) {
-	err := syscall.Exec(server, append([]string{server}, args...), os.Environ())
+	err := syscall.Exec(server, append([]string{server}, args...), serverEnv())
 	return 0, &os.PathError{Op: "exec", Path: server, Err: err}
 }

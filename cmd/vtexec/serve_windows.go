@@ -12,6 +12,7 @@ import (
 func becomeServer(ctx context.Context, server string, args []string) (int, error) {
 	cmd := exec.CommandContext(ctx, server, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = serverEnv()
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -45,6 +45,42 @@ func Version() string {
 	return v + ", static"
 }
 
+// Identity names the source a build was made from: its module version
+// and, when the build recorded them, its commit and whether the tree
+// had changes. It is "" for a build that recorded neither a version nor
+// a commit, which nothing tells from another.
+func Identity() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	id := info.Main.Version
+	var rev string
+	modified := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" && (id == "" || id == "(devel)") {
+		return ""
+	}
+	if rev != "" {
+		id += " commit " + rev
+	}
+	if modified {
+		id += ", with uncommitted changes"
+	}
+	return id
+}
+
+// CallerEnv is where vtexec serve puts its Identity for vtexec-serve,
+// which starts only for a caller of its own build.
+const CallerEnv = "VTEXEC_SERVE_CALLER_BUILD"
+
 // Module is the module version alone ("v1.2.3", "(devel)"), or "" when
 // the build recorded none.
 func Module() string {
