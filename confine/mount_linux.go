@@ -197,6 +197,7 @@ func newRoot(keep []string, rootOwned bool) error {
 	if err := unix.Mount("tmpfs", nr, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size="+newRootSize); err != nil {
 		return fmt.Errorf("new root: tmpfs: %w", err)
 	}
+	made := dirs{nr: true}
 	bind := func(p string, rdonly bool) error {
 		src := old + p
 		fi, err := os.Lstat(src)
@@ -211,7 +212,7 @@ func newRoot(keep []string, rootOwned bool) error {
 				if err != nil {
 					return err
 				}
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				if err := made.make(filepath.Dir(dst)); err != nil {
 					return err
 				}
 				return os.Symlink(target, dst)
@@ -220,7 +221,7 @@ func newRoot(keep []string, rootOwned bool) error {
 				return nil // a link to nothing
 			}
 		}
-		if err := mountpoint(dst, fi.IsDir()); err != nil {
+		if err := mountpoint(made, dst, fi.IsDir()); err != nil {
 			return err
 		}
 		if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
@@ -249,7 +250,7 @@ func newRoot(keep []string, rootOwned bool) error {
 			return err
 		}
 	}
-	if err := os.MkdirAll(nr+"/dev", 0o755); err != nil {
+	if err := made.make(nr + "/dev"); err != nil {
 		return err
 	}
 	if err := unix.Mount("tmpfs", nr+"/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
@@ -263,7 +264,7 @@ func newRoot(keep []string, rootOwned bool) error {
 	// A /dev/shm of the box's own, empty at first: POSIX shared memory
 	// and semaphores (Python's multiprocessing, pytest-xdist) live there,
 	// and nothing of the machine's is.
-	if err := os.MkdirAll(nr+PrivateShm, 0o1777); err != nil {
+	if err := made.make(nr + PrivateShm); err != nil { // the tmpfs sets its mode
 		return err
 	}
 	if err := unix.Mount("tmpfs", nr+PrivateShm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,size=256m"); err != nil {
@@ -285,7 +286,7 @@ func newRoot(keep []string, rootOwned bool) error {
 		return fmt.Errorf("new root: /dev read-only: %w", err)
 	}
 	for _, d := range []string{"/tmp", "/proc"} {
-		if err := os.MkdirAll(nr+d, 0o755); err != nil {
+		if err := made.make(nr + d); err != nil {
 			return err
 		}
 	}
@@ -316,14 +317,38 @@ func newRoot(keep []string, rootOwned bool) error {
 	return nil
 }
 
+// dirs are the directories of the new root made (or found) so far: most
+// binds share a parent (the /etc files), which os.MkdirAll would stat
+// again for each.
+type dirs map[string]bool
+
+// make makes dir and its missing parents, 0755.
+func (d dirs) make(dir string) error {
+	if d[dir] {
+		return nil
+	}
+	err := unix.Mkdir(dir, 0o755)
+	if errors.Is(err, unix.ENOENT) {
+		if err := d.make(filepath.Dir(dir)); err != nil {
+			return err
+		}
+		err = unix.Mkdir(dir, 0o755)
+	}
+	if err != nil && !errors.Is(err, unix.EEXIST) {
+		return &os.PathError{Op: "mkdir", Path: dir, Err: err}
+	}
+	d[dir] = true
+	return nil
+}
+
 // mountpoint creates path's missing directories (and path itself, as a
 // directory or an empty file) inside a cover.
-func mountpoint(path string, dir bool) error {
+func mountpoint(made dirs, path string, dir bool) error {
 	parent := path
 	if !dir {
 		parent = filepath.Dir(path)
 	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if err := made.make(parent); err != nil {
 		return fmt.Errorf("mount point %s: %w", path, err)
 	}
 	if !dir {
