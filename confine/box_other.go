@@ -120,3 +120,6 @@ func NoteRequest() {}
 
 // LastRequest is the zero time: NoteRequest notes nothing here.
 func LastRequest() time.Time { return time.Time{} }
+
+// UseHelperProgram does nothing here: no helper starts programs.
+func UseHelperProgram(*os.File) error { return nil }

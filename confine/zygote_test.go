@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -235,4 +237,47 @@ func TestZygoteWaitsForAQuietMoment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "now\n", out)
 	assert.Equal(t, used+1, zygotesUsed.Load(), "the waiting helper ran it")
+}
+
+// Helpers start as the program UseHelperProgram names (vtexec-serve
+// names the vtexec beside it), held open: a file put in its place later
+// is not the one started. As root no helper starts programs.
+func TestHelpersStartAsTheProgramNamed(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	data, err := os.ReadFile(self)
+	require.NoError(t, err)
+	named := filepath.Join(t.TempDir(), "named-helper")
+	require.NoError(t, os.WriteFile(named, data, 0o755))
+	f, err := os.Open(named)
+	require.NoError(t, err)
+	require.NoError(t, UseHelperProgram(f))
+	f.Close()
+	t.Cleanup(func() {
+		if fd := helperProgram.Swap(nil); fd != nil {
+			syscall.Close(*fd)
+		}
+	})
+	// Something else in its place: not what starts.
+	require.NoError(t, os.WriteFile(named+".new", []byte("#!/bin/sh\nexit 99\n"), 0o755))
+	require.NoError(t, os.Rename(named+".new", named))
+
+	s := newServed(t)
+	b := openBox(t, s.spec)
+	z := readyZygote(t, b, false)
+	if b.root || !b.userns {
+		assert.Nil(t, z, "a helper started ahead where programs need none")
+		out, werr := runOut(t, b, s.command(t, ":"), StartOptions{})
+		s.check(t, out, werr)
+		return
+	}
+	require.NotNil(t, z)
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(z.cmd.Process.Pid) + "/exe")
+	require.NoError(t, err)
+	assert.Equal(t, named+" (deleted)", exe, "the helper is the file named, as it was when named")
+	out, werr := runOut(t, b, s.command(t, ":"), StartOptions{})
+	s.check(t, out, werr)
+	// A program that starts in a helper of its own, too.
+	out, werr = runOut(t, b, s.command(t, ":"), StartOptions{})
+	s.check(t, out, werr)
 }

@@ -95,6 +95,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := o.CheckWorkspace(); err != nil {
 		return err
 	}
+	useSiblingHelper()
 	gcpace.LessOften()
 	engine := vtexec.NewEngine(vtexec.Config{KeepReady: true})
 	defer engine.Close()

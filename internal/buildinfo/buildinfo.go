@@ -54,7 +54,15 @@ func Identity() string {
 	if !ok {
 		return ""
 	}
-	id := info.Main.Version
+	id, _ := IdentityOf(info)
+	return id
+}
+
+// IdentityOf is Identity of the build info, and whether it names one
+// source exactly: a version or a commit, and no uncommitted changes (two
+// builds of one commit with changes may hold different code).
+func IdentityOf(info *debug.BuildInfo) (id string, exact bool) {
+	id = info.Main.Version
 	var rev string
 	modified := false
 	for _, s := range info.Settings {
@@ -66,15 +74,15 @@ func Identity() string {
 		}
 	}
 	if rev == "" && (id == "" || id == "(devel)") {
-		return ""
+		return "", false
 	}
 	if rev != "" {
 		id += " commit " + rev
 	}
 	if modified {
-		id += ", with uncommitted changes"
+		return id + ", with uncommitted changes", false
 	}
-	return id
+	return id, true
 }
 
 // CallerEnv is where vtexec serve puts its Identity for vtexec-serve,

@@ -98,7 +98,10 @@ func build(cgo bool) (string, error) {
 		"baseline":     "github.com/vtexec/vtexec/cmd/vtexec/testdata/baseline",
 		"noopmcp":      "github.com/vtexec/vtexec/serve/testdata/noopmcp",
 	} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		// Stamped with the commit where there is one, as go install
+		// stamps the version: vtexec-serve's helpers start as the
+		// vtexec beside it only when both name one source exactly.
+		cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", filepath.Join(dir, name), pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{false: "0", true: "1"}[cgo])
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
@@ -473,10 +476,17 @@ func linking(dir string) string {
 	if err != nil {
 		return "linking unknown"
 	}
+	how := "vtexec static (CGO_ENABLED=0)"
 	if strings.Contains(string(out), "with cgo") {
-		return "vtexec built with cgo"
+		how = "vtexec built with cgo"
 	}
-	return "vtexec static (CGO_ENABLED=0)"
+	switch {
+	case strings.Contains(string(out), "uncommitted changes"):
+		how += ", from a tree with uncommitted changes (the server's helpers are the server)"
+	case !strings.Contains(string(out), " commit ") && strings.Contains(string(out), "(devel)"):
+		how += ", without its commit (the server's helpers are the server)"
+	}
+	return how
 }
 
 func copyFile(from, to string) error {
