@@ -46,5 +46,6 @@ func useSiblingHelper() {
 	if err != nil || !sameBuild(own, other) {
 		return
 	}
-	confine.UseHelperProgram(f)
+	// If it cannot be kept, helpers stay this program.
+	_ = confine.UseHelperProgram(f)
 }

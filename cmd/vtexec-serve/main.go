@@ -18,7 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vtexec/vtexec"
-	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/buildinfo"
 	"github.com/vtexec/vtexec/internal/display"
 	"github.com/vtexec/vtexec/internal/gcpace"
@@ -45,32 +44,6 @@ func main() {
 		fmt.Fprintf(os.Stderr, "vtexec serve: %s\n", display.Lines(msg))
 		os.Exit(exitUsage)
 	}
-}
-
-// ownBuild is this program's build (buildinfo.Identity).
-var ownBuild = buildinfo.Identity
-
-// sameBuildAsCaller refuses to serve for a vtexec serve of another build
-// than this program's: the two are one installation, and a person who
-// updated one of them would get the other's flags and protections. The
-// caller's build is taken out of the environment the programs inherit.
-func sameBuildAsCaller() error {
-	caller, ok := os.LookupEnv(buildinfo.CallerEnv)
-	if !ok {
-		return nil // started directly, not by vtexec serve
-	}
-	os.Unsetenv(buildinfo.CallerEnv)
-	own := ownBuild()
-	if own == "" || caller == own {
-		return nil
-	}
-	v := "latest"
-	if m := buildinfo.Module(); m != "" && m != "(devel)" {
-		v = m
-	}
-	return &vtexec.RequestError{Code: codes.ServerMismatch,
-		Reason: fmt.Sprintf("vtexec-serve is %s, and the vtexec that started it is %s: the two programs are one installation", own, caller),
-		Hint:   "install both from one version: CGO_ENABLED=0 go install github.com/vtexec/vtexec/cmd/...@" + v + " (or go build -o DIR/ ./cmd/vtexec ./cmd/vtexec-serve in a clone)"}
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -63,7 +63,7 @@ func serverPath() (string, error) {
 	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 		return "", &vtexec.RequestError{Code: codes.ServerMissing,
 			Reason: fmt.Sprintf("vtexec serve runs the MCP server %s, installed beside vtexec, and it is not there", p),
-			Hint:   "install both programs: CGO_ENABLED=0 go install github.com/vtexec/vtexec/cmd/...@" + installVersion() + " (or go build -o DIR/ ./cmd/vtexec ./cmd/vtexec-serve in a clone)"}
+			Hint:   "install both programs: " + buildinfo.InstallCommand()}
 	}
 	return p, nil
 }
@@ -76,13 +76,4 @@ func serverEnv() []string {
 		env = append(env, buildinfo.CallerEnv+"="+id)
 	}
 	return env
-}
-
-// installVersion is the version to install vtexec-serve at: vtexec's own
-// when the build knows it, else latest.
-func installVersion() string {
-	if v := buildinfo.Module(); v != "" && v != "(devel)" {
-		return v
-	}
-	return "latest"
 }

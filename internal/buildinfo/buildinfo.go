@@ -12,34 +12,21 @@ func Version() string {
 		return "(unknown)"
 	}
 	v := info.Main.Version
-	var rev, when string
-	modified, cgo := false, false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "CGO_ENABLED":
-			cgo = s.Value == "1"
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
+	s := settingsOf(info)
 	switch {
-	case rev != "":
-		v += " commit " + rev[:min(12, len(rev))]
-		if when != "" {
-			v += " (" + when + ")"
+	case s.rev != "":
+		v += " commit " + s.rev[:min(12, len(s.rev))]
+		if s.when != "" {
+			v += " (" + s.when + ")"
 		}
-		if modified {
+		if s.modified {
 			v += ", with uncommitted changes"
 		}
 	case v == "(devel)":
 		v += ", built without version control information (-buildvcs=false)"
 	}
 	v += " " + info.GoVersion
-	if cgo {
+	if s.cgo {
 		return v + ", with cgo (each process starts the dynamic loader first: see the README's Install)"
 	}
 	return v + ", static"
@@ -63,26 +50,50 @@ func Identity() string {
 // builds of one commit with changes may hold different code).
 func IdentityOf(info *debug.BuildInfo) (id string, exact bool) {
 	id = info.Main.Version
-	var rev string
-	modified := false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	if rev == "" && (id == "" || id == "(devel)") {
+	s := settingsOf(info)
+	if s.rev == "" && (id == "" || id == "(devel)") {
 		return "", false
 	}
-	if rev != "" {
-		id += " commit " + rev
+	if s.rev != "" {
+		id += " commit " + s.rev
 	}
-	if modified {
+	if s.modified {
 		return id + ", with uncommitted changes", false
 	}
 	return id, true
+}
+
+// settings are the build settings Version and IdentityOf read.
+type settings struct {
+	rev, when     string
+	modified, cgo bool
+}
+
+func settingsOf(info *debug.BuildInfo) settings {
+	var s settings
+	for _, kv := range info.Settings {
+		switch kv.Key {
+		case "CGO_ENABLED":
+			s.cgo = kv.Value == "1"
+		case "vcs.revision":
+			s.rev = kv.Value
+		case "vcs.time":
+			s.when = kv.Value
+		case "vcs.modified":
+			s.modified = kv.Value == "true"
+		}
+	}
+	return s
+}
+
+// InstallCommand installs both programs at this build's version (latest
+// when the build knows none), or builds them in a clone.
+func InstallCommand() string {
+	v := Module()
+	if v == "" || v == "(devel)" {
+		v = "latest"
+	}
+	return "CGO_ENABLED=0 go install github.com/vtexec/vtexec/cmd/...@" + v + " (or go build -o DIR/ ./cmd/vtexec ./cmd/vtexec-serve in a clone)"
 }
 
 // CallerEnv is where vtexec serve puts its Identity for vtexec-serve,
