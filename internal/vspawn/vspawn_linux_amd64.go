@@ -13,16 +13,6 @@ import (
 // Available says whether Start works on this platform.
 const Available = true
 
-// op is one system call of the child's list (see spawn).
-type op struct {
-	nr       uintptr
-	a        [6]uintptr
-	refArg   int64
-	refSrc   int64
-	optional int64
-	res      int64
-}
-
 func spawn(stackTop uintptr, flags uintptr, ops *op, nops int, failed *[2]int64) (pid int64)
 
 // Attr is what the child is made with.
@@ -49,6 +39,11 @@ type Attr struct {
 	JoinUser, JoinNet *os.File
 	Setpgid           bool           // a process group of its own
 	Pdeathsig         syscall.Signal // sent to the child when the calling thread ends; 0: none
+	// Setup, when set, is made by the child in its namespaces before its
+	// descriptors are placed (see Calls).
+	Setup *Calls
+	// Rlimits are set by the child last, before its exec.
+	Rlimits []Rlimit
 }
 
 // ops builds the child's list; keep holds what its pointers point to.
@@ -160,7 +155,7 @@ func Start(a Attr) (int, error) {
 			b.add("setns net", sysSetns, a.JoinNet.Fd(), syscall.CLONE_NEWNET)
 		}
 		inner = b.add("clone", syscall.SYS_CLONE, a.Cloneflags|syscall.CLONE_VM|syscall.CLONE_VFORK|syscall.CLONE_PARENT|uintptr(syscall.SIGCHLD))
-		b.ops[inner].optional = 2
+		b.ops[inner].optional = optionalClone
 	}
 	if outer&syscall.CLONE_NEWUSER != 0 {
 		b.writeFile("/proc/self/setgroups", "deny")
@@ -172,6 +167,17 @@ func Start(a Attr) (int, error) {
 	}
 	if a.Pdeathsig != 0 {
 		b.add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
+	}
+	if a.Setup != nil {
+		base := int64(len(b.ops))
+		for _, o := range a.Setup.ops {
+			if o.refArg >= 0 || o.optional == opStore {
+				o.refSrc += base
+			}
+			b.ops = append(b.ops, o)
+		}
+		b.names = append(b.names, a.Setup.names...)
+		b.keep = append(b.keep, a.Setup.keep)
 	}
 	// The descriptors: each first copied above the ones to fill (a copy
 	// never takes a descriptor in use), then onto its place.
@@ -201,8 +207,13 @@ func Start(a Attr) (int, error) {
 		}
 		if old.handler > 1 { // neither SIG_DFL (0) nor SIG_IGN (1)
 			i := b.add("rt_sigaction", syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(dfl)), 0, 8)
-			b.ops[i].optional = 1
+			b.ops[i].optional = optionalAny
 		}
+	}
+	for _, r := range a.Rlimits {
+		lim := &[2]uint64{r.Cur, r.Max}
+		b.keep = append(b.keep, lim)
+		b.add("prlimit64 "+strconv.Itoa(r.Resource), syscall.SYS_PRLIMIT64, 0, uintptr(r.Resource), uintptr(unsafe.Pointer(lim)), 0)
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

@@ -6,10 +6,13 @@
 // ops in order: op.a[op.refArg] takes op[op.refSrc].res first when
 // refArg >= 0; the result goes to op.res; a failure (-4095..-1) of an op
 // that is not optional writes its index + 1 and the result to failed and
-// exits 127. An op whose optional is 2 is a clone: the task it returns
-// a pid to (the one that called it) exits 0 there. The last op is
-// execve: returning from it, or running out of ops, is a failure too. op
-// is 11 words: nr, a[6], refArg, refSrc, optional, res.
+// exits 127; an op whose optional is 1 cannot fail, one whose optional is
+// negative does not fail with that result (-errno). An op whose optional
+// is 2 is a clone: the task it returns a pid to (the one that called it)
+// exits 0 there. An op whose optional is 3 is no call: it stores the low
+// 32 bits of op[refSrc].res at the address a[0]. The last op is execve:
+// returning from it, or running out of ops, is a failure too. op is 11
+// words: nr, a[6], refArg, refSrc, optional, res.
 TEXT ·spawn(SB),NOSPLIT|NOFRAME,$0-48
 	MOVQ	stackTop+0(FP), SI
 	MOVQ	flags+8(FP), DI
@@ -34,6 +37,17 @@ loop:
 	MOVQ	R14, BX
 	IMULQ	$88, BX
 	ADDQ	R12, BX		// BX = &ops[i]
+	MOVQ	72(BX), CX	// optional
+	CMPQ	CX, $3
+	JNE	notstore
+	MOVQ	64(BX), DX	// refSrc
+	IMULQ	$88, DX
+	ADDQ	R12, DX
+	MOVQ	80(DX), DX	// ops[refSrc].res
+	MOVQ	8(BX), DI	// a[0]
+	MOVL	DX, 0(DI)
+	JMP	next
+notstore:
 	MOVQ	56(BX), CX	// refArg
 	CMPQ	CX, $0
 	JLT	call
@@ -63,6 +77,8 @@ checked:
 	CMPQ	AX, $0
 	JGE	next
 	CMPQ	CX, $1		// optional: its failure does not matter
+	JEQ	next
+	CMPQ	CX, AX		// this failure does not matter
 	JEQ	next
 	LEAQ	1(R14), CX
 	MOVQ	CX, 0(R15)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -228,3 +229,72 @@ func TestStartSaysWhenTheCloneIsRefused(t *testing.T) {
 	require.ErrorAs(t, err, &refused)
 	assert.ErrorIs(t, err, syscall.EINVAL)
 }
+
+// The caller's calls run in the child before its exec: a failure names
+// the call, an errno the caller allowed is none, and the limits are the
+// program's.
+func TestStartMakesTheCallersCalls(t *testing.T) {
+	dir := t.TempDir()
+	mkdir := func(allow syscall.Errno) *Calls {
+		var c Calls
+		i := c.Add("mkdir missing", syscall.SYS_MKDIR, c.String(dir+"/missing/x"), 0o755)
+		if allow != 0 {
+			c.Allow(i, allow)
+		}
+		c.Add("mkdir made", syscall.SYS_MKDIR, c.String(dir+"/made"), 0o755)
+		return &c
+	}
+	_, err := Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2}, Setup: mkdir(0)})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, syscall.ENOENT)
+	assert.Contains(t, err.Error(), "mkdir missing")
+	assert.NoDirExists(t, dir+"/made", "nothing after the failed call ran")
+	_, err = Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2}, Setup: mkdir(syscall.EEXIST)})
+	require.Error(t, err, "another errno allowed is still a failure")
+	assert.Contains(t, err.Error(), "mkdir missing")
+
+	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "ulimit -n; ulimit -Hn"}, Setup: mkdir(syscall.ENOENT),
+		Rlimits: []Rlimit{{Resource: syscall.RLIMIT_NOFILE, Cur: 64, Max: 65}}})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	assert.Equal(t, []string{"64", "65"}, strings.Fields(out))
+	assert.DirExists(t, dir+"/made")
+	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+	assert.ErrorIs(t, werr, syscall.ECHILD, "no child left behind")
+}
+
+// A descriptor the child opened is written where a later call reads it:
+// here a Landlock rule's, which then lets the program write in one
+// directory and no other.
+func TestStartStoresAResultForALaterCall(t *testing.T) {
+	abi, _, errno := syscall.Syscall(sysLandlockCreateRuleset, 0, 0, 1)
+	if errno != 0 || abi < 1 {
+		t.Skip("no Landlock on this kernel: the rule cannot be observed")
+	}
+	const writeFile, makeReg = 1 << 1, 1 << 8
+	dir, other := t.TempDir(), t.TempDir()
+	var c Calls
+	attr := &struct{ handled uint64 }{writeFile | makeReg}
+	rule := &struct {
+		allowed uint64
+		fd      int32
+		_       int32
+	}{allowed: writeFile | makeReg}
+	c.Keep(attr)
+	c.Keep(rule)
+	rs := c.Add("landlock_create_ruleset", sysLandlockCreateRuleset, uintptr(unsafe.Pointer(attr)), 8, 0)
+	d := c.Add("open "+dir, syscall.SYS_OPEN, c.String(dir), 0o10000000|syscall.O_CLOEXEC) // O_PATH
+	c.StoreResult(&rule.fd, d)
+	add := c.Add("landlock_add_rule", sysLandlockAddRule, 0, 1, uintptr(unsafe.Pointer(rule)), 0)
+	c.UseResult(add, 0, rs)
+	c.Add("no_new_privs", syscall.SYS_PRCTL, 38, 1, 0, 0)
+	restrict := c.Add("landlock_restrict_self", sysLandlockRestrictSelf, 0, 0)
+	c.UseResult(restrict, 0, rs)
+	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", `echo in > "$1/f" && echo ok; { echo out > "$2/f"; } 2>&- || echo denied`, "sh", dir, other}, Setup: &c})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	assert.Equal(t, []string{"ok", "denied"}, strings.Fields(out))
+	assert.FileExists(t, dir+"/f")
+	assert.NoFileExists(t, other+"/f")
+}
+
+// Landlock's system calls on amd64.
+const sysLandlockCreateRuleset, sysLandlockAddRule, sysLandlockRestrictSelf = 444, 445, 446

@@ -24,6 +24,8 @@ type Attr struct {
 	Pdeathsig  syscall.Signal
 	JoinUser   *os.File
 	JoinNet    *os.File
+	Setup      *Calls
+	Rlimits    []Rlimit
 }
 
 // CloneError is a clone the kernel refused (see the linux/amd64 Start).
