@@ -410,6 +410,9 @@ type boxProcess struct {
 
 	net      *grantedNet // the network of a program granted it
 	netReady *os.File    // unprivileged: the helper waits for a byte here
+	// direct, when set: the program starts directly (directstart_linux.go)
+	// confined as the helper would be told.
+	direct *helperSpec
 }
 
 // connectStarted gives the started helper of a granted program its
@@ -481,7 +484,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		if err == nil {
 			err = b.enter(cmd, lead, opts, p)
 			if err == nil {
-				if err = b.start(cmd, b.spec.Network || opts.Network); err != nil && lead != nil && lead.exited() {
+				if err = b.start(cmd, b.spec.Network || opts.Network, p.direct); err != nil && lead != nil && lead.exited() {
 					err = ErrPipelineEnded
 				}
 			}
@@ -507,9 +510,9 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 }
 
 // start starts cmd, which enter set up.
-func (b *Box) start(cmd *exec.Cmd, network bool) error {
+func (b *Box) start(cmd *exec.Cmd, network bool, direct *helperSpec) error {
 	if b.userns && !b.root {
-		return b.startInUserNS(cmd, network)
+		return b.startInUserNS(cmd, network, direct)
 	}
 	return cmd.Start()
 }
@@ -596,13 +599,14 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		attr.GidMappingsEnableSetgroups = false
 		attr.Pdeathsig = syscall.SIGKILL
 		attr.Pgid = 0
-		c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
 		spec := b.spec
 		spec.Network = network
-		if err := asHelper(c, helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0}); err != nil {
+		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0}
+		if directStart && netReady == 0 {
+			p.direct = &hs // or as the helper, if it cannot (startInUserNS)
+		} else if err := startAsHelper(cmd, hs); err != nil {
 			return err
 		}
-		cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env
 		return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 	default:
 		attr.Pgid = 0
@@ -757,9 +761,8 @@ var (
 	lastCap     = 40
 )
 
-// dropBoundingSet empties the calling thread's capability bounding set,
-// so that a program it starts as root holds no capability.
-func dropBoundingSet() error {
+// lastCapability is the kernel's highest capability number.
+func lastCapability() int {
 	lastCapOnce.Do(func() {
 		if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
 			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
@@ -767,7 +770,13 @@ func dropBoundingSet() error {
 			}
 		}
 	})
-	for c := 0; c <= lastCap; c++ {
+	return lastCap
+}
+
+// dropBoundingSet empties the calling thread's capability bounding set,
+// so that a program it starts as root holds no capability.
+func dropBoundingSet() error {
+	for c := 0; c <= lastCapability(); c++ {
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
 			return fmt.Errorf("confine: drop capability %d: %w", c, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,8 +17,9 @@ import (
 
 // Without root, vtexec cannot make a mount namespace itself: a user
 // namespace must come first, which a process with several threads (any
-// Go program) cannot enter. So each program starts as a helper: the
-// vtexec binary again, cloned into fresh user, mount, PID and network
+// Go program) cannot enter. So a program starts as a helper (where it
+// cannot start directly: see directstart_linux.go): the vtexec binary
+// again, cloned into fresh user, mount, PID and network
 // namespaces, where it is root of its own user namespace; it covers the
 // socket directories, binds the protected names read-only, restricts
 // itself with Landlock, drops its capabilities and execs the program in
@@ -63,6 +65,16 @@ func asHelper(cmd *cmdLike, hs helperSpec) error {
 		cmd.path = "/proc/self/fd/" + strconv.Itoa(*fd)
 	}
 	cmd.env = append(cmd.env, helperEnv+"="+string(raw))
+	return nil
+}
+
+// startAsHelper rewrites cmd to start through the helper told hs.
+func startAsHelper(cmd *exec.Cmd, hs helperSpec) error {
+	c := &cmdLike{path: cmd.Path, args: cmd.Args, env: cmd.Env}
+	if err := asHelper(c, hs); err != nil {
+		return err
+	}
+	cmd.Path, cmd.Args, cmd.Env = c.path, c.args, c.env
 	return nil
 }
 

@@ -135,6 +135,63 @@ func (rs *ruleset) allowBoxMounts(git bool) error {
 // cuts the network already, since inside one loopback is the box's own),
 // and signals and abstract sockets scoped where the ABI can.
 func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
+	attr := rulesetAttr(abi, denyTCP)
+	fd, err := ll.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return nil, fmt.Errorf("landlock: create ruleset: %w", err)
+	}
+	rs := &ruleset{fd: fd, abi: abi}
+	for _, g := range ruleGroups(spec, abi) {
+		for _, p := range g.paths {
+			if err := rs.allow(p, g.access); err != nil && !(g.optional && errors.Is(err, os.ErrNotExist)) {
+				rs.close()
+				return nil, err
+			}
+		}
+	}
+	return rs, nil
+}
+
+// ruleGroup is paths a box's ruleset grants the same rights beneath.
+type ruleGroup struct {
+	paths    []string
+	access   uint64
+	optional bool // a path that is not there is no failure
+}
+
+// ruleGroups are the rules of a box's ruleset: the system's paths, the
+// procfs (the one the ruleset is made where), and the spec's.
+func ruleGroups(spec Spec, abi int) []ruleGroup {
+	read := uint64(fsRead | fsExec)
+	return []ruleGroup{
+		{systemReadExec, read, true},
+		{systemReadFiles, fsRead, true},
+		{[]string{"/proc"}, fsRead, true},
+		{systemDevices, fsRead | ll.AccessFSWriteFile, true},
+		{spec.ReadOnly, read, false},
+		{spec.ReadWrite, writeRights(abi), false},
+	}
+}
+
+// ruleAccess is access as a rule beneath fd may grant it under an ABI:
+// only what it handles, and only the rights that apply to a file when fd
+// is one.
+func ruleAccess(fd int, access uint64, abi int) (uint64, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return 0, err
+	}
+	access &= handledFS(abi)
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		access &= ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	}
+	return access, nil
+}
+
+// rulesetAttr is what a box's ruleset handles: TCP bind and connect if
+// denyTCP (where no network namespace cuts the network already), and
+// signals and abstract sockets scoped where the ABI can.
+func rulesetAttr(abi int, denyTCP bool) ll.RulesetAttr {
 	attr := ll.RulesetAttr{HandledAccessFS: handledFS(abi)}
 	if abi >= 4 && denyTCP {
 		attr.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
@@ -142,34 +199,7 @@ func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
 	if abi >= 6 {
 		attr.Scoped = ll.ScopeAbstractUnixSocket | ll.ScopeSignal
 	}
-	fd, err := ll.LandlockCreateRuleset(&attr, 0)
-	if err != nil {
-		return nil, fmt.Errorf("landlock: create ruleset: %w", err)
-	}
-	rs := &ruleset{fd: fd, abi: abi}
-	read, write := uint64(fsRead|fsExec), writeRights(abi)
-	add := func(paths []string, access uint64, optional bool) error {
-		for _, p := range paths {
-			if err := rs.allow(p, access); err != nil && !(optional && errors.Is(err, os.ErrNotExist)) {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, step := range []error{
-		add(systemReadExec, read, true),
-		add(systemReadFiles, fsRead, true),
-		add([]string{"/proc"}, fsRead, true),
-		add(systemDevices, fsRead|ll.AccessFSWriteFile, true),
-		add(spec.ReadOnly, read, false),
-		add(spec.ReadWrite, write, false),
-	} {
-		if step != nil {
-			rs.close()
-			return nil, step
-		}
-	}
-	return rs, nil
+	return attr
 }
 
 // checkRulePaths fails as newRuleset would on a path of the spec that
@@ -195,13 +225,9 @@ func (rs *ruleset) allow(path string, access uint64) error {
 		return &os.PathError{Op: "landlock rule", Path: path, Err: err}
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	access, err = ruleAccess(fd, access, rs.abi)
+	if err != nil {
 		return &os.PathError{Op: "landlock rule", Path: path, Err: err}
-	}
-	access &= handledFS(rs.abi)
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		access &= ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
 	}
 	attr := ll.PathBeneathAttr{AllowedAccess: access, ParentFd: fd}
 	if err := ll.LandlockAddPathBeneathRule(rs.fd, &attr, 0); err != nil {

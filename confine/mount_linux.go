@@ -35,10 +35,14 @@ import (
 // the git directories may be written (their hooks and config stay
 // read-only).
 func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
+	plan, err := b.planMounts(writableGitDirs)
+	if err != nil {
+		return -1, err
+	}
 	if err := unix.Unshare(unix.CLONE_FS | unix.CLONE_NEWNS); err != nil {
 		return -1, fmt.Errorf("unshare the mount namespace: %w", err)
 	}
-	if err := b.setUpMounts(writableGitDirs); err != nil {
+	if err := plan.apply(); err != nil {
 		return -1, err
 	}
 	fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -48,33 +52,116 @@ func (b *Box) buildMountNamespace(writableGitDirs bool) (int, error) {
 	return fd, nil
 }
 
-// setUpMounts changes the calling thread's own, new mount namespace.
-func (b *Box) setUpMounts(writableGitDirs bool) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("make mounts private: %w", err)
+// A mount namespace is set up in two steps: a plan, made where the
+// machine's file system is seen as it is (its links read, its paths
+// looked up), then the plan's system calls, made in the new namespace by
+// the box's thread (root), its Go helper, or vtexec's child itself before
+// it executes the program (see directstart_linux.go): one list of calls
+// whichever makes them.
+
+// mountOp is the system call of a mountStep.
+type mountOp uint8
+
+const (
+	opMount mountOp = iota
+	opMkdir
+	opMknod
+	opSymlink
+	opPivotRoot
+	opChdir
+	opUnmount
+)
+
+// mountStep is one system call of a mount plan.
+type mountStep struct {
+	op                 mountOp
+	src, dst, fs, data string // mount: source, target, type, data; pivot: new, old; symlink: target, link; others: dst
+	flags              uintptr
+	mode               uint32
+	allow              unix.Errno // an errno that is no failure (a path gone since the plan, a directory made since)
+	what               string     // what it does, for errors
+}
+
+// mountPlan is the system calls that set up a box's mount namespace.
+type mountPlan []mountStep
+
+// apply makes the plan's calls in the calling thread's own, new mount
+// namespace.
+func (p mountPlan) apply() error {
+	for _, s := range p {
+		var err error
+		switch s.op {
+		case opMount:
+			err = unix.Mount(s.src, s.dst, s.fs, s.flags, s.data)
+		case opMkdir:
+			err = unix.Mkdir(s.dst, s.mode)
+		case opMknod:
+			err = unix.Mknod(s.dst, s.mode, 0)
+		case opSymlink:
+			err = unix.Symlink(s.src, s.dst)
+		case opPivotRoot:
+			err = unix.PivotRoot(s.src, s.dst)
+		case opChdir:
+			err = unix.Chdir(s.dst)
+		case opUnmount:
+			err = unix.Unmount(s.dst, int(s.flags))
+		}
+		if err != nil && !(s.allow != 0 && errors.Is(err, s.allow)) {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
 	}
+	return nil
+}
+
+// planMounts plans the box's mount namespace (see setUpMounts).
+func (b *Box) planMounts(writableGitDirs bool) (mountPlan, error) {
+	var p planner
+	p.add(mountStep{op: opMount, dst: "/", flags: unix.MS_REC | unix.MS_PRIVATE, what: "make mounts private"})
 	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
-	if err := newRoot(keep, b.root || b.callerRoot); err != nil {
-		return err
+	if err := p.newRoot(keep, b.root || b.callerRoot); err != nil {
+		return nil, err
 	}
-	for _, p := range b.spec.Protected {
-		if err := readOnlyBind(p.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+	for _, path := range b.spec.Protected {
+		if err := p.readOnlyBind(path.Path, true); err != nil {
+			return nil, err
 		}
 	}
 	for _, g := range b.spec.GitDirs {
-		if !writableGitDirs {
-			if err := readOnlyBind(g); err != nil {
-				return err
-			}
-			continue
+		var err error
+		if writableGitDirs {
+			err = p.protectGitDir(g)
+		} else {
+			err = p.readOnlyBind(g, false)
 		}
-		if err := protectGitDir(g); err != nil {
-			return err
+		if err != nil {
+			return nil, err
 		}
 	}
-	return b.protectLinkTargets()
+	if err := b.protectLinkTargets(&p); err != nil {
+		return nil, err
+	}
+	return p.steps, nil
 }
+
+// setUpMounts plans and sets up the calling thread's own, new mount
+// namespace.
+func (b *Box) setUpMounts(writableGitDirs bool) error {
+	plan, err := b.planMounts(writableGitDirs)
+	if err != nil {
+		return err
+	}
+	return plan.apply()
+}
+
+// planner builds a mount plan.
+type planner struct {
+	steps mountPlan
+	// made are the directories of the new root made so far: most binds
+	// share a parent (the /etc files).
+	made map[string]bool
+}
+
+func (p *planner) add(s mountStep) { p.steps = append(p.steps, s) }
 
 // maxLinkWalk bounds the entries of protected places looked at for links.
 const maxLinkWalk = 50000
@@ -84,37 +171,34 @@ const maxLinkWalk = 50000
 // objects) leads to inside the read-write directories: the file or
 // directory is read under the protected name, so it is protected as if
 // it lay there.
-func (b *Box) protectLinkTargets() error {
+func (b *Box) protectLinkTargets(p *planner) error {
 	var places []string
-	for _, p := range b.spec.Protected {
-		if p.Dir {
-			places = append(places, p.Path)
+	for _, pr := range b.spec.Protected {
+		if pr.Dir {
+			places = append(places, pr.Path)
 		}
 	}
 	places = append(places, b.spec.GitDirs...)
 	seen := 0
 	for _, place := range places {
-		err := filepath.WalkDir(place, func(p string, d os.DirEntry, err error) error {
+		err := filepath.WalkDir(place, func(path string, d os.DirEntry, err error) error {
 			if err != nil {
 				return nil
 			}
 			if seen++; seen > maxLinkWalk {
 				return filepath.SkipAll
 			}
-			if d.IsDir() && slices.Contains(b.spec.GitDirs, filepath.Dir(p)) && d.Name() == "objects" {
+			if d.IsDir() && slices.Contains(b.spec.GitDirs, filepath.Dir(path)) && d.Name() == "objects" {
 				return filepath.SkipDir // data, not configuration or code
 			}
 			if d.Type()&os.ModeSymlink == 0 {
 				return nil
 			}
-			target, err := filepath.EvalSymlinks(p)
+			target, err := filepath.EvalSymlinks(path)
 			if err != nil || !b.writable(target) {
 				return nil
 			}
-			if err := readOnlyBind(target); err != nil {
-				return err
-			}
-			return nil
+			return p.readOnlyBind(target, true)
 		})
 		if err != nil {
 			return err
@@ -151,111 +235,118 @@ var gitDirConfig = []struct {
 // it is read-only (gitDirConfig); the rest (HEAD, the index, refs,
 // objects, logs) stays writable, with the *.lock files and renames git
 // writes them through.
-func protectGitDir(g string) error {
-	if err := unix.Mount(g, g, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-		return fmt.Errorf("protect %s: %w", g, err)
-	}
+func (p *planner) protectGitDir(g string) error {
+	p.add(mountStep{op: opMount, src: g, dst: g, flags: unix.MS_BIND | unix.MS_REC, what: "protect " + g})
 	for _, e := range gitDirConfig {
-		p := filepath.Join(g, e.name)
-		if e.dir {
-			if err := os.Mkdir(p, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-				return fmt.Errorf("protect %s: %w", p, err)
+		path := filepath.Join(g, e.name)
+		if !e.dir {
+			if err := p.readOnlyBind(path, true); err != nil {
+				return err
 			}
+			continue
 		}
-		if err := readOnlyBind(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+		if _, err := os.Lstat(path); err != nil {
+			p.add(mountStep{op: opMkdir, dst: path, mode: 0o755, allow: unix.EEXIST, what: "protect " + path})
 		}
+		p.bindReadOnly(path, 0)
 	}
 	return nil
 }
 
-// newRoot moves the calling thread's mount namespace onto a root of the
-// box's own: a small tmpfs, read-only once built, holding binds of the
-// system directories (systemReadExec, read-only; links such as /bin ->
-// usr/bin made again as links), of the /etc and /sys entries programs
-// read (systemReadFiles), of the devices in systemDevices, an empty /tmp,
-// a /proc of its own, and the paths of keep at their own paths. As
+// readOnlyBind plans a read-only bind of path onto itself. missingOK: a
+// path that is not there (when planned, or when bound) is no failure.
+func (p *planner) readOnlyBind(path string, missingOK bool) error {
+	if _, err := os.Lstat(path); err != nil {
+		if missingOK && errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("protect %s: %w", path, err)
+	}
+	var allow unix.Errno
+	if missingOK {
+		allow = unix.ENOENT
+	}
+	p.bindReadOnly(path, allow)
+	return nil
+}
+
+// bindReadOnly plans a read-only bind of path onto itself.
+func (p *planner) bindReadOnly(path string, allow unix.Errno) {
+	p.add(mountStep{op: opMount, src: path, dst: path, flags: unix.MS_BIND | unix.MS_REC, allow: allow, what: "protect " + path})
+	p.add(mountStep{op: opMount, dst: path, flags: unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY, allow: allow, what: "protect " + path + " read-only"})
+}
+
+// newRoot plans moving the mount namespace onto a root of the box's own:
+// a small tmpfs, read-only once built, holding binds of the system
+// directories (systemReadExec, read-only; links such as /bin -> usr/bin
+// made again as links), of the /etc and /sys entries programs read
+// (systemReadFiles), of the devices in systemDevices, an empty /tmp, a
+// /proc of its own, and the paths of keep at their own paths. As
 // bubblewrap does, it first pivots onto a tmpfs mounted on /tmp, so that
 // every source stays reachable under /oldroot, builds the new root
-// there, and pivots again.
-func newRoot(keep []string, rootOwned bool) error {
+// there, and pivots again. The sources are looked up here, in the
+// machine's file system: a link is bound as what it leads to.
+func (p *planner) newRoot(keep []string, rootOwned bool) error {
 	const base, old, nr = "/tmp", "/oldroot", "/newroot"
-	if err := unix.Mount("tmpfs", base, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=64k"); err != nil {
-		return fmt.Errorf("new root: tmpfs: %w", err)
-	}
+	p.made = map[string]bool{nr: true}
+	p.add(mountStep{op: opMount, src: "tmpfs", dst: base, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: "mode=0755,size=64k", what: "new root: tmpfs"})
 	for _, d := range []string{base + old, base + nr} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return fmt.Errorf("new root: %w", err)
-		}
+		p.add(mountStep{op: opMkdir, dst: d, mode: 0o755, what: "new root: mkdir " + d})
 	}
-	if err := unix.PivotRoot(base, base+old); err != nil {
-		return fmt.Errorf("new root: pivot: %w", err)
-	}
-	if err := unix.Chdir("/"); err != nil {
-		return err
-	}
-	if err := unix.Mount("tmpfs", nr, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size="+newRootSize); err != nil {
-		return fmt.Errorf("new root: tmpfs: %w", err)
-	}
-	made := dirs{nr: true}
-	bind := func(p string, rdonly bool) error {
-		src := old + p
-		fi, err := os.Lstat(src)
+	p.add(mountStep{op: opPivotRoot, src: base, dst: base + old, what: "new root: pivot"})
+	p.add(mountStep{op: opChdir, dst: "/", what: "new root: chdir /"})
+	p.add(mountStep{op: opMount, src: "tmpfs", dst: nr, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: "mode=0755,size=" + newRootSize, what: "new root: tmpfs"})
+	bind := func(path string, rdonly bool) error {
+		fi, err := os.Lstat(path)
 		if err != nil {
 			return nil // absent here
 		}
-		dst := nr + p
+		src, dst := old+path, nr+path
 		if fi.Mode()&os.ModeSymlink != 0 {
-			if slices.Contains(systemReadExec, p) {
+			if slices.Contains(systemReadExec, path) {
 				// /bin -> usr/bin and the like: the same link.
-				target, err := os.Readlink(src)
+				target, err := os.Readlink(path)
 				if err != nil {
 					return err
 				}
-				if err := made.make(filepath.Dir(dst)); err != nil {
-					return err
-				}
-				return os.Symlink(target, dst)
+				p.mkdirAll(filepath.Dir(dst))
+				p.add(mountStep{op: opSymlink, src: target, dst: dst, what: "new root: link " + path})
+				return nil
 			}
-			if fi, err = os.Stat(src); err != nil {
+			resolved, err := filepath.EvalSymlinks(path)
+			if err != nil {
 				return nil // a link to nothing
 			}
-		}
-		if err := mountpoint(made, dst, fi.IsDir()); err != nil {
-			return err
-		}
-		if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("new root: bind %s: %w", p, err)
-		}
-		if rdonly {
-			if err := unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID, ""); err != nil {
-				return fmt.Errorf("new root: %s read-only: %w", p, err)
+			if fi, err = os.Stat(resolved); err != nil {
+				return nil
 			}
+			src = old + resolved
+		}
+		p.mountpoint(dst, fi.IsDir())
+		p.add(mountStep{op: opMount, src: src, dst: dst, flags: unix.MS_BIND | unix.MS_REC, what: "new root: bind " + path})
+		if rdonly {
+			p.add(mountStep{op: opMount, dst: dst, flags: unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY | unix.MS_NOSUID, what: "new root: " + path + " read-only"})
 		}
 		return nil
 	}
-	for _, p := range systemReadExec {
-		if err := bind(p, true); err != nil {
+	for _, path := range systemReadExec {
+		if err := bind(path, true); err != nil {
 			return err
 		}
 	}
-	for _, p := range systemReadFiles {
-		if p == "/sys/fs/cgroup" {
+	for _, path := range systemReadFiles {
+		if path == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
 		}
 		// A read-only bind of a file costs a second mount: for a caller
 		// who is not root, the files are root's, which it cannot write
 		// (and Landlock lets the box only read them).
-		if err := bind(p, rootOwned); err != nil {
+		if err := bind(path, rootOwned); err != nil {
 			return err
 		}
 	}
-	if err := made.make(nr + "/dev"); err != nil {
-		return err
-	}
-	if err := unix.Mount("tmpfs", nr+"/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
-		return fmt.Errorf("new root: /dev: %w", err)
-	}
+	p.mkdirAll(nr + "/dev")
+	p.add(mountStep{op: opMount, src: "tmpfs", dst: nr + "/dev", fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NOEXEC, data: "mode=0755,size=64k", what: "new root: /dev"})
 	for _, d := range systemDevices {
 		if err := bind(d, false); err != nil {
 			return err
@@ -264,118 +355,60 @@ func newRoot(keep []string, rootOwned bool) error {
 	// A /dev/shm of the box's own, empty at first: POSIX shared memory
 	// and semaphores (Python's multiprocessing, pytest-xdist) live there,
 	// and nothing of the machine's is.
-	if err := made.make(nr + PrivateShm); err != nil { // the tmpfs sets its mode
-		return err
+	p.mkdirAll(nr + PrivateShm) // the tmpfs sets its mode
+	p.add(mountStep{op: opMount, src: "tmpfs", dst: nr + PrivateShm, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: "mode=1777,size=256m", what: "new root: " + PrivateShm})
+	for _, l := range [][2]string{{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"}} {
+		p.add(mountStep{op: opSymlink, src: l[1], dst: nr + "/dev/" + l[0], what: "new root: /dev/" + l[0]})
 	}
-	if err := unix.Mount("tmpfs", nr+PrivateShm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,size=256m"); err != nil {
-		return fmt.Errorf("new root: %s: %w", PrivateShm, err)
-	}
-	for name, target := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
-		if err := os.Symlink(target, nr+"/dev/"+name); err != nil {
-			return err
-		}
-	}
-	for _, p := range keep {
-		if err := bind(p, false); err != nil {
+	for _, path := range keep {
+		if err := bind(path, false); err != nil {
 			return err
 		}
 	}
 	// After the binds: one may lie under /dev (runs' directories in
 	// /dev/shm).
-	if err := unix.Mount("", nr+"/dev", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
-		return fmt.Errorf("new root: /dev read-only: %w", err)
-	}
+	p.add(mountStep{op: opMount, dst: nr + "/dev", flags: unix.MS_REMOUNT | unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NOEXEC, data: "mode=0755,size=64k", what: "new root: /dev read-only"})
 	for _, d := range []string{"/tmp", "/proc"} {
-		if err := made.make(nr + d); err != nil {
-			return err
-		}
+		p.mkdirAll(nr + d)
 	}
 	// A procfs of the box's own that shows only the processes the box
 	// may trace: Landlock keeps those to its own, so other processes'
 	// command lines and status are not even listed.
-	if err := unix.Mount("proc", nr+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=ptraceable"); err != nil {
-		return fmt.Errorf("mount a private /proc: %w", err)
-	}
-	if err := unix.Chdir(nr); err != nil {
-		return err
-	}
-	if err := unix.PivotRoot(".", "."); err != nil {
-		return fmt.Errorf("new root: pivot: %w", err)
-	}
+	p.add(mountStep{op: opMount, src: "proc", dst: nr + "/proc", fs: "proc", flags: unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC, data: "hidepid=ptraceable", what: "mount a private /proc"})
+	p.add(mountStep{op: opChdir, dst: nr, what: "new root: chdir"})
+	p.add(mountStep{op: opPivotRoot, src: ".", dst: ".", what: "new root: pivot"})
 	// The old root, with the machine's mounts, is now stacked under the
 	// new one: let it go.
-	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
-		return fmt.Errorf("new root: detach the old root: %w", err)
-	}
-	if err := unix.Chdir("/"); err != nil {
-		return err
-	}
+	p.add(mountStep{op: opUnmount, dst: ".", flags: unix.MNT_DETACH, what: "new root: detach the old root"})
+	p.add(mountStep{op: opChdir, dst: "/", what: "new root: chdir /"})
 	// Nothing more may be made at the top.
-	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size="+newRootSize); err != nil {
-		return fmt.Errorf("new root read-only: %w", err)
-	}
+	p.add(mountStep{op: opMount, dst: "/", flags: unix.MS_REMOUNT | unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV, data: "mode=0755,size=" + newRootSize, what: "new root read-only"})
 	return nil
 }
 
-// dirs are the directories of the new root made (or found) so far: most
-// binds share a parent (the /etc files), which os.MkdirAll would stat
-// again for each.
-type dirs map[string]bool
-
-// make makes dir and its missing parents, 0755.
-func (d dirs) make(dir string) error {
-	if d[dir] {
-		return nil
+// mkdirAll plans dir and its parents in the new root not made yet.
+func (p *planner) mkdirAll(dir string) {
+	if p.made[dir] {
+		return
 	}
-	err := unix.Mkdir(dir, 0o755)
-	if errors.Is(err, unix.ENOENT) {
-		if err := d.make(filepath.Dir(dir)); err != nil {
-			return err
-		}
-		err = unix.Mkdir(dir, 0o755)
-	}
-	if err != nil && !errors.Is(err, unix.EEXIST) {
-		return &os.PathError{Op: "mkdir", Path: dir, Err: err}
-	}
-	d[dir] = true
-	return nil
+	p.mkdirAll(filepath.Dir(dir))
+	// EEXIST: a directory of a tmpfs mounted since (/dev/shm under /dev).
+	p.add(mountStep{op: opMkdir, dst: dir, mode: 0o755, allow: unix.EEXIST, what: "mount point " + dir})
+	p.made[dir] = true
 }
 
-// mountpoint creates path's missing directories (and path itself, as a
-// directory or an empty file) inside a cover.
-func mountpoint(made dirs, path string, dir bool) error {
-	parent := path
-	if !dir {
-		parent = filepath.Dir(path)
+// mountpoint plans path's missing directories (and path itself, as a
+// directory or an empty file) in the new root.
+func (p *planner) mountpoint(path string, dir bool) {
+	if dir {
+		p.mkdirAll(path)
+		return
 	}
-	if err := made.make(parent); err != nil {
-		return fmt.Errorf("mount point %s: %w", path, err)
-	}
-	if !dir {
-		// Made without opening it: a descriptor open for writing, even
-		// one a concurrent fork of another goroutine holds until its
-		// exec closes it, makes the read-only remount of the new root
-		// fail with EBUSY.
-		if err := unix.Mknod(path, unix.S_IFREG|0o644, 0); err != nil && !errors.Is(err, unix.EEXIST) {
-			return fmt.Errorf("mount point %s: %w", path, err)
-		}
-	}
-	return nil
-}
-
-// readOnlyBind binds path onto itself read-only.
-func readOnlyBind(path string) error {
-	if _, err := os.Lstat(path); err != nil {
-		return err
-	}
-	if err := unix.Mount(path, path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-		return fmt.Errorf("protect %s: %w", path, err)
-	}
-	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
-	if err := unix.Mount("", path, "", flags, ""); err != nil {
-		return fmt.Errorf("protect %s read-only: %w", path, err)
-	}
-	return nil
+	p.mkdirAll(filepath.Dir(path))
+	// Made without opening it: a descriptor open for writing, even one a
+	// concurrent fork of another goroutine holds until its exec closes
+	// it, makes the read-only remount of the new root fail with EBUSY.
+	p.add(mountStep{op: opMknod, dst: path, mode: unix.S_IFREG | 0o644, allow: unix.EEXIST, what: "mount point " + path})
 }
 
 // within reports whether p is root or lies below it.

@@ -31,7 +31,7 @@ const (
 	nsfsMagic   = 0x6e736673
 	// mountLayout names how setUpMounts builds a namespace; change it
 	// with setUpMounts, so that one an older vtexec kept is not entered.
-	mountLayout = "9" // 2: /proc mounted hidepid=ptraceable; 3: git directories protected whole (protectGitDir); 4: a root of its own (newRoot); 5: links in protected places followed; 6: (unused); 7: binds under /dev (runs in /dev/shm); 8: a /dev/shm of its own; 9: /etc files that identify the system
+	mountLayout = "10" // 2: /proc mounted hidepid=ptraceable; 3: git directories protected whole (protectGitDir); 4: a root of its own (newRoot); 5: links in protected places followed; 6: (unused); 7: binds under /dev (runs in /dev/shm); 8: a /dev/shm of its own; 9: /etc files that identify the system; 10: links among them bound as what they lead to
 )
 
 // mountBuilds counts mount namespaces built, for tests.

@@ -132,12 +132,17 @@ const cloneFlagsLow = 0
 // installSeccomp applies the filter to the calling thread (no_new_privs
 // must be set); the programs it starts inherit it.
 func installSeccomp() error {
-	filter := builtFilter()
-	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+	prog := seccompProgram()
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog))); errno != 0 {
 		return fmt.Errorf("seccomp: %w", errno)
 	}
 	return nil
+}
+
+// seccompProgram is the filter as seccomp(2) takes it.
+func seccompProgram() *unix.SockFprog {
+	filter := builtFilter()
+	return &unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 }
 
 // seccompAvailable reports whether the filter can be applied here.

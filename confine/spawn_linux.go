@@ -4,8 +4,10 @@ package confine
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 
@@ -31,16 +33,40 @@ import (
 // process ends, a teardown in a kernel worker (0.9 ms of a CPU per
 // program, measured); a shared loopback also lets a command reach the
 // test server an earlier command of the box left running, as root.
-func (b *Box) startInUserNS(cmd *exec.Cmd, network bool) error {
+func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) error {
+	// osExec starts cmd with os/exec, as the helper.
+	osExec := func() error {
+		if direct != nil {
+			if err := startAsHelper(cmd, *direct); err != nil {
+				return err
+			}
+		}
+		return cmd.Start()
+	}
 	attr := cmd.SysProcAttr
 	if !vspawn.Available || attr == nil || len(attr.UidMappings) != 1 || len(attr.GidMappings) != 1 || attr.GidMappingsEnableSetgroups ||
 		attr.UidMappings[0].ContainerID != 0 || attr.GidMappings[0].ContainerID != 0 || attr.UidMappings[0].Size != 1 || attr.GidMappings[0].Size != 1 ||
 		attr.Pgid != 0 || attr.Setsid || attr.Setctty || attr.Foreground || attr.Credential != nil || attr.Unshareflags != 0 || attr.Chroot != "" {
-		return cmd.Start()
+		return osExec()
 	}
 	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
 		if _, ok := s.(*os.File); !ok && s != nil {
-			return cmd.Start()
+			return osExec()
+		}
+	}
+	dir := cmd.Dir
+	if direct != nil {
+		// The child's directory is entered after its new root: an
+		// absolute path, there as here.
+		if !filepath.IsAbs(dir) {
+			wd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			dir = filepath.Join(wd, dir)
+		}
+		if cmd.Err != nil {
+			return cmd.Err // as cmd.Start would
 		}
 	}
 	streams, closeOpened, err := streamFiles(cmd)
@@ -53,9 +79,17 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool) error {
 		files = append(files, f.Fd())
 	}
 	a := vspawn.Attr{
-		Path: cmd.Path, Argv: cmd.Args, Env: cmd.Environ(), Dir: cmd.Dir, Files: files,
+		Path: cmd.Path, Argv: cmd.Args, Env: cmd.Environ(), Dir: dir, Files: files,
 		Cloneflags: attr.Cloneflags, UID: attr.UidMappings[0].HostID, GID: attr.GidMappings[0].HostID,
 		Setpgid: attr.Setpgid, Pdeathsig: attr.Pdeathsig,
+	}
+	if direct != nil {
+		setup, limits, done, err := directSetup(*direct)
+		if err != nil {
+			return err
+		}
+		defer done()
+		a.Setup, a.Rlimits = setup, limits
 	}
 	// Held until the helper is in them: closing the box waits.
 	b.shared.mu.RLock()
@@ -70,7 +104,14 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool) error {
 	runtime.KeepAlive(streams)
 	var refused *vspawn.CloneError
 	if errors.As(err, &refused) && !joined {
-		return cmd.Start() // a kernel that refuses this clone: os/exec's
+		return osExec() // a kernel that refuses this clone: os/exec's
+	}
+	var failed *vspawn.CallError
+	if direct != nil && errors.As(err, &failed) {
+		if failed.Exec {
+			return &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: failed.Err} // as os/exec says it
+		}
+		return fmt.Errorf("confine: %s: %w", failed.Call, failed.Err)
 	}
 	if err != nil {
 		return err
@@ -80,6 +121,9 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool) error {
 	}
 	if !network && !joined {
 		b.keepNamespaces(pid)
+	}
+	if direct != nil {
+		directStarts.Add(1)
 	}
 	return nil
 }

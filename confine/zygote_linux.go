@@ -247,7 +247,7 @@ func (b *Box) startZygote(git bool) (*zygote, error) {
 		runtime.LockOSThread()
 		z.err = unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 		if z.err == nil {
-			z.err = b.startInUserNS(z.cmd, false)
+			z.err = b.startInUserNS(z.cmd, false, nil)
 		}
 		child.Close()
 		if z.err == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,12 +29,21 @@ func TestWatchesHandedOffAtExit(t *testing.T) {
 	holder := handOffWatches()
 	require.NotNil(t, holder, "a process that watched hands its instance off")
 	pid := strconv.Itoa(holder.Process.Pid)
-	fds := map[string]string{}
-	entries, err := os.ReadDir(filepath.Join("/proc", pid, "fd"))
-	require.NoError(t, err)
-	for _, e := range entries {
-		target, _ := os.Readlink(filepath.Join("/proc", pid, "fd", e.Name()))
-		fds[e.Name()] = target
+	// Read once cat has started: while its loader runs, it holds the
+	// libraries it opens.
+	var fds map[string]string
+	for range 200 {
+		fds = map[string]string{}
+		entries, err := os.ReadDir(filepath.Join("/proc", pid, "fd"))
+		require.NoError(t, err)
+		for _, e := range entries {
+			target, _ := os.Readlink(filepath.Join("/proc", pid, "fd", e.Name()))
+			fds[e.Name()] = target
+		}
+		if len(fds) == 4 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	assert.Equal(t, "anon_inode:inotify", fds["3"], "the instance")
 	assert.Contains(t, fds["0"], "pipe:", "reads the pipe")

@@ -124,6 +124,17 @@ type CloneError struct{ Err syscall.Errno }
 func (e *CloneError) Error() string { return "vspawn: clone: " + e.Err.Error() }
 func (e *CloneError) Unwrap() error { return e.Err }
 
+// CallError is a call of the child's that failed: the child has ended
+// and no program started.
+type CallError struct {
+	Call string // the call's name
+	Err  syscall.Errno
+	Exec bool // the call was the exec of the program
+}
+
+func (e *CallError) Error() string { return "vspawn: " + e.Call + ": " + e.Err.Error() }
+func (e *CallError) Unwrap() error { return e.Err }
+
 // reap waits for the child pid to end.
 func reap(pid int) {
 	var ws syscall.WaitStatus
@@ -249,11 +260,12 @@ func Start(a Attr) (int, error) {
 		if pid > 0 {
 			reap(int(pid))
 		}
-		name := "exec"
-		if i := int(failed[0]) - 1; i < len(b.names) {
+		i := int(failed[0]) - 1
+		name := "execve " + a.Path
+		if i < len(b.names) {
 			name = b.names[i]
 		}
-		return 0, &os.PathError{Op: "vspawn: " + name, Path: a.Path, Err: syscall.Errno(-failed[1])}
+		return 0, &CallError{Call: name, Err: syscall.Errno(-failed[1]), Exec: i >= len(b.names)-1}
 	}
 	return int(pid), nil
 }

@@ -112,9 +112,14 @@ func TestStartReportsWhatFailed(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, syscall.ENOENT)
 	assert.Contains(t, err.Error(), "execve /nonexistent/program")
+	var failed *CallError
+	require.ErrorAs(t, err, &failed)
+	assert.True(t, failed.Exec, "the exec failed")
 	_, err = Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Dir: "/nonexistent", Files: []uintptr{0, 1, 2}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "chdir /nonexistent")
+	require.ErrorAs(t, err, &failed)
+	assert.False(t, failed.Exec, "a call before the exec failed")
 	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 	assert.ErrorIs(t, werr, syscall.ECHILD, "a failed child is waited for")
 }

@@ -34,5 +34,16 @@ type CloneError struct{ Err syscall.Errno }
 func (e *CloneError) Error() string { return "vspawn: clone: " + e.Err.Error() }
 func (e *CloneError) Unwrap() error { return e.Err }
 
+// CallError is a call of the child's that failed (see the linux/amd64
+// Start).
+type CallError struct {
+	Call string
+	Err  syscall.Errno
+	Exec bool
+}
+
+func (e *CallError) Error() string { return "vspawn: " + e.Call + ": " + e.Err.Error() }
+func (e *CallError) Unwrap() error { return e.Err }
+
 // Start is not available here: callers start the program as before.
 func Start(Attr) (int, error) { return 0, errors.New("vspawn: not available on this platform") }

@@ -1,0 +1,107 @@
+//go:build linux
+
+package confine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// boxProbe prints what confines the program it runs as: its
+// capabilities, no_new_privs and filters, its mounts (points, options,
+// types, sources), its limits, what it can write, and Landlock's answer
+// to a device's ioctl (a terminal's request on /dev/null: "not a
+// terminal" where the device's ioctls are not refused).
+const boxProbe = `grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp|Seccomp_filters):' /proc/self/status
+awk '{ sep = 0; s = $4 " " $5 " " $6; for (i = 7; i <= NF; i++) { if ($i == "-") sep = 1; if (sep) s = s " " $i }; print s }' /proc/self/mountinfo
+cat /proc/self/limits
+stty -F /dev/null 2>&1
+echo x > /dev/shm/probe && echo shm-writable
+echo x > made.txt && echo workspace-writable
+echo y >> .envrc || echo protected-refused
+ls -a /
+ls /proc | grep -c '^[0-9]'
+`
+
+// Without root a program starts directly, its box set up by vtexec's
+// child: confined exactly as the helper confines it (the same mounts,
+// capabilities, filter, limits and Landlock rules), and without a
+// helper's start. As root no helper starts programs.
+func TestDirectStartConfinesAsTheHelper(t *testing.T) {
+	run := func(direct bool) string {
+		saved := directStart
+		directStart = direct
+		defer func() { directStart = saved }()
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".envrc"), []byte("keep\n"), 0o644))
+		spec := Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".envrc")}},
+			Limits: Limits{OpenFiles: 512, FileSize: 1 << 30}}
+		b := openBox(t, spec)
+		before := directStarts.Load()
+		cmd := exec.Command("/bin/sh", "-c", boxProbe)
+		cmd.Dir = dir
+		out, werr := runOut(t, b, cmd, StartOptions{})
+		require.NoError(t, werr, out)
+		data, err := os.ReadFile(filepath.Join(dir, ".envrc"))
+		require.NoError(t, err)
+		assert.Equal(t, "keep\n", string(data))
+		if b.root || !b.userns || !directStart {
+			assert.Equal(t, before, directStarts.Load(), "no direct start")
+		} else {
+			assert.Equal(t, before+1, directStarts.Load(), "a direct start")
+		}
+		// The workspace's own path differs between the two runs.
+		return strings.ReplaceAll(out, dir, "WORKSPACE")
+	}
+	direct := run(true)
+	for _, want := range []string{"NoNewPrivs:\t1", "CapBnd:\t0000000000000000", "CapEff:\t0000000000000000", "shm-writable", "workspace-writable", "protected-refused",
+		"Max open files            512                  512", "WORKSPACE/.envrc ro,"} {
+		assert.Contains(t, direct, want)
+	}
+	assert.Equal(t, run(false), direct, "the helper's box and the direct one")
+}
+
+// A program that cannot be executed in the box fails to start as os/exec
+// says it, started directly or not; a box that cannot be set up names
+// the call that failed.
+func TestDirectStartFailures(t *testing.T) {
+	dir := t.TempDir()
+	spec := Spec{ReadWrite: []string{dir}}
+	b := openBox(t, spec)
+	missing := filepath.Join(t.TempDir(), "not-in-the-box")
+	require.NoError(t, os.WriteFile(missing, []byte("#!/bin/sh\n"), 0o755))
+	cmd := exec.Command(missing)
+	cmd.Dir = dir
+	p, err := b.StartWith(cmd, nil, StartOptions{})
+	if b.root || !b.userns {
+		// Not in the box either; as root, os/exec's own error.
+		require.Error(t, err)
+		assert.ErrorIs(t, err, os.ErrNotExist)
+		return
+	}
+	if err == nil {
+		// Where no direct start is made, the helper fails in its place.
+		require.False(t, directStart)
+		assert.Error(t, p.Wait())
+		return
+	}
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Equal(t, "fork/exec "+missing+": no such file or directory", err.Error())
+
+	// A read-write directory gone: no rule, no box, and the start says so.
+	gone := t.TempDir()
+	spec = Spec{ReadWrite: []string{dir, gone}}
+	b = openBox(t, spec)
+	require.NoError(t, os.Remove(gone))
+	cmd = exec.Command("/bin/true")
+	cmd.Dir = dir
+	_, err = b.StartWith(cmd, nil, StartOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), gone)
+}
