@@ -46,32 +46,8 @@ type Attr struct {
 	Rlimits []Rlimit
 }
 
-// ops builds the child's list; keep holds what its pointers point to.
-type builder struct {
-	ops   []op
-	names []string
-	keep  []any
-}
-
-func (b *builder) add(name string, nr uintptr, args ...uintptr) int {
-	o := op{nr: nr, refArg: -1}
-	copy(o.a[:], args)
-	b.ops = append(b.ops, o)
-	b.names = append(b.names, name)
-	return len(b.ops) - 1
-}
-
-// ref makes argument arg of op i the result of op src.
-func (b *builder) ref(i, arg, src int) { b.ops[i].refArg, b.ops[i].refSrc = int64(arg), int64(src) }
-
-func (b *builder) cstr(s string) uintptr {
-	p, err := syscall.BytePtrFromString(s)
-	if err != nil {
-		panic(err) // checked by Start before
-	}
-	b.keep = append(b.keep, p)
-	return uintptr(unsafe.Pointer(p))
-}
+// builder builds the child's whole list (see Calls).
+type builder struct{ Calls }
 
 func (b *builder) bytes(s string) (uintptr, uintptr) {
 	p := []byte(s)
@@ -94,12 +70,12 @@ func (b *builder) cstrs(ss []string) uintptr {
 
 // writeFile adds open, write and close of path with data.
 func (b *builder) writeFile(path, data string) {
-	open := b.add("open "+path, syscall.SYS_OPEN, b.cstr(path), syscall.O_WRONLY|syscall.O_CLOEXEC)
+	open := b.Add("open "+path, syscall.SYS_OPEN, b.String(path), syscall.O_WRONLY|syscall.O_CLOEXEC)
 	p, n := b.bytes(data)
-	w := b.add("write "+path, syscall.SYS_WRITE, 0, p, n)
-	b.ref(w, 0, open)
-	c := b.add("close "+path, syscall.SYS_CLOSE, 0)
-	b.ref(c, 0, open)
+	w := b.Add("write "+path, syscall.SYS_WRITE, 0, p, n)
+	b.UseResult(w, 0, open)
+	c := b.Add("close "+path, syscall.SYS_CLOSE, 0)
+	b.UseResult(c, 0, open)
 }
 
 const (
@@ -161,11 +137,11 @@ func Start(a Attr) (int, error) {
 			return 0, errors.New("vspawn: a user namespace is joined or made, not both")
 		}
 		outer = 0
-		b.add("setns user", sysSetns, a.JoinUser.Fd(), syscall.CLONE_NEWUSER)
+		b.Add("setns user", sysSetns, a.JoinUser.Fd(), syscall.CLONE_NEWUSER)
 		if a.JoinNet != nil {
-			b.add("setns net", sysSetns, a.JoinNet.Fd(), syscall.CLONE_NEWNET)
+			b.Add("setns net", sysSetns, a.JoinNet.Fd(), syscall.CLONE_NEWNET)
 		}
-		inner = b.add("clone", syscall.SYS_CLONE, a.Cloneflags|syscall.CLONE_VM|syscall.CLONE_VFORK|syscall.CLONE_PARENT|uintptr(syscall.SIGCHLD))
+		inner = b.Add("clone", syscall.SYS_CLONE, a.Cloneflags|syscall.CLONE_VM|syscall.CLONE_VFORK|syscall.CLONE_PARENT|uintptr(syscall.SIGCHLD))
 		b.ops[inner].optional = optionalClone
 	}
 	if outer&syscall.CLONE_NEWUSER != 0 {
@@ -174,10 +150,10 @@ func Start(a Attr) (int, error) {
 		b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(a.UID)+" 1\n")
 	}
 	if a.Setpgid {
-		b.add("setpgid", syscall.SYS_SETPGID, 0, 0)
+		b.Add("setpgid", syscall.SYS_SETPGID, 0, 0)
 	}
 	if a.Pdeathsig != 0 {
-		b.add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
+		b.Add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
 	}
 	if a.Setup != nil {
 		base := int64(len(b.ops))
@@ -194,14 +170,14 @@ func Start(a Attr) (int, error) {
 	// never takes a descriptor in use), then onto its place.
 	copies := make([]int, len(a.Files))
 	for i, fd := range a.Files {
-		copies[i] = b.add("dup "+strconv.Itoa(int(fd)), syscall.SYS_FCNTL, fd, fDupfdCloexc, uintptr(max(len(a.Files), 3)))
+		copies[i] = b.Add("dup "+strconv.Itoa(int(fd)), syscall.SYS_FCNTL, fd, fDupfdCloexc, uintptr(max(len(a.Files), 3)))
 	}
 	for i := range a.Files {
-		d := b.add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
-		b.ref(d, 0, copies[i])
+		d := b.Add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
+		b.UseResult(d, 0, copies[i])
 	}
 	if a.Dir != "" {
-		b.add("chdir "+a.Dir, syscall.SYS_CHDIR, b.cstr(a.Dir))
+		b.Add("chdir "+a.Dir, syscall.SYS_CHDIR, b.String(a.Dir))
 	}
 	// Signals: the ones this process handles go back to their default
 	// (an exec would do it, but a signal let in before it would run a
@@ -217,14 +193,14 @@ func Start(a Attr) (int, error) {
 			continue
 		}
 		if old.handler > 1 { // neither SIG_DFL (0) nor SIG_IGN (1)
-			i := b.add("rt_sigaction", syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(dfl)), 0, 8)
+			i := b.Add("rt_sigaction", syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(dfl)), 0, 8)
 			b.ops[i].optional = optionalAny
 		}
 	}
 	for _, r := range a.Rlimits {
 		lim := &[2]uint64{r.Cur, r.Max}
 		b.keep = append(b.keep, lim)
-		b.add("prlimit64 "+strconv.Itoa(r.Resource), syscall.SYS_PRLIMIT64, 0, uintptr(r.Resource), uintptr(unsafe.Pointer(lim)), 0)
+		b.Add("prlimit64 "+strconv.Itoa(r.Resource), syscall.SYS_PRLIMIT64, 0, uintptr(r.Resource), uintptr(unsafe.Pointer(lim)), 0)
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -233,8 +209,8 @@ func Start(a Attr) (int, error) {
 		return 0, fmt.Errorf("vspawn: block signals: %w", errno)
 	}
 	b.keep = append(b.keep, &mask)
-	b.add("rt_sigprocmask", syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8)
-	b.add("execve "+a.Path, syscall.SYS_EXECVE, b.cstr(a.Path), b.cstrs(a.Argv), b.cstrs(a.Env))
+	b.Add("rt_sigprocmask", syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8)
+	b.Add("execve "+a.Path, syscall.SYS_EXECVE, b.String(a.Path), b.cstrs(a.Argv), b.cstrs(a.Env))
 
 	stack := make([]byte, 4<<10)
 	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
