@@ -173,10 +173,12 @@ func (a *ahead[T]) close() []*T {
 }
 
 // takeZygote returns the box's ready zygote for git (or the others) if
-// the box's world is unchanged since it started, else nil.
+// the box's world is unchanged since it started, else nil. Where
+// programs start directly, a zygote that has not finished its start is
+// not waited for: a direct start is sooner.
 func (b *Box) takeZygote(git bool) *zygote {
 	z := b.zyg.take(git)
-	if z != nil && z.key != SpecKey(b.spec, b.mode) {
+	if z != nil && (z.key != SpecKey(b.spec, b.mode) || directStart && !z.isReady()) {
 		z.discard()
 		return nil
 	}
@@ -285,6 +287,16 @@ func (z *zygote) waitSetUp() error {
 		return fmt.Errorf("confine: %s%s", b[:], rest)
 	}
 	return errors.New("confine: the helper started ahead ended")
+}
+
+// isReady reports whether the zygote has finished its start.
+func (z *zygote) isReady() bool {
+	select {
+	case <-z.ready:
+		return true
+	default:
+		return false
+	}
 }
 
 // discard kills a zygote that will not be used, or keeps it from

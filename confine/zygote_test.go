@@ -217,9 +217,6 @@ func TestZygoteWaitsForAQuietMoment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ready\n", out)
 
-	// A program that needs the helper does not wait for quiet.
-	NoteRequest()
-	b.KeepReady(false)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
@@ -232,11 +229,30 @@ func TestZygoteWaitsForAQuietMoment(t *testing.T) {
 			}
 		}
 	}()
-	used := zygotesUsed.Load()
-	out, err = runOut(t, b, echo("now"), StartOptions{})
-	require.NoError(t, err)
-	assert.Equal(t, "now\n", out)
-	assert.Equal(t, used+1, zygotesUsed.Load(), "the waiting helper ran it")
+	saved := directStart
+	defer func() { directStart = saved }()
+	for _, direct := range []bool{false, saved} {
+		// A program that needs the helper does not wait for quiet: it
+		// starts the helper at once, or, where programs start directly,
+		// starts directly and the helper is dropped.
+		directStart = direct
+		b.KeepReady(false)
+		b.zyg.mu.Lock()
+		z := b.zyg.ready[0]
+		b.zyg.mu.Unlock()
+		require.NotNil(t, z)
+		used, directly := zygotesUsed.Load(), directStarts.Load()
+		out, err = runOut(t, b, echo("now"), StartOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, "now\n", out)
+		if direct {
+			assert.Equal(t, used, zygotesUsed.Load(), "no helper ran it")
+			assert.Equal(t, directly+1, directStarts.Load(), "started directly")
+			assert.True(t, z.dropped.Load(), "the helper not started is dropped")
+		} else {
+			assert.Equal(t, used+1, zygotesUsed.Load(), "the waiting helper ran it")
+		}
+	}
 }
 
 // Helpers start as the program UseHelperProgram names (vtexec-serve
