@@ -45,7 +45,7 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 		return nil, nil, nil, errors.New("confine: a direct start has no network to wait for and no later program")
 	}
 	b := &Box{spec: hs.Spec, callerRoot: hs.CallerRoot}
-	plan, err := b.planMounts(hs.Git)
+	plan, absent, err := b.planMountsNoting(hs.Git)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -90,8 +90,10 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 			c.Allow(i, s.allow)
 		}
 	}
-	for capability := 0; capability <= lastCapability(); capability++ {
-		i := c.Add(fmt.Sprintf("drop capability %d", capability), unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
+	// Every capability a kernel can have (EINVAL: one it has not), as
+	// reading cap_last_cap costs more.
+	for capability := range maxCapabilities {
+		i := c.Add(capabilityNames[capability], unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
 		c.Allow(i, unix.EINVAL)
 	}
 	// Loopback up, as loopbackUp does: its flags in a new namespace are
@@ -108,7 +110,7 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 	closeSock := c.Add("loopback: close", unix.SYS_CLOSE, 0)
 	c.UseResult(closeSock, 0, sock)
 	if hs.ABI > 0 {
-		if err := directLandlock(c, hs.Spec, hs.ABI, &opened); err != nil {
+		if err := directLandlock(c, hs.Spec, hs.ABI, absent, &opened); err != nil {
 			done()
 			return nil, nil, nil, err
 		}
@@ -125,6 +127,18 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 	return c, limits, done, nil
 }
 
+// maxCapabilities bounds the capability numbers a kernel can have (the
+// bounding set is a 64-bit mask).
+const maxCapabilities = 64
+
+// capabilityNames name the calls that drop each.
+var capabilityNames = func() (names [maxCapabilities]string) {
+	for i := range names {
+		names[i] = fmt.Sprintf("drop capability %d", i)
+	}
+	return names
+}()
+
 // atFDCWD is AT_FDCWD as a system call's argument.
 const atFDCWD = ^uintptr(99) // -100
 
@@ -140,7 +154,7 @@ type landlockRule struct {
 // newRuleset makes it in the helper, and restrict the child with it.
 // The rules' paths are opened here (opened lists them); the box's own
 // procfs and /dev/shm by the child.
-func directLandlock(c *vspawn.Calls, spec Spec, abi int, opened *[]int) error {
+func directLandlock(c *vspawn.Calls, spec Spec, abi int, absent map[string]bool, opened *[]int) error {
 	attr := rulesetAttr(abi, false)
 	c.Keep(&attr)
 	rs := c.Add("landlock: create ruleset", unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
@@ -152,8 +166,8 @@ func directLandlock(c *vspawn.Calls, spec Spec, abi int, opened *[]int) error {
 	}
 	for _, g := range ruleGroups(spec, abi) {
 		for _, p := range g.paths {
-			if p == "/proc" {
-				continue // the box's own, below
+			if p == "/proc" || g.optional && absent[p] {
+				continue // the box's own, below; or not there
 			}
 			fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
 			if err != nil {

@@ -115,15 +115,22 @@ func (p mountPlan) apply() error {
 
 // planMounts plans the box's mount namespace (see setUpMounts).
 func (b *Box) planMounts(writableGitDirs bool) (mountPlan, error) {
+	plan, _, err := b.planMountsNoting(writableGitDirs)
+	return plan, err
+}
+
+// planMountsNoting is planMounts, and the system's paths it found
+// missing.
+func (b *Box) planMountsNoting(writableGitDirs bool) (mountPlan, map[string]bool, error) {
 	var p planner
 	p.add(mountStep{op: opMount, dst: "/", flags: unix.MS_REC | unix.MS_PRIVATE, what: "make mounts private"})
 	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
 	if err := p.newRoot(keep, b.root || b.callerRoot); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, path := range b.spec.Protected {
 		if err := p.readOnlyBind(path.Path, true); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, g := range b.spec.GitDirs {
@@ -134,13 +141,13 @@ func (b *Box) planMounts(writableGitDirs bool) (mountPlan, error) {
 			err = p.readOnlyBind(g, false)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := b.protectLinkTargets(&p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return p.steps, nil
+	return p.steps, p.absent, nil
 }
 
 // setUpMounts plans and sets up the calling thread's own, new mount
@@ -159,6 +166,52 @@ type planner struct {
 	// made are the directories of the new root made so far: most binds
 	// share a parent (the /etc files).
 	made map[string]bool
+	// absent are the system's paths found missing.
+	absent map[string]bool
+	// etc is what /etc holds, read once: most of the system's paths are
+	// there, and most of those are missing (the /etc/python3.N).
+	etc map[string]os.FileMode
+}
+
+// lstat is the type of path, as os.Lstat has it; /etc's entries are
+// looked up in one reading of /etc.
+func (p *planner) lstat(path string) (os.FileMode, error) {
+	if name, ok := strings.CutPrefix(path, "/etc/"); ok && !strings.Contains(name, "/") {
+		if p.etc == nil {
+			p.etc = readDirTypes("/etc")
+		}
+		if p.etc != nil {
+			mode, ok := p.etc[name]
+			if !ok {
+				return 0, os.ErrNotExist
+			}
+			return mode, nil
+		}
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode(), nil
+}
+
+// readDirTypes maps the names in dir to their types; nil if dir cannot
+// be read.
+func readDirTypes(dir string) map[string]os.FileMode {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil
+	}
+	types := make(map[string]os.FileMode, len(entries))
+	for _, e := range entries {
+		types[e.Name()] = e.Type()
+	}
+	return types
 }
 
 func (p *planner) add(s mountStep) { p.steps = append(p.steps, s) }
@@ -289,6 +342,7 @@ func (p *planner) bindReadOnly(path string, allow unix.Errno) {
 func (p *planner) newRoot(keep []string, rootOwned bool) error {
 	const base, old, nr = "/tmp", "/oldroot", "/newroot"
 	p.made = map[string]bool{nr: true}
+	p.absent = map[string]bool{}
 	p.add(mountStep{op: opMount, src: "tmpfs", dst: base, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: "mode=0755,size=64k", what: "new root: tmpfs"})
 	for _, d := range []string{base + old, base + nr} {
 		p.add(mountStep{op: opMkdir, dst: d, mode: 0o755, what: "new root: mkdir " + d})
@@ -297,12 +351,13 @@ func (p *planner) newRoot(keep []string, rootOwned bool) error {
 	p.add(mountStep{op: opChdir, dst: "/", what: "new root: chdir /"})
 	p.add(mountStep{op: opMount, src: "tmpfs", dst: nr, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: "mode=0755,size=" + newRootSize, what: "new root: tmpfs"})
 	bind := func(path string, rdonly bool) error {
-		fi, err := os.Lstat(path)
+		mode, err := p.lstat(path)
 		if err != nil {
+			p.absent[path] = errors.Is(err, os.ErrNotExist)
 			return nil // absent here
 		}
 		src, dst := old+path, nr+path
-		if fi.Mode()&os.ModeSymlink != 0 {
+		if mode&os.ModeSymlink != 0 {
 			if slices.Contains(systemReadExec, path) {
 				// /bin -> usr/bin and the like: the same link.
 				target, err := os.Readlink(path)
@@ -317,12 +372,13 @@ func (p *planner) newRoot(keep []string, rootOwned bool) error {
 			if err != nil {
 				return nil // a link to nothing
 			}
-			if fi, err = os.Stat(resolved); err != nil {
+			fi, err := os.Stat(resolved)
+			if err != nil {
 				return nil
 			}
-			src = old + resolved
+			src, mode = old+resolved, fi.Mode()
 		}
-		p.mountpoint(dst, fi.IsDir())
+		p.mountpoint(dst, mode.IsDir())
 		p.add(mountStep{op: opMount, src: src, dst: dst, flags: unix.MS_BIND | unix.MS_REC, what: "new root: bind " + path})
 		if rdonly {
 			p.add(mountStep{op: opMount, dst: dst, flags: unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY | unix.MS_NOSUID, what: "new root: " + path + " read-only"})
