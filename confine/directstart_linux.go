@@ -93,7 +93,7 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 	// Every capability a kernel can have (EINVAL: one it has not), as
 	// reading cap_last_cap costs more.
 	for capability := range maxCapabilities {
-		i := c.Add(capabilityNames[capability], unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
+		i := c.Add("drop a capability from the bounding set", unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
 		c.Allow(i, unix.EINVAL)
 	}
 	// Loopback up, as loopbackUp does: its flags in a new namespace are
@@ -130,14 +130,6 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 // maxCapabilities bounds the capability numbers a kernel can have (the
 // bounding set is a 64-bit mask).
 const maxCapabilities = 64
-
-// capabilityNames name the calls that drop each.
-var capabilityNames = func() (names [maxCapabilities]string) {
-	for i := range names {
-		names[i] = fmt.Sprintf("drop capability %d", i)
-	}
-	return names
-}()
 
 // atFDCWD is AT_FDCWD as a system call's argument.
 const atFDCWD = ^uintptr(99) // -100
