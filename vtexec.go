@@ -350,8 +350,10 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 				// While the command is checked: the run's directories, and
 				// the network namespace.
 				early = runbox.StartDirs(root)
-				if req.Confinement != string(confine.ModeOff) {
+				if req.Confinement != string(confine.ModeOff) && e.keepReady {
 					confine.Warm(root)
+				} else if req.Confinement != string(confine.ModeOff) {
+					confine.WarmOnce(root) // one request, one box
 				}
 			}
 		}

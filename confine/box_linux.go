@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/vtexec/vtexec/internal/vspawn"
 )
 
 // DefaultMode is ModeRequired where the kernel has Landlock, else
@@ -828,6 +830,22 @@ func Warm(root string) {
 	go primePidfd()
 	if fullRoot() {
 		go netnsFor(root)
+	}
+}
+
+// WarmOnce is Warm for a process that opens one box: without root it
+// also makes, in the background, the user and network namespaces the
+// box's programs will share (see startInUserNS).
+func WarmOnce(root string) {
+	Warm(root)
+	if !fullRoot() && directStart && userNamespacesAllowed() {
+		preparedNS.once.Do(func() {
+			preparedNS.done = make(chan struct{})
+			go func() {
+				defer close(preparedNS.done)
+				preparedNS.user, preparedNS.net, _ = vspawn.Namespaces(os.Getuid(), os.Getgid())
+			}()
+		})
 	}
 }
 

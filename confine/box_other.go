@@ -12,6 +12,9 @@ import (
 // Warm does nothing here.
 func Warm(root string) {}
 
+// WarmOnce does nothing here.
+func WarmOnce(root string) {}
+
 // DefaultMode is ModeBestEffort: there is no kernel confinement here.
 func DefaultMode() Mode { return ModeBestEffort }
 

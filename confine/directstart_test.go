@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,4 +105,34 @@ func TestDirectStartFailures(t *testing.T) {
 	_, err = b.StartWith(cmd, nil, StartOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), gone)
+}
+
+// A one-box process makes its box's shared user and network namespaces
+// while it checks the command (WarmOnce): the first program joins them.
+// As root nothing is made ahead.
+func TestFirstProgramJoinsNamespacesMadeAhead(t *testing.T) {
+	dir := t.TempDir()
+	takenBefore := preparedNS.taken.Load() // by this test, run before in this process
+	WarmOnce(dir)
+	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	cmd := exec.Command("/bin/readlink", "/proc/self/ns/user", "/proc/self/ns/net")
+	cmd.Dir = dir
+	out, err := runOut(t, b, cmd, StartOptions{})
+	require.NoError(t, err, out)
+	if b.root || !b.userns || !directStart {
+		assert.Nil(t, preparedNS.done, "nothing made ahead")
+		return
+	}
+	require.NotNil(t, preparedNS.user, "made ahead")
+	assert.True(t, preparedNS.taken.Load())
+	if takenBefore {
+		return // by an earlier run of this test, whose box has closed them
+	}
+	var made []string
+	for _, f := range []*os.File{preparedNS.user, preparedNS.net} {
+		l, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+		require.NoError(t, err)
+		made = append(made, l)
+	}
+	assert.Equal(t, made, strings.Fields(out), "the program is in the namespaces made ahead")
 }

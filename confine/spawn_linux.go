@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -91,6 +93,9 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 		defer done()
 		a.Setup, a.Rlimits = setup, limits
 	}
+	if !network {
+		b.adoptPreparedNamespaces()
+	}
 	// Held until the helper is in them: closing the box waits.
 	b.shared.mu.RLock()
 	joined := !network && b.shared.user != nil
@@ -148,6 +153,32 @@ func (b *Box) keepNamespaces(pid int) {
 		return
 	}
 	b.shared.user, b.shared.net = user, net
+}
+
+// preparedNS are the user and network namespaces WarmOnce made ahead,
+// for the first box that starts a program without root.
+var preparedNS struct {
+	once      sync.Once
+	done      chan struct{} // closed once they are made, or failed
+	taken     atomic.Bool
+	user, net *os.File
+}
+
+// adoptPreparedNamespaces makes the namespaces made ahead the box's
+// shared ones, if it has none and they are not another box's.
+func (b *Box) adoptPreparedNamespaces() {
+	if preparedNS.done == nil || preparedNS.taken.Load() {
+		return
+	}
+	b.shared.mu.Lock()
+	defer b.shared.mu.Unlock()
+	if b.shared.user != nil || b.shared.closed || !preparedNS.taken.CompareAndSwap(false, true) {
+		return
+	}
+	<-preparedNS.done
+	if preparedNS.user != nil {
+		b.shared.user, b.shared.net = preparedNS.user, preparedNS.net
+	}
 }
 
 // dropNamespaces lets the shared namespaces go (see keepNamespaces);

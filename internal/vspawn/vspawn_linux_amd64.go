@@ -245,3 +245,78 @@ func Start(a Attr) (int, error) {
 	}
 	return int(pid), nil
 }
+
+// Namespaces makes a user namespace in which uid and gid are 0 (setgroups
+// denied) and a network namespace it owns, and returns both, for Start
+// to join (Attr.JoinUser, JoinNet): made ahead, on another thread, while
+// the caller does other work. A child that shares this process's memory
+// makes them, writes its id maps, opens both and sends them back over a
+// socket; it runs only system calls, and ends.
+func Namespaces(uid, gid int) (user, net *os.File, err error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("vspawn: socketpair: %w", err)
+	}
+	defer syscall.Close(fds[0])
+	defer syscall.Close(fds[1])
+	var b builder
+	b.writeFile("/proc/self/setgroups", "deny")
+	b.writeFile("/proc/self/gid_map", "0 "+strconv.Itoa(gid)+" 1\n")
+	b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(uid)+" 1\n")
+	rights := syscall.UnixRights(0, 0)
+	data := (*[2]int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)]))
+	for i, ns := range []string{"user", "net"} {
+		open := b.Add("open "+ns, syscall.SYS_OPEN, b.String("/proc/self/ns/"+ns), syscall.O_RDONLY|syscall.O_CLOEXEC)
+		b.StoreResult(&data[i], open)
+	}
+	one := []byte{1}
+	iov := &syscall.Iovec{Base: &one[0], Len: 1}
+	msg := &syscall.Msghdr{Iov: iov, Iovlen: 1, Control: &rights[0]}
+	msg.SetControllen(len(rights))
+	b.Keep(rights)
+	b.Keep(one)
+	b.Keep(iov)
+	b.Keep(msg)
+	b.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(fds[1]), uintptr(unsafe.Pointer(msg)), 0)
+	b.Add("exit", syscall.SYS_EXIT, 0)
+
+	stack := make([]byte, 4<<10)
+	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
+	var failed [2]int64
+	runtime.LockOSThread()
+	all, mask := ^uint64(0), uint64(0)
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&all)), uintptr(unsafe.Pointer(&mask)), 8, 0, 0); errno != 0 {
+		runtime.UnlockOSThread()
+		return nil, nil, fmt.Errorf("vspawn: block signals: %w", errno)
+	}
+	pid := spawn(top, syscall.CLONE_NEWUSER|syscall.CLONE_NEWNET|syscall.CLONE_VM|syscall.CLONE_VFORK|uintptr(syscall.SIGCHLD), &b.ops[0], len(b.ops), &failed)
+	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8, 0, 0)
+	runtime.UnlockOSThread()
+	runtime.KeepAlive(stack)
+	runtime.KeepAlive(b.keep)
+	if pid < 0 {
+		return nil, nil, &CloneError{Err: syscall.Errno(-pid)}
+	}
+	reap(int(pid))
+	if failed[0] != 0 {
+		i := int(failed[0]) - 1
+		return nil, nil, &CallError{Call: b.names[min(i, len(b.names)-1)], Err: syscall.Errno(-failed[1])}
+	}
+	buf, oob := make([]byte, 1), make([]byte, len(rights))
+	_, oobn, _, _, err := syscall.Recvmsg(fds[0], buf, oob, syscall.MSG_DONTWAIT|syscall.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil, nil, fmt.Errorf("vspawn: receive the namespaces: %w", err)
+	}
+	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return nil, nil, fmt.Errorf("vspawn: receive the namespaces: %v", err)
+	}
+	got, err := syscall.ParseUnixRights(&msgs[0])
+	if err != nil || len(got) != 2 {
+		for _, fd := range got {
+			syscall.Close(fd)
+		}
+		return nil, nil, fmt.Errorf("vspawn: receive the namespaces: %d descriptors, %v", len(got), err)
+	}
+	return os.NewFile(uintptr(got[0]), "user namespace"), os.NewFile(uintptr(got[1]), "network namespace"), nil
+}

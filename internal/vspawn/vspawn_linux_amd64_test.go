@@ -303,3 +303,41 @@ func TestStartStoresAResultForALaterCall(t *testing.T) {
 
 // Landlock's system calls on amd64.
 const sysLandlockCreateRuleset, sysLandlockAddRule, sysLandlockRestrictSelf = 444, 445, 446
+
+// Namespaces made ahead are a user namespace with this process's ids
+// mapped to 0 and a network namespace it owns, which Start joins.
+func TestNamespacesMadeAhead(t *testing.T) {
+	if !userNamespaces(t) {
+		_, _, err := Namespaces(os.Getuid(), os.Getgid())
+		var refused *CloneError
+		assert.ErrorAs(t, err, &refused, "refused as Start's clone is")
+		return
+	}
+	user, net, err := Namespaces(os.Getuid(), os.Getgid())
+	require.NoError(t, err)
+	defer user.Close()
+	defer net.Close()
+	self := func(kind string) string {
+		l, err := os.Readlink("/proc/self/ns/" + kind)
+		require.NoError(t, err)
+		return l
+	}
+	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "id -u; cat /proc/self/uid_map /proc/self/gid_map /proc/self/setgroups; readlink /proc/self/ns/user /proc/self/ns/net"},
+		Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC, JoinUser: user, JoinNet: net})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	lines := strings.Fields(out)
+	require.Len(t, lines, 10, out)
+	assert.Equal(t, "0", lines[0])
+	assert.Equal(t, []string{"0", strconv.Itoa(os.Getuid()), "1"}, lines[1:4], "uid map")
+	assert.Equal(t, []string{"0", strconv.Itoa(os.Getgid()), "1"}, lines[4:7], "gid map")
+	assert.Equal(t, "deny", lines[7])
+	assert.NotEqual(t, self("user"), lines[8], "a user namespace of its own")
+	assert.NotEqual(t, self("net"), lines[9], "a network namespace of its own")
+	for _, f := range []*os.File{user, net} {
+		l, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+		require.NoError(t, err)
+		assert.Contains(t, []string{lines[8], lines[9]}, l, "the program's namespaces are the ones returned")
+	}
+	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+	assert.ErrorIs(t, werr, syscall.ECHILD, "no child left behind")
+}

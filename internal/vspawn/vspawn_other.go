@@ -47,3 +47,8 @@ func (e *CallError) Unwrap() error { return e.Err }
 
 // Start is not available here: callers start the program as before.
 func Start(Attr) (int, error) { return 0, errors.New("vspawn: not available on this platform") }
+
+// Namespaces is not available here.
+func Namespaces(uid, gid int) (user, net *os.File, err error) {
+	return nil, nil, errors.New("vspawn: not available on this platform")
+}
