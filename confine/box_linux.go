@@ -60,10 +60,12 @@ type Box struct {
 	mounts [2]struct {
 		mu    sync.Mutex
 		built bool
-		fd    int
+		fd    int // the box's own: a copy of kept, with a /dev/shm of its own
 		err   error
-		// keep is where a namespace just built is to be kept (see
-		// persist), by a thread still in vtexec's mount namespace.
+		// kept is the namespace kept between boxes (as root), or -1.
+		kept int
+		// keep is where kept, just built, is to be kept (see persist),
+		// by a thread still in vtexec's mount namespace.
 		keep string
 	}
 	key string // SpecKey of the box as it was opened (placeholders made)
@@ -347,6 +349,9 @@ func (b *Box) close(removeCgroups bool) error {
 		m.mu.Lock()
 		if m.built && m.err == nil {
 			unix.Close(m.fd)
+			if m.kept >= 0 {
+				unix.Close(m.kept)
+			}
 		}
 		m.built, m.err = true, errors.New("confine: the box is closed")
 		m.mu.Unlock()
@@ -371,21 +376,77 @@ func (b *Box) enterMountNS(git bool) error {
 		}
 		return enterMountNamespace(m.fd)
 	}
-	m.built = true
+	m.built, m.kept = true, -1
 	if b.root {
 		path := persistedPath(b.key, git)
 		if fd, ok := openPersisted(path); ok {
-			m.fd = fd
-			return enterMountNamespace(fd)
+			m.kept = fd
+		} else {
+			m.keep = path
 		}
-		m.keep = path
 	}
-	mountBuilds.Add(1)
-	m.fd, m.err = b.buildMountNamespace(git)
+	if m.kept < 0 {
+		mountBuilds.Add(1)
+		m.kept, m.err = b.buildMountNamespace(git)
+	} else {
+		m.err = enterMountNamespace(m.kept)
+	}
+	if m.err == nil {
+		m.fd, m.err = b.ownShm()
+	}
 	if m.err != nil {
 		m.err = fmt.Errorf("confine: %w", m.err)
+		if m.kept >= 0 {
+			unix.Close(m.kept)
+		}
+		m.keep = ""
 	}
 	return m.err
+}
+
+// ownShm moves the calling, locked thread, in a namespace kept between
+// boxes, into a copy of it for this box alone, with a /dev/shm of its
+// own over the kept one: nothing a box's programs can write is kept
+// with the namespace. The spec's directories under /dev/shm (a run's
+// own) are bound again onto the new one. It returns a descriptor for
+// the copy.
+func (b *Box) ownShm() (int, error) {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return -1, fmt.Errorf("unshare the mount namespace: %w", err)
+	}
+	var under []string
+	var held []int
+	defer func() {
+		for _, fd := range held {
+			unix.Close(fd)
+		}
+	}()
+	for _, p := range append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...) {
+		if !within(p, PrivateShm) || p == PrivateShm {
+			continue
+		}
+		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)
+		if err != nil {
+			return -1, fmt.Errorf("keep %s: %w", p, err)
+		}
+		under, held = append(under, p), append(held, fd)
+	}
+	if err := unix.Mount("tmpfs", PrivateShm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, privateShmOptions); err != nil {
+		return -1, fmt.Errorf("mount %s: %w", PrivateShm, err)
+	}
+	for i, p := range under {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return -1, err
+		}
+		if err := unix.Mount("/proc/thread-self/fd/"+strconv.Itoa(held[i]), p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return -1, fmt.Errorf("bind %s again: %w", p, err)
+		}
+	}
+	fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("open the mount namespace: %w", err)
+	}
+	return fd, nil
 }
 
 // keepMounts keeps the mount namespaces built since it last ran; the
@@ -395,7 +456,7 @@ func (b *Box) keepMounts() {
 		m := &b.mounts[i]
 		m.mu.Lock()
 		if m.keep != "" && m.built && m.err == nil {
-			persist(m.fd, m.keep)
+			persist(m.kept, m.keep)
 		}
 		m.keep = ""
 		m.mu.Unlock()

@@ -412,7 +412,7 @@ func (p *planner) newRoot(keep []string, rootOwned bool) error {
 	// and semaphores (Python's multiprocessing, pytest-xdist) live there,
 	// and nothing of the machine's is.
 	p.mkdirAll(nr + PrivateShm) // the tmpfs sets its mode
-	p.add(mountStep{op: opMount, src: "tmpfs", dst: nr + PrivateShm, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: "mode=1777,size=256m", what: "new root: " + PrivateShm})
+	p.add(mountStep{op: opMount, src: "tmpfs", dst: nr + PrivateShm, fs: "tmpfs", flags: unix.MS_NOSUID | unix.MS_NODEV, data: privateShmOptions, what: "new root: " + PrivateShm})
 	for _, l := range [][2]string{{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"}} {
 		p.add(mountStep{op: opSymlink, src: l[1], dst: nr + "/dev/" + l[0], what: "new root: /dev/" + l[0]})
 	}
@@ -484,6 +484,9 @@ func enterMountNamespace(fd int) error {
 	}
 	return nil
 }
+
+// privateShmOptions are the box's /dev/shm's.
+const privateShmOptions = "mode=1777,size=256m"
 
 // newRootSize bounds the new root's tmpfs, which holds mount points.
 const newRootSize = "1m"

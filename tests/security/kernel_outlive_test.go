@@ -5,6 +5,7 @@ package security
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +65,32 @@ print "planted\n";`
 		assert.NoFileExists(t, planted, "confinement %q: git diff ran the external diff an earlier run planted in HOME\n%s%s", confinement, res.Stdout, res.Stderr)
 		res, _ = s.runLine(t, confinement, "perl check.pl")
 		assert.Contains(t, res.Stdout, "tmp-fresh", "confinement %q: TMPDIR kept what an earlier run left", confinement)
+	}
+}
+
+// POSIX shared memory lives as files in the box's own /dev/shm, a
+// tmpfs: one run's must not be there for the next run of the same
+// workspace (as root a box's mount namespace is kept between runs, and
+// nothing writable may be kept with it).
+func TestKernelSharedMemoryDoesNotOutliveARun(t *testing.T) {
+	s := newAttackSetup(t)
+	name := fmt.Sprintf("vtexec-left-%d", os.Getpid())
+	leave := `open(my $f, ">", "/dev/shm/` + name + `") or die "shm: $!"; print $f "left"; close($f); print "left\n";`
+	seen := `print((-e "/dev/shm/` + name + `") ? "shm-kept\n" : "shm-fresh\n");`
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "leave.pl"), []byte(leave), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "seen.pl"), []byte(seen), 0o644))
+	t.Cleanup(func() { os.Remove("/dev/shm/" + name) }) // the unconfined probe's
+	for _, confinement := range []string{"", "off"} {
+		res, _ := s.runLine(t, confinement, "perl leave.pl")
+		require.Contains(t, res.Stdout, "left", res.Stderr)
+		res, _ = s.runLine(t, confinement, "perl seen.pl")
+		if confinement == "off" {
+			// Unconfined the same probe finds it: it works.
+			assert.Contains(t, res.Stdout, "shm-kept", res.Stderr)
+			continue
+		}
+		assert.Contains(t, res.Stdout, "shm-fresh", "a run found what an earlier run left in /dev/shm: %s", res.Stderr)
+		assert.NoFileExists(t, "/dev/shm/"+name, "the box's /dev/shm is the machine's")
 	}
 }
 
