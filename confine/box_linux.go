@@ -60,12 +60,10 @@ type Box struct {
 	mounts [2]struct {
 		mu    sync.Mutex
 		built bool
-		fd    int // the box's own: a copy of kept, with a /dev/shm of its own
+		fd    int // the namespace each program's copy is made from (see enterMountNS)
 		err   error
-		// kept is the namespace kept between boxes (as root), or -1.
-		kept int
-		// keep is where kept, just built, is to be kept (see persist),
-		// by a thread still in vtexec's mount namespace.
+		// keep is where a namespace just built is to be kept (see
+		// persist), by a thread still in vtexec's mount namespace.
 		keep string
 	}
 	key string // SpecKey of the box as it was opened (placeholders made)
@@ -349,9 +347,6 @@ func (b *Box) close(removeCgroups bool) error {
 		m.mu.Lock()
 		if m.built && m.err == nil {
 			unix.Close(m.fd)
-			if m.kept >= 0 {
-				unix.Close(m.kept)
-			}
 		}
 		m.built, m.err = true, errors.New("confine: the box is closed")
 		m.mu.Unlock()
@@ -360,8 +355,10 @@ func (b *Box) close(removeCgroups bool) error {
 }
 
 // enterMountNS moves the calling, locked thread into the box's mount
-// namespace for git or for the others; the first caller builds it right
-// there, on its own thread, and keeps a descriptor for the next.
+// namespace for git or for the others — a copy of it of the thread's
+// own, with a /dev/shm of its own (see ownShm); the first caller builds
+// the namespace right there, on its own thread, and keeps a descriptor
+// for the next.
 func (b *Box) enterMountNS(git bool) error {
 	i := 0
 	if git {
@@ -369,50 +366,49 @@ func (b *Box) enterMountNS(git bool) error {
 	}
 	m := &b.mounts[i]
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.built {
-		if m.err != nil {
-			return m.err
+		err := m.err
+		if err == nil {
+			err = enterMountNamespace(m.fd)
 		}
-		return enterMountNamespace(m.fd)
+		m.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		return b.ownShm()
 	}
-	m.built, m.kept = true, -1
+	defer m.mu.Unlock()
+	m.built = true
 	if b.root {
 		path := persistedPath(b.key, git)
 		if fd, ok := openPersisted(path); ok {
-			m.kept = fd
-		} else {
-			m.keep = path
+			m.fd = fd
+			if m.err = enterMountNamespace(fd); m.err != nil {
+				unix.Close(fd)
+				return m.err
+			}
+			return b.ownShm()
 		}
+		m.keep = path
 	}
-	if m.kept < 0 {
-		mountBuilds.Add(1)
-		m.kept, m.err = b.buildMountNamespace(git)
-	} else {
-		m.err = enterMountNamespace(m.kept)
-	}
-	if m.err == nil {
-		m.fd, m.err = b.ownShm()
-	}
+	mountBuilds.Add(1)
+	m.fd, m.err = b.buildMountNamespace(git)
 	if m.err != nil {
 		m.err = fmt.Errorf("confine: %w", m.err)
-		if m.kept >= 0 {
-			unix.Close(m.kept)
-		}
-		m.keep = ""
+		return m.err
 	}
-	return m.err
+	return b.ownShm()
 }
 
-// ownShm moves the calling, locked thread, in a namespace kept between
-// boxes, into a copy of it for this box alone, with a /dev/shm of its
-// own over the kept one: nothing a box's programs can write is kept
-// with the namespace. The spec's directories under /dev/shm (a run's
-// own) are bound again onto the new one. It returns a descriptor for
-// the copy.
-func (b *Box) ownShm() (int, error) {
+// ownShm moves the calling, locked thread, in the box's mount namespace
+// (kept between boxes and processes as root), into a copy of it of its
+// own, with a /dev/shm of its own over the kept one: nothing a program
+// can write is kept with the namespace, and each program (a server's
+// too) finds /dev/shm empty. The spec's directories under /dev/shm (a
+// run's own) are bound again onto the new one.
+func (b *Box) ownShm() error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-		return -1, fmt.Errorf("unshare the mount namespace: %w", err)
+		return fmt.Errorf("confine: unshare the mount namespace: %w", err)
 	}
 	var under []string
 	var held []int
@@ -427,26 +423,22 @@ func (b *Box) ownShm() (int, error) {
 		}
 		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)
 		if err != nil {
-			return -1, fmt.Errorf("keep %s: %w", p, err)
+			return fmt.Errorf("confine: keep %s: %w", p, err)
 		}
 		under, held = append(under, p), append(held, fd)
 	}
 	if err := unix.Mount("tmpfs", PrivateShm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, privateShmOptions); err != nil {
-		return -1, fmt.Errorf("mount %s: %w", PrivateShm, err)
+		return fmt.Errorf("confine: mount %s: %w", PrivateShm, err)
 	}
 	for i, p := range under {
 		if err := os.MkdirAll(p, 0o755); err != nil {
-			return -1, err
+			return err
 		}
 		if err := unix.Mount("/proc/thread-self/fd/"+strconv.Itoa(held[i]), p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return -1, fmt.Errorf("bind %s again: %w", p, err)
+			return fmt.Errorf("confine: bind %s again: %w", p, err)
 		}
 	}
-	fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, fmt.Errorf("open the mount namespace: %w", err)
-	}
-	return fd, nil
+	return nil
 }
 
 // keepMounts keeps the mount namespaces built since it last ran; the
@@ -456,7 +448,7 @@ func (b *Box) keepMounts() {
 		m := &b.mounts[i]
 		m.mu.Lock()
 		if m.keep != "" && m.built && m.err == nil {
-			persist(m.kept, m.keep)
+			persist(m.fd, m.keep)
 		}
 		m.keep = ""
 		m.mu.Unlock()

@@ -136,3 +136,28 @@ func TestFirstProgramJoinsNamespacesMadeAhead(t *testing.T) {
 	}
 	assert.Equal(t, made, strings.Fields(out), "the program is in the namespaces made ahead")
 }
+
+// Each program of a box finds /dev/shm empty, however the box starts it
+// (as root, from a kept mount namespace; a long-lived caller's box
+// serves many runs): what one program leaves there is not the next's.
+func TestEachProgramHasItsOwnShm(t *testing.T) {
+	dir := t.TempDir()
+	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	for i := range 2 {
+		cmd := exec.Command("/bin/sh", "-c", "ls /dev/shm; echo x > /dev/shm/left")
+		cmd.Dir = dir
+		out, err := runOut(t, b, cmd, StartOptions{})
+		require.NoError(t, err, out)
+		if i == 0 {
+			assert.Equal(t, "", out, "the first program finds it empty")
+			continue
+		}
+		assert.Equal(t, "", out, "the next program finds what the first left")
+	}
+	b.KeepReady(false) // as root a thread enters the box ahead; without root a helper starts
+	cmd := exec.Command("/bin/ls", "/dev/shm")
+	cmd.Dir = dir
+	out, err := runOut(t, b, cmd, StartOptions{})
+	require.NoError(t, err, out)
+	assert.Equal(t, "", out, "a program started by what the box prepared ahead")
+}

@@ -124,7 +124,11 @@ func (rs *ruleset) allowBoxMounts(git bool) error {
 	m := &rs.boxMounts[zygoteSlot(git)]
 	m.once.Do(func() {
 		if m.err = rs.allow("/proc", fsRead); m.err == nil {
-			m.err = rs.allow(PrivateShm, writeRights(rs.abi))
+			// Beneath the box's /dev (a read-only tmpfs, so that only
+			// /dev/shm can be written there): each program's /dev/shm is
+			// a tmpfs of its own, and a rule on each would grow the
+			// ruleset with every program.
+			m.err = rs.allow("/dev", writeRights(rs.abi))
 		}
 	})
 	return m.err
