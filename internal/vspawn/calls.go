@@ -1,6 +1,7 @@
 package vspawn
 
 import (
+	"fmt"
 	"syscall"
 	"unsafe"
 )
@@ -31,6 +32,7 @@ type Calls struct {
 	ops   []op
 	names []string
 	keep  []any
+	err   error // a string that cannot be an argument: Start fails with it
 }
 
 // Add adds a call of system call nr and returns its index.
@@ -45,12 +47,15 @@ func (c *Calls) Add(name string, nr uintptr, args ...uintptr) int {
 // Len is the number of calls.
 func (c *Calls) Len() int { return len(c.ops) }
 
-// String returns s as a NUL-terminated string for an argument. s must
-// hold no NUL.
+// String returns s as a NUL-terminated string for an argument; one that
+// holds a NUL makes Start fail.
 func (c *Calls) String(s string) uintptr {
 	p, err := syscall.BytePtrFromString(s)
 	if err != nil {
-		panic("vspawn: a NUL in " + s)
+		if c.err == nil {
+			c.err = fmt.Errorf("vspawn: %q: %w", s, err)
+		}
+		return 0
 	}
 	c.keep = append(c.keep, p)
 	return uintptr(unsafe.Pointer(p))

@@ -156,6 +156,9 @@ func Start(a Attr) (int, error) {
 		b.Add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
 	}
 	if a.Setup != nil {
+		if a.Setup.err != nil {
+			return 0, a.Setup.err
+		}
 		base := int64(len(b.ops))
 		for _, o := range a.Setup.ops {
 			if o.refArg >= 0 || o.optional == opStore {

@@ -257,6 +257,11 @@ func TestStartMakesTheCallersCalls(t *testing.T) {
 	_, err = Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2}, Setup: mkdir(syscall.EEXIST)})
 	require.Error(t, err, "another errno allowed is still a failure")
 	assert.Contains(t, err.Error(), "mkdir missing")
+	var bad Calls
+	bad.Add("mkdir", syscall.SYS_MKDIR, bad.String(dir+"/a\x00b"), 0o755)
+	_, err = Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2}, Setup: &bad})
+	require.Error(t, err, "a string with a NUL is no argument")
+	assert.ErrorIs(t, err, syscall.EINVAL)
 
 	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "ulimit -n; ulimit -Hn"}, Setup: mkdir(syscall.ENOENT),
 		Rlimits: []Rlimit{{Resource: syscall.RLIMIT_NOFILE, Cur: 64, Max: 65}}})
