@@ -100,6 +100,36 @@ type CloneError struct{ Err syscall.Errno }
 func (e *CloneError) Error() string { return "vspawn: clone: " + e.Err.Error() }
 func (e *CloneError) Unwrap() error { return e.Err }
 
+// blockSignals locks the calling goroutine to its thread and blocks
+// every signal there, so that none runs a handler of Go's in the child
+// before it has put them back; mask is the thread's mask before, which
+// restore puts back (and unlocks the thread).
+func blockSignals() (mask *uint64, restore func(), err error) {
+	runtime.LockOSThread()
+	all, old := ^uint64(0), new(uint64)
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&all)), uintptr(unsafe.Pointer(old)), 8, 0, 0); errno != 0 {
+		runtime.UnlockOSThread()
+		return nil, nil, fmt.Errorf("vspawn: block signals: %w", errno)
+	}
+	return old, func() {
+		syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(old)), 0, 8, 0, 0)
+		runtime.UnlockOSThread()
+	}, nil
+}
+
+// run clones the child, sharing this process's memory, with the
+// namespaces of flags, onto a stack of its own, where it makes b's calls;
+// the calling thread sleeps until the child has executed a program or
+// ended (as vfork does). Its signals must be blocked (blockSignals).
+func (b *builder) run(flags uintptr) (pid int64, failed [2]int64) {
+	stack := make([]byte, 4<<10)
+	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
+	pid = spawn(top, flags|syscall.CLONE_VM|syscall.CLONE_VFORK|uintptr(syscall.SIGCHLD), &b.ops[0], len(b.ops), &failed)
+	runtime.KeepAlive(stack)
+	runtime.KeepAlive(b.keep)
+	return pid, failed
+}
+
 // CallError is a call of the child's that failed: the child has ended
 // and no program started.
 type CallError struct {
@@ -205,24 +235,14 @@ func Start(a Attr) (int, error) {
 		b.keep = append(b.keep, lim)
 		b.Add("prlimit64 "+strconv.Itoa(r.Resource), syscall.SYS_PRLIMIT64, 0, uintptr(r.Resource), uintptr(unsafe.Pointer(lim)), 0)
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	all, mask := ^uint64(0), uint64(0)
-	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&all)), uintptr(unsafe.Pointer(&mask)), 8, 0, 0); errno != 0 {
-		return 0, fmt.Errorf("vspawn: block signals: %w", errno)
+	mask, restore, err := blockSignals()
+	if err != nil {
+		return 0, err
 	}
-	b.keep = append(b.keep, &mask)
-	b.Add("rt_sigprocmask", syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8)
+	defer restore()
+	b.Add("rt_sigprocmask", syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(mask)), 0, 8)
 	b.Add("execve "+a.Path, syscall.SYS_EXECVE, b.String(a.Path), b.cstrs(a.Argv), b.cstrs(a.Env))
-
-	stack := make([]byte, 4<<10)
-	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
-	var failed [2]int64
-	flags := outer | syscall.CLONE_VM | syscall.CLONE_VFORK | uintptr(syscall.SIGCHLD)
-	pid := spawn(top, flags, &b.ops[0], len(b.ops), &failed)
-	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8, 0, 0)
-	runtime.KeepAlive(stack)
-	runtime.KeepAlive(b.keep)
+	pid, failed := b.run(outer)
 	if pid < 0 {
 		return 0, &CloneError{Err: syscall.Errno(-pid)}
 	}
@@ -283,20 +303,12 @@ func Namespaces(uid, gid int) (user, net *os.File, err error) {
 	b.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(fds[1]), uintptr(unsafe.Pointer(msg)), 0)
 	b.Add("exit", syscall.SYS_EXIT, 0)
 
-	stack := make([]byte, 4<<10)
-	top := (uintptr(unsafe.Pointer(&stack[len(stack)-1])) + 1) &^ 15
-	var failed [2]int64
-	runtime.LockOSThread()
-	all, mask := ^uint64(0), uint64(0)
-	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&all)), uintptr(unsafe.Pointer(&mask)), 8, 0, 0); errno != 0 {
-		runtime.UnlockOSThread()
-		return nil, nil, fmt.Errorf("vspawn: block signals: %w", errno)
+	_, restore, err := blockSignals()
+	if err != nil {
+		return nil, nil, err
 	}
-	pid := spawn(top, syscall.CLONE_NEWUSER|syscall.CLONE_NEWNET|syscall.CLONE_VM|syscall.CLONE_VFORK|uintptr(syscall.SIGCHLD), &b.ops[0], len(b.ops), &failed)
-	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&mask)), 0, 8, 0, 0)
-	runtime.UnlockOSThread()
-	runtime.KeepAlive(stack)
-	runtime.KeepAlive(b.keep)
+	pid, failed := b.run(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
+	restore()
 	if pid < 0 {
 		return nil, nil, &CloneError{Err: syscall.Errno(-pid)}
 	}
