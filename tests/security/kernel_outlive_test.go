@@ -5,7 +5,9 @@ package security
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -331,4 +333,39 @@ func TestKernelApprovedGitInitKeepsItsGitDir(t *testing.T) {
 	require.Equal(t, "allow", string(res.Decision.Decision), res.Decision.Reason)
 	assert.DirExists(t, filepath.Join(ws, ".git"), "%+v %s", res.Disarmed, res.Stderr)
 	assert.Empty(t, res.Disarmed)
+}
+
+// Descriptors vtexec inherited from whoever started it (a harness's pipe,
+// a file a shell script left open: bash keeps its script open on
+// descriptor 255) are not the boxed program's: an open descriptor is a
+// way past every check of paths, the kernel's included. The probe reads
+// a file outside the workspace and writes to the caller's pipe through
+// descriptors 3 and 4 if it has them.
+func TestKernelInheritedDescriptorsStayOutside(t *testing.T) {
+	s := newAttackSetup(t)
+	probe := `for my $fd (3, 4) {
+	if (open(my $f, "+<&=", $fd) || open($f, "<&=", $fd) || open($f, ">&=", $fd)) { my $l = <$f>; print $f "LEAKED\n"; print "fd$fd: open ", (defined $l ? $l : "\n") }
+	else { print "fd$fd: closed\n" }
+}`
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "fds.pl"), []byte(probe), 0o644))
+	for _, confinement := range []string{"", "off"} {
+		secret, err := os.Open(filepath.Join(s.outside, "canary"))
+		require.NoError(t, err)
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		cmd := s.vtexecRun(t, confinement, "perl fds.pl")
+		cmd.ExtraFiles = []*os.File{secret, w}
+		out, err := cmd.Output()
+		secret.Close()
+		w.Close()
+		require.NoError(t, err, "%s", out)
+		var res runJSON
+		require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+		assert.Contains(t, res.Stdout, "fd3: closed", "confinement %q: the program read a file outside through a descriptor vtexec inherited: %s", confinement, res.Stdout)
+		assert.Contains(t, res.Stdout, "fd4: closed", "confinement %q: the program had the caller's pipe: %s", confinement, res.Stdout)
+		r.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		written, _ := io.ReadAll(r)
+		r.Close()
+		assert.NotContains(t, string(written), "LEAKED", "confinement %q", confinement)
+	}
 }
