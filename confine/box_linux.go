@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vtexec/vtexec/internal/inherited"
 	"github.com/vtexec/vtexec/internal/vspawn"
 )
 
@@ -83,6 +84,9 @@ type Box struct {
 	}
 }
 
+// inheritedOnce marks the process's inherited descriptors once.
+var inheritedOnce sync.Once
+
 // Open prepares a box for spec. In ModeRequired it fails with
 // ErrUnsupported when the kernel cannot confine.
 func Open(spec Spec, mode Mode) (*Box, error) {
@@ -90,6 +94,10 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		mode = DefaultMode()
 	}
 	b := &Box{mode: mode, spec: spec, netns: -1, report: Report{Mode: mode, Filesystem: "unconfined", Network: "unconfined"}}
+	// What this process inherited open across exec is not its programs':
+	// os/exec passes such descriptors on (vtexec's commands mark them at
+	// start; a program that embeds the engine, here).
+	inheritedOnce.Do(func() { inherited.CloseOnExec() })
 	if mode == ModeOff {
 		return b, nil
 	}

@@ -6,7 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"time"
+
+	"github.com/vtexec/vtexec/internal/inherited"
 )
 
 // Warm does nothing here.
@@ -28,6 +31,9 @@ type Box struct {
 	seatbelt *Spec
 }
 
+// inheritedOnce marks the process's inherited descriptors once.
+var inheritedOnce sync.Once
+
 // Open returns an unconfined box, or ErrUnsupported in ModeRequired.
 func Open(spec Spec, mode Mode) (*Box, error) {
 	if mode == "" {
@@ -36,6 +42,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 	if mode == ModeRequired {
 		return nil, ErrUnsupported
 	}
+	inheritedOnce.Do(func() { inherited.CloseOnExec() }) // as on Linux
 	r := Report{Mode: mode, Filesystem: "unconfined", Network: "unconfined"}
 	b := &Box{mode: mode, key: SpecKey(spec, mode)}
 	if mode != ModeOff {

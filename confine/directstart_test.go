@@ -16,10 +16,13 @@ import (
 
 // boxProbe prints what confines the program it runs as: its
 // capabilities, no_new_privs and filters, its mounts (points, options,
-// types, sources), its limits, what it can write, and Landlock's answer
+// types, sources), its limits, what it can write, Landlock's answer
 // to a device's ioctl (a terminal's request on /dev/null: "not a
-// terminal" where the device's ioctls are not refused).
-const boxProbe = `grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp|Seccomp_filters):' /proc/self/status
+// terminal" where the device's ioctls are not refused), and the
+// descriptors it was given (vtexec's own, such as the rules' paths,
+// must not be among them).
+const boxProbe = `echo fds: $(ls /proc/self/fd)
+grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp|Seccomp_filters):' /proc/self/status
 awk '{ sep = 0; s = $4 " " $5 " " $6; for (i = 7; i <= NF; i++) { if ($i == "-") sep = 1; if (sep) s = s " " $i }; print s }' /proc/self/mountinfo
 cat /proc/self/limits
 stty -F /dev/null 2>&1
@@ -61,7 +64,7 @@ func TestDirectStartConfinesAsTheHelper(t *testing.T) {
 		return strings.ReplaceAll(out, dir, "WORKSPACE")
 	}
 	direct := run(true)
-	for _, want := range []string{"NoNewPrivs:\t1", "CapBnd:\t0000000000000000", "CapEff:\t0000000000000000", "shm-writable", "workspace-writable", "protected-refused",
+	for _, want := range []string{"fds: 0 1 2 3\n", "NoNewPrivs:\t1", "CapBnd:\t0000000000000000", "CapEff:\t0000000000000000", "shm-writable", "workspace-writable", "protected-refused",
 		"Max open files            512                  512", "WORKSPACE/.envrc ro,"} {
 		assert.Contains(t, direct, want)
 	}

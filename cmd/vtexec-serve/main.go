@@ -21,6 +21,7 @@ import (
 	"github.com/vtexec/vtexec/internal/buildinfo"
 	"github.com/vtexec/vtexec/internal/display"
 	"github.com/vtexec/vtexec/internal/gcpace"
+	"github.com/vtexec/vtexec/internal/inherited"
 	"github.com/vtexec/vtexec/internal/serveopts"
 	"github.com/vtexec/vtexec/serve"
 )
@@ -29,6 +30,7 @@ import (
 const exitUsage = 2
 
 func main() {
+	inherited.CloseOnExec() // what the caller left open is not the programs'
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -31,6 +31,7 @@ import (
 	"github.com/vtexec/vtexec/hook"
 	"github.com/vtexec/vtexec/internal/buildinfo"
 	"github.com/vtexec/vtexec/internal/display"
+	"github.com/vtexec/vtexec/internal/inherited"
 )
 
 // Exit codes of check; run exits with the command's own code.
@@ -71,6 +72,9 @@ run exits with the command's code, or 126 when vtexec refuses it.
 var engine = sync.OnceValue(func() *vtexec.Engine { return vtexec.NewEngine(vtexec.Config{}) })
 
 func main() {
+	// Before anything starts a program: what the caller left open is not
+	// the programs'.
+	inherited.CloseOnExec()
 	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	engine().Close()
 	leaveAtExit()

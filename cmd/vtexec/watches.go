@@ -6,6 +6,7 @@ import (
 
 	"github.com/vtexec/vtexec/internal/dirwatch"
 	"github.com/vtexec/vtexec/internal/exithold"
+	"github.com/vtexec/vtexec/internal/inherited"
 )
 
 // heldUntilExit is the write end of the pipe the holder of the process's
@@ -49,8 +50,9 @@ func handOffWatches() *exec.Cmd {
 	}
 	// Only the instance goes to the holder: descriptors this process
 	// inherited without close-on-exec (a harness's pipe) would otherwise
-	// go too, and whoever waits for them to close would wait for it.
-	if err := closeOthersOnExec(); err != nil {
+	// go too, and whoever waits for them to close would wait for it
+	// (main marked them already; a caller of this function may not have).
+	if err := inherited.CloseOnExec(); err != nil {
 		return nil
 	}
 	r, w, err := os.Pipe()

@@ -22,8 +22,8 @@ type Attr struct {
 	Env  []string
 	Dir  string // "" keeps the caller's
 	// Files are the child's descriptors: Files[i] becomes descriptor i.
-	// Every other descriptor is closed at the exec as the caller's are
-	// (close-on-exec), or kept when the caller's is not.
+	// Every other descriptor is closed at the exec, the caller's that are
+	// not close-on-exec too (from Linux 5.11, which can mark them all).
 	Files []uintptr
 	// Cloneflags are the namespaces to make (CLONE_NEW*).
 	Cloneflags uintptr
@@ -79,10 +79,12 @@ func (b *builder) writeFile(path, data string) {
 }
 
 const (
-	sysSetns     = 308 // amd64
-	sigSetMask   = 2
-	prSetPdeath  = 1
-	fDupfdCloexc = 1030
+	sysSetns          = 308 // amd64
+	sysCloseRange     = 436 // amd64
+	closeRangeCloexec = 1 << 2
+	sigSetMask        = 2
+	prSetPdeath       = 1
+	fDupfdCloexc      = 1030
 )
 
 // sigaction is the kernel's struct sigaction on amd64.
@@ -209,6 +211,11 @@ func Start(a Attr) (int, error) {
 		d := b.Add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
 		b.UseResult(d, 0, copies[i])
 	}
+	// Nothing else of the caller's: a descriptor it inherited open
+	// across exec would be the program's too. (Where the kernel cannot
+	// mark them, only the caller's close-on-exec ones close.)
+	others := b.Add("close_range", sysCloseRange, uintptr(max(len(a.Files), 3)), ^uintptr(0), closeRangeCloexec)
+	b.ops[others].optional = optionalAny
 	if a.Dir != "" {
 		b.Add("chdir "+a.Dir, syscall.SYS_CHDIR, b.String(a.Dir))
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -85,10 +87,16 @@ func TestStartPlacesDescriptors(t *testing.T) {
 	require.NoError(t, err)
 	_, err = f.Seek(0, 0)
 	require.NoError(t, err)
-	// A descriptor of the caller's, close-on-exec as Go makes them all.
+	// A descriptor of the caller's, close-on-exec as Go makes them all,
+	// and one open across exec, as a caller's caller may leave one.
 	other, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer other.Close()
+	inherited, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer inherited.Close()
+	_, err = unix.FcntlInt(inherited.Fd(), unix.F_SETFD, 0)
+	require.NoError(t, err)
 	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", "cat <&3; ls /proc/self/fd"}, Files: []uintptr{f.Fd()},
 		Cloneflags: namespaces, UID: os.Getuid(), GID: os.Getgid()})
 	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
@@ -99,6 +107,7 @@ func TestStartPlacesDescriptors(t *testing.T) {
 		assert.Contains(t, fds, want)
 	}
 	assert.NotContains(t, fds, strconv.Itoa(int(other.Fd())), "the caller's close-on-exec descriptors are not the program's")
+	assert.NotContains(t, fds, strconv.Itoa(int(inherited.Fd())), "nor one the caller has open across exec")
 }
 
 // A program that cannot be executed is an error naming what failed, and
