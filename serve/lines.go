@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -229,6 +230,16 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 	if string(m.ID) == "null" {
 		m.ID = nil
 	}
+	// As the SDK decodes a message: a line it cannot decode ends its
+	// connection, so it is answered here.
+	var wire sdkWire
+	if err := json.Unmarshal(trimmed, &wire); err != nil {
+		return "invalid request: " + err.Error(), rpcInvalidRequest, nil
+	}
+	if f, ok := wire.ID.(float64); ok && (f != math.Trunc(f) || math.Abs(f) > 1<<53) {
+		// The SDK answers with the id as an integer: another id.
+		return "invalid request: a numeric id is a whole number between -2^53 and 2^53", rpcInvalidRequest, nil
+	}
 	switch {
 	case m.JSONRPC != "2.0":
 		return `invalid request: "jsonrpc" must be "2.0"`, rpcInvalidRequest, m.ID
@@ -243,6 +254,22 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 	default:
 		return `invalid request: neither a request ("method") nor a response ("id" with "result" or "error")`, rpcInvalidRequest, m.ID
 	}
+}
+
+// sdkWire is the form the SDK decodes every line into (jsonrpc2's
+// wireDecode): a line that does not decode into it ends the SDK's
+// connection.
+type sdkWire struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"`
+	Params     json.RawMessage `json:"params,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      *struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	} `json:"error,omitempty"`
 }
 
 // writeRPCError answers a bad line.

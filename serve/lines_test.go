@@ -99,6 +99,9 @@ func TestABadLineDoesNotEndTheServer(t *testing.T) {
 		"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"x\":\"\xff\"}}":                           rpcParseError,
 		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"shell","arguments":{"command":"echo \ud800"}}}`: rpcParseError,
 		`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", MaxLine) + `"}}`:         rpcInvalidRequest,
+		`{"jsonrpc":"2.0","id":1e999,"method":"tools/list"}`:                                                             rpcInvalidRequest,
+		`{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`:                                                               rpcInvalidRequest,
+		`{"jsonrpc":"2.0","id":12,"error":{"code":1.5,"message":"x"}}`:                                                   rpcInvalidRequest,
 	}
 	for line, code := range bad {
 		write(line)
@@ -133,9 +136,10 @@ func FuzzGuardLines(f *testing.F) {
 		why, _, _ := checkMessage([]byte(line), false)
 		if why == "" && len(strings.TrimSpace(line)) > 0 {
 			require.True(t, json.Valid([]byte(line)))
-			var v map[string]any
+			// As the SDK decodes it.
+			var v sdkWire
 			require.NoError(t, json.Unmarshal([]byte(line), &v))
-			require.Equal(t, "2.0", v["jsonrpc"])
+			require.Equal(t, "2.0", v.VersionTag)
 		}
 	})
 }
