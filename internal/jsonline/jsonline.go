@@ -86,8 +86,9 @@ func LoneSurrogate(data []byte) bool {
 // the order of keys (nil where a key is absent; the last of duplicates,
 // as encoding/json keeps). It decides only lines it can read exactly as
 // encoding/json would: ok is false when data is not one valid JSON
-// object, when a key is escaped, or when a key is not one of keys but
-// equals one of them without case (encoding/json would take it); the
+// object, when a key is escaped, when one of keys appears twice, or when
+// a key is not one of keys but equals one of them without case
+// (encoding/json would take it); the
 // caller then decodes data with encoding/json. The values alias data.
 func Fields(data []byte, keys ...string) (vals [][]byte, ok bool) {
 	if !json.Valid(data) {
@@ -126,6 +127,11 @@ func Fields(data []byte, keys ...string) (vals [][]byte, ok bool) {
 			}
 		}
 		if want >= 0 {
+			if vals[want] != nil {
+				// Twice: encoding/json takes the last, and reports an
+				// earlier one that is of another type.
+				return nil, false
+			}
 			vals[want] = data[i:vend]
 		}
 		i = skipSpace(data, vend)
