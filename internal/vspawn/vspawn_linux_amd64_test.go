@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -282,41 +283,58 @@ func TestStartMakesTheCallersCalls(t *testing.T) {
 }
 
 // A descriptor the child opened is written where a later call reads it:
-// here a Landlock rule's, which then lets the program write in one
-// directory and no other.
+// here the rights of a message the child sends, which hold -1 until the
+// result is stored (sendmsg then fails with EBADF); the descriptor that
+// arrives is the file the child opened.
 func TestStartStoresAResultForALaterCall(t *testing.T) {
-	abi, _, errno := syscall.Syscall(sysLandlockCreateRuleset, 0, 0, 1)
-	if errno != 0 || abi < 1 {
-		t.Skip("no Landlock on this kernel: the rule cannot be observed")
+	path := filepath.Join(t.TempDir(), "opened")
+	require.NoError(t, os.WriteFile(path, []byte("the child's\n"), 0o644))
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	require.NoError(t, err)
+	defer syscall.Close(fds[0])
+	defer syscall.Close(fds[1])
+	send := func(store bool) error {
+		var c Calls
+		rights := syscall.UnixRights(-1)
+		fd := (*int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)]))
+		one := []byte{1}
+		msg := &syscall.Msghdr{Iov: &syscall.Iovec{Base: &one[0], Len: 1}, Iovlen: 1, Control: &rights[0]}
+		msg.SetControllen(len(rights))
+		c.Keep(rights)
+		c.Keep(one)
+		c.Keep(msg)
+		open := c.Add("open", syscall.SYS_OPEN, c.String(path), syscall.O_RDONLY|syscall.O_CLOEXEC)
+		if store {
+			c.StoreResult(fd, open)
+		}
+		c.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(fds[1]), uintptr(unsafe.Pointer(msg)), 0)
+		pid, err := Start(Attr{Path: "/bin/true", Argv: []string{"true"}, Files: []uintptr{0, 1, 2}, Setup: &c})
+		if err == nil {
+			reap(pid)
+		}
+		return err
 	}
-	const writeFile, makeReg = 1 << 1, 1 << 8
-	dir, other := t.TempDir(), t.TempDir()
-	var c Calls
-	attr := &struct{ handled uint64 }{writeFile | makeReg}
-	rule := &struct {
-		allowed uint64
-		fd      int32
-		_       int32
-	}{allowed: writeFile | makeReg}
-	c.Keep(attr)
-	c.Keep(rule)
-	rs := c.Add("landlock_create_ruleset", sysLandlockCreateRuleset, uintptr(unsafe.Pointer(attr)), 8, 0)
-	d := c.Add("open "+dir, syscall.SYS_OPEN, c.String(dir), 0o10000000|syscall.O_CLOEXEC) // O_PATH
-	c.StoreResult(&rule.fd, d)
-	add := c.Add("landlock_add_rule", sysLandlockAddRule, 0, 1, uintptr(unsafe.Pointer(rule)), 0)
-	c.UseResult(add, 0, rs)
-	c.Add("no_new_privs", syscall.SYS_PRCTL, 38, 1, 0, 0)
-	restrict := c.Add("landlock_restrict_self", sysLandlockRestrictSelf, 0, 0)
-	c.UseResult(restrict, 0, rs)
-	out, ws := run(t, Attr{Path: "/bin/sh", Argv: []string{"sh", "-c", `echo in > "$1/f" && echo ok; { echo out > "$2/f"; } 2>&- || echo denied`, "sh", dir, other}, Setup: &c})
-	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
-	assert.Equal(t, []string{"ok", "denied"}, strings.Fields(out))
-	assert.FileExists(t, dir+"/f")
-	assert.NoFileExists(t, other+"/f")
-}
+	err = send(false)
+	require.Error(t, err, "without the store the rights hold -1")
+	assert.ErrorIs(t, err, syscall.EBADF)
+	assert.Contains(t, err.Error(), "sendmsg")
 
-// Landlock's system calls on amd64.
-const sysLandlockCreateRuleset, sysLandlockAddRule, sysLandlockRestrictSelf = 444, 445, 446
+	require.NoError(t, send(true))
+	buf, oob := make([]byte, 1), make([]byte, syscall.CmsgSpace(4))
+	_, oobn, _, _, err := syscall.Recvmsg(fds[0], buf, oob, syscall.MSG_DONTWAIT|syscall.MSG_CMSG_CLOEXEC)
+	require.NoError(t, err)
+	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
+	got, err := syscall.ParseUnixRights(&msgs[0])
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	f := os.NewFile(uintptr(got[0]), "received")
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "the child's\n", string(data), "the descriptor the child opened")
+}
 
 // Namespaces made ahead are a user namespace with this process's ids
 // mapped to 0 and a network namespace it owns, which Start joins.
