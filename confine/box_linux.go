@@ -158,7 +158,7 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		missing = append(missing, "network: neither a network namespace nor Landlock TCP rules are available")
 	}
 	if abi > 0 && !b.userns {
-		rs, err := newRuleset(spec, abi, b.report.Network == "tcp-denied")
+		rs, err := b.openRuleset(abi)
 		if err != nil {
 			discardCgroups(cgroups)
 			return nil, err
@@ -257,6 +257,14 @@ func Open(spec Spec, mode Mode) (*Box, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, strings.Join(missing, "; "))
 	}
 	return b, nil
+}
+
+// openRuleset makes the box's ruleset.
+func (b *Box) openRuleset(abi int) (*ruleset, error) {
+	denyTCP := b.report.Network == "tcp-denied"
+	// As root the box always has a root of its own; only Landlock
+	// confines a box without root or user namespaces.
+	return newRuleset(b.spec, abi, denyTCP, b.root)
 }
 
 // madeCgroups are a box's cgroups as root, or why each is not.
@@ -771,7 +779,7 @@ func (b *Box) networkRules() (*ruleset, error) {
 	n := &b.netRules
 	n.once.Do(func() {
 		if b.rules != nil {
-			n.rs, n.err = newRuleset(b.spec, b.rules.abi, false)
+			n.rs, n.err = newRuleset(b.spec, b.rules.abi, false, b.rules.freshRoot)
 		}
 	})
 	return n.rs, n.err

@@ -179,8 +179,7 @@ func (c *pidsCgroup) open() error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256([]byte(c.name))
-	dir := filepath.Join(parent, "vtexec-"+hex.EncodeToString(sum[:8]))
+	dir := cgroupDir(parent, c.name)
 	made := true
 	if err := os.Mkdir(dir, 0o755); errors.Is(err, os.ErrExist) {
 		made = false
@@ -221,6 +220,13 @@ func (c *pidsCgroup) open() error {
 		removeStale(parent, dir, 16)
 	}
 	return nil
+}
+
+// cgroupDir is the directory of the cgroup of the workspace name in the
+// cgroup parent.
+func cgroupDir(parent, name string) string {
+	sum := sha256.Sum256([]byte(name))
+	return filepath.Join(parent, "vtexec-"+hex.EncodeToString(sum[:8]))
 }
 
 // join makes cmd start in the cgroup: with v1 by moving the calling

@@ -144,8 +144,8 @@ type landlockRule struct {
 
 // directLandlock adds the calls that make the box's ruleset, as
 // newRuleset makes it in the helper, and restrict the child with it.
-// The rules' paths are opened here (opened lists them); the box's own
-// procfs and /dev/shm by the child.
+// The rules' paths are opened here (opened lists them); the box's root,
+// its own procfs and /dev/shm by the child.
 func directLandlock(c *vspawn.Calls, spec Spec, abi int, absent map[string]bool, opened *[]int) error {
 	attr := rulesetAttr(abi, false)
 	c.Keep(&attr)
@@ -156,10 +156,10 @@ func directLandlock(c *vspawn.Calls, spec Spec, abi int, absent map[string]bool,
 		c.UseResult(i, 0, rs)
 		return i
 	}
-	for _, g := range ruleGroups(spec, abi) {
+	for _, g := range ruleGroups(spec, abi, true) {
 		for _, p := range g.paths {
-			if p == "/proc" || g.optional && absent[p] {
-				continue // the box's own, below; or not there
+			if g.optional && absent[p] {
+				continue // not there
 			}
 			fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
 			if err != nil {
@@ -179,7 +179,7 @@ func directLandlock(c *vspawn.Calls, spec Spec, abi int, absent map[string]bool,
 	for _, own := range []struct {
 		path   string
 		access uint64
-	}{{"/proc", fsRead}, {PrivateShm, writeRights(abi)}} {
+	}{{"/", fsRead}, {"/proc", fsRead}, {PrivateShm, writeRights(abi)}} {
 		open := c.Add("landlock rule: open "+own.path, unix.SYS_OPENAT, atFDCWD, c.String(own.path), unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY)
 		rule := &landlockRule{access: own.access & handledFS(abi)}
 		c.StoreResult(&rule.fd, open)

@@ -168,8 +168,11 @@ func helperMain(program string, argv []string) int {
 		}
 	}
 	if hs.ABI > 0 {
-		rs, err := newRuleset(hs.Spec, hs.ABI, false)
+		rs, err := newRuleset(hs.Spec, hs.ABI, false, true)
 		if err != nil {
+			return fail("%v", err)
+		}
+		if err := rs.allowFreshRoot(); err != nil {
 			return fail("%v", err)
 		}
 		// The box's own /dev/shm, made with the new root just now.

@@ -106,24 +106,28 @@ var systemDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random
 type ruleset struct {
 	fd  int
 	abi int
-	// boxMounts: the box's own /proc and /dev/shm granted, once for the
-	// mount namespace of git and once for the others'.
+	// freshRoot: made for a box with a root of its own (see newRoot),
+	// whose reads are granted beneath that root.
+	freshRoot bool
+	// boxMounts: the box's root, its own /proc and /dev/shm granted,
+	// once for the mount namespace of git and once for the others'.
 	boxMounts [2]struct {
 		once sync.Once
 		err  error
 	}
 }
 
-// allowBoxMounts grants the box's own procfs and /dev/shm, as the
-// calling thread's mount namespace (the box's, for git or the others)
-// has them. The ruleset was made outside, where /proc is vtexec's; the
-// box's procfs (hidepid=ptraceable) and its /dev/shm are other mounts,
-// which no rule covered. Each mount namespace has its own, and rules
-// added once stand for every thread restricted after.
+// allowBoxMounts grants reading beneath the box's root, its own procfs
+// and /dev/shm, as the calling thread's mount namespace (the box's, for
+// git or the others) has them. The ruleset was made outside, where /proc
+// is vtexec's; the box's root, its procfs (hidepid=ptraceable) and its
+// /dev/shm are other mounts, which no rule covered. Each mount namespace
+// has its own, and rules added once stand for every thread restricted
+// after.
 func (rs *ruleset) allowBoxMounts(git bool) error {
 	m := &rs.boxMounts[zygoteSlot(git)]
 	m.once.Do(func() {
-		if m.err = rs.allow("/proc", fsRead); m.err == nil {
+		if m.err = rs.allowFreshRoot(); m.err == nil {
 			// Beneath the box's /dev (a read-only tmpfs, so that only
 			// /dev/shm can be written there): each program's /dev/shm is
 			// a tmpfs of its own, and a rule on each would grow the
@@ -137,23 +141,62 @@ func (rs *ruleset) allowBoxMounts(git bool) error {
 // newRuleset creates the box's ruleset: the spec's paths, the system's,
 // TCP bind and connect denied if denyTCP (where no network namespace
 // cuts the network already, since inside one loopback is the box's own),
-// and signals and abstract sockets scoped where the ABI can.
-func newRuleset(spec Spec, abi int, denyTCP bool) (*ruleset, error) {
+// and signals and abstract sockets scoped where the ABI can. freshRoot:
+// the box has a root of its own, beneath which the caller grants reading
+// from inside (allowFreshRoot).
+func newRuleset(spec Spec, abi int, denyTCP, freshRoot bool) (*ruleset, error) {
+	rs, err := newSystemRuleset(abi, denyTCP, freshRoot)
+	if err != nil {
+		return nil, err
+	}
+	if err := rs.allowSpec(spec); err != nil {
+		rs.close()
+		return nil, err
+	}
+	return rs, nil
+}
+
+// newSystemRuleset creates a ruleset with the rules every box has (see
+// systemRuleGroups); allowSpec adds a box's own.
+func newSystemRuleset(abi int, denyTCP, freshRoot bool) (*ruleset, error) {
 	attr := rulesetAttr(abi, denyTCP)
 	fd, err := ll.LandlockCreateRuleset(&attr, 0)
 	if err != nil {
 		return nil, fmt.Errorf("landlock: create ruleset: %w", err)
 	}
-	rs := &ruleset{fd: fd, abi: abi}
-	for _, g := range ruleGroups(spec, abi) {
+	rs := &ruleset{fd: fd, abi: abi, freshRoot: freshRoot}
+	if err := rs.allowGroups(systemRuleGroups(freshRoot)); err != nil {
+		rs.close()
+		return nil, err
+	}
+	return rs, nil
+}
+
+// allowFreshRoot grants reading beneath the calling thread's root and
+// its /proc: a box's own, which hold only what the box may read (see
+// newRoot). Directories can be listed there; their entries are the
+// binds the box was given.
+func (rs *ruleset) allowFreshRoot() error {
+	if err := rs.allow("/", fsRead); err != nil {
+		return err
+	}
+	return rs.allow("/proc", fsRead)
+}
+
+// allowSpec adds the rules of spec's paths.
+func (rs *ruleset) allowSpec(spec Spec) error {
+	return rs.allowGroups(specRuleGroups(spec, rs.abi))
+}
+
+func (rs *ruleset) allowGroups(groups []ruleGroup) error {
+	for _, g := range groups {
 		for _, p := range g.paths {
 			if err := rs.allow(p, g.access); err != nil && !(g.optional && errors.Is(err, os.ErrNotExist)) {
-				rs.close()
-				return nil, err
+				return err
 			}
 		}
 	}
-	return rs, nil
+	return nil
 }
 
 // ruleGroup is paths a box's ruleset grants the same rights beneath.
@@ -163,16 +206,32 @@ type ruleGroup struct {
 	optional bool // a path that is not there is no failure
 }
 
-// ruleGroups are the rules of a box's ruleset: the system's paths, the
-// procfs (the one the ruleset is made where), and the spec's.
-func ruleGroups(spec Spec, abi int) []ruleGroup {
-	read := uint64(fsRead | fsExec)
-	return []ruleGroup{
-		{systemReadExec, read, true},
-		{systemReadFiles, fsRead, true},
-		{[]string{"/proc"}, fsRead, true},
+// ruleGroups are the rules of a box's ruleset: the system's and the
+// spec's.
+func ruleGroups(spec Spec, abi int, freshRoot bool) []ruleGroup {
+	return append(systemRuleGroups(freshRoot), specRuleGroups(spec, abi)...)
+}
+
+// systemRuleGroups are the rules every box has: the system's programs
+// and devices, and, for a box without a root of its own, the files
+// programs read and the procfs (the one the ruleset is made where). A
+// box with a root of its own reads what that root holds (the same files,
+// bound there), granted from inside (allowFreshRoot).
+func systemRuleGroups(freshRoot bool) []ruleGroup {
+	groups := []ruleGroup{
+		{systemReadExec, fsRead | fsExec, true},
 		{systemDevices, fsRead | ll.AccessFSWriteFile, true},
-		{spec.ReadOnly, read, false},
+	}
+	if !freshRoot {
+		groups = append(groups, ruleGroup{systemReadFiles, fsRead, true}, ruleGroup{[]string{"/proc"}, fsRead, true})
+	}
+	return groups
+}
+
+// specRuleGroups are the rules of the spec's paths.
+func specRuleGroups(spec Spec, abi int) []ruleGroup {
+	return []ruleGroup{
+		{spec.ReadOnly, fsRead | fsExec, false},
 		{spec.ReadWrite, writeRights(abi), false},
 	}
 }

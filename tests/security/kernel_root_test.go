@@ -90,3 +90,81 @@ func TestKernelMountTableIsTheBoxs(t *testing.T) {
 		assert.True(t, ok, "the box lists the machine's mount %s", point)
 	}
 }
+
+// walkProbe lists what the box can read from its root down: each
+// directory it can list and each file it can open, but the box's own
+// procfs and the system's programs; the machine's whole tree (when
+// unconfined) is cut at 600 entries.
+const walkProbe = `use strict;
+my @todo = ("/"); my $n = 0;
+while (@todo && $n < 600) {
+	my $d = shift @todo;
+	opendir(my $h, $d) or next;
+	print "dir: $d\n"; $n++;
+	for my $e (sort readdir $h) {
+		next if $e eq "." || $e eq ".." || $e =~ /\n/;
+		my $p = ($d eq "/" ? "" : $d) . "/$e";
+		next if $p =~ m{^/(proc|usr)(/|$)} || -l $p;
+		if (-d $p) { push @todo, $p; next }
+		if (open(my $f, "<", $p)) { print "read: $p\n"; $n++; close $f }
+	}
+}
+`
+
+// readableInBox are the names the box reads outside the workspace and
+// its run's directories: the system's programs and libraries, the /etc
+// files programs read, kernel facts for nproc, a few devices.
+var readableInBox = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
+	"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
+	"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+	"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
+	"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
+	"/etc/debian_version", "/etc/lsb-release", "/etc/issue", "/etc/python3",
+	"/sys/devices/system/cpu", "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/shm"}
+
+// The box reads beneath its own root, where it can list directories:
+// what it finds there, from / down, is what it was given and nothing
+// else of the machine's (the same walk unconfined finds more).
+func TestKernelBoxReadsOnlyWhatItsRootHolds(t *testing.T) {
+	for _, confinement := range []string{"", "off"} {
+		s := newAttackSetup(t)
+		require.NoError(t, os.WriteFile(filepath.Join(s.ws, "walk.pl"), []byte(walkProbe), 0o644))
+		res, _ := s.runLine(t, confinement, "perl walk.pl")
+		allowed := func(p string, dir bool) bool {
+			if within(p, s.ws) || strings.Contains(p, "/vtexec-") || strings.HasPrefix(p, "/etc/python3.") {
+				return true
+			}
+			for _, a := range readableInBox {
+				if within(p, a) || dir && within(a, p) { // a directory on the way to one
+					return true
+				}
+			}
+			return dir && within(s.ws, p)
+		}
+		var outside []string
+		lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+		for _, line := range lines {
+			kind, p, ok := strings.Cut(line, ": ")
+			if !ok && confinement == "off" {
+				continue // the machine's odd names, or its output cut
+			}
+			require.True(t, ok, "%s\n%s", line, res.Stderr)
+			if !allowed(p, kind == "dir") {
+				outside = append(outside, line)
+			}
+		}
+		if confinement == "off" {
+			assert.NotEmpty(t, outside, "the walk finds the machine's files unconfined:\n%s", res.Stdout)
+			continue
+		}
+		assert.Contains(t, lines, "dir: /", res.Stderr)
+		assert.Contains(t, lines, "read: /etc/passwd", res.Stderr)
+		assert.Empty(t, outside, "the box read what it was not given")
+	}
+}
+
+// within reports whether p is root or lies below it.
+func within(p, root string) bool {
+	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
+}
