@@ -289,3 +289,35 @@ func TestOpenRefusesAMissingRoot(t *testing.T) {
 		assert.Contains(t, err.Error(), missing)
 	}
 }
+
+// Without root and without user namespaces only Landlock confines: the
+// box has no root of its own, and its rules name each system file a
+// program reads, not the machine's others.
+func TestLandlockAloneReadsTheSystemFilesOnly(t *testing.T) {
+	if fullRoot() {
+		t.Skip("as root a box always has a mount namespace (CI runs this test as uid 65534 too)")
+	}
+	usernsOnce.Do(func() {})
+	was := usernsOK
+	usernsOK = false
+	t.Cleanup(func() { usernsOK = was })
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "outside")
+	require.NoError(t, os.WriteFile(outside, []byte("o"), 0o644))
+	spec := Spec{ReadWrite: []string{dir}}
+	b, err := Open(spec, ModeBestEffort)
+	require.NoError(t, err)
+	t.Cleanup(func() { b.CloseLast() })
+	require.False(t, b.Report().PIDNamespace, "user namespaces were not turned off")
+	require.Equal(t, "confined", b.Report().Filesystem)
+	run := func(name string, args ...string) error {
+		p, err := b.Start(command(spec, name, args...), nil)
+		require.NoError(t, err)
+		return p.Wait()
+	}
+	assert.NoError(t, run("/bin/cat", "/etc/passwd"), "a system file programs read")
+	assert.NoError(t, run("/bin/sh", "-c", "echo x > f"), "the workspace")
+	assert.Error(t, run("/bin/cat", outside), "a file outside")
+	assert.Error(t, run("/bin/ls", "/etc"), "listing /etc: only its files are granted")
+	assert.Error(t, run("/bin/sh", "-c", "echo x > "+outside), "writing outside")
+}
