@@ -68,6 +68,23 @@ func (b *builder) cstrs(ss []string) uintptr {
 	return uintptr(unsafe.Pointer(&arr[0]))
 }
 
+// appendCalls adds c's calls, an earlier call's result they use renumbered.
+func (b *builder) appendCalls(c *Calls) error {
+	if c.err != nil {
+		return c.err
+	}
+	base := int64(len(b.ops))
+	for _, o := range c.ops {
+		if o.refArg >= 0 || o.optional == opStore {
+			o.refSrc += base
+		}
+		b.ops = append(b.ops, o)
+	}
+	b.names = append(b.names, c.names...)
+	b.keep = append(b.keep, c.keep)
+	return nil
+}
+
 // writeFile adds open, write and close of path with data.
 func (b *builder) writeFile(path, data string) {
 	open := b.Add("open "+path, syscall.SYS_OPEN, b.String(path), syscall.O_WRONLY|syscall.O_CLOEXEC)
@@ -188,18 +205,9 @@ func Start(a Attr) (int, error) {
 		b.Add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
 	}
 	if a.Setup != nil {
-		if a.Setup.err != nil {
-			return 0, a.Setup.err
+		if err := b.appendCalls(a.Setup); err != nil {
+			return 0, err
 		}
-		base := int64(len(b.ops))
-		for _, o := range a.Setup.ops {
-			if o.refArg >= 0 || o.optional == opStore {
-				o.refSrc += base
-			}
-			b.ops = append(b.ops, o)
-		}
-		b.names = append(b.names, a.Setup.names...)
-		b.keep = append(b.keep, a.Setup.keep)
 	}
 	// The descriptors: each first copied above the ones to fill (a copy
 	// never takes a descriptor in use), then onto its place.
@@ -293,21 +301,11 @@ func Namespaces(uid, gid int) (user, net *os.File, err error) {
 	b.writeFile("/proc/self/setgroups", "deny")
 	b.writeFile("/proc/self/gid_map", "0 "+strconv.Itoa(gid)+" 1\n")
 	b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(uid)+" 1\n")
-	rights := syscall.UnixRights(0, 0)
-	data := (*[2]int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)]))
-	for i, ns := range []string{"user", "net"} {
-		open := b.Add("open "+ns, syscall.SYS_OPEN, b.String("/proc/self/ns/"+ns), syscall.O_RDONLY|syscall.O_CLOEXEC)
-		b.StoreResult(&data[i], open)
+	var opens []int
+	for _, ns := range []string{"user", "net"} {
+		opens = append(opens, b.Add("open "+ns, syscall.SYS_OPEN, b.String("/proc/self/ns/"+ns), syscall.O_RDONLY|syscall.O_CLOEXEC))
 	}
-	one := []byte{1}
-	iov := &syscall.Iovec{Base: &one[0], Len: 1}
-	msg := &syscall.Msghdr{Iov: iov, Iovlen: 1, Control: &rights[0]}
-	msg.SetControllen(len(rights))
-	b.Keep(rights)
-	b.Keep(one)
-	b.Keep(iov)
-	b.Keep(msg)
-	b.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(fds[1]), uintptr(unsafe.Pointer(msg)), 0)
+	b.sendResults(fds[1], opens)
 	b.Add("exit", syscall.SYS_EXIT, 0)
 
 	_, restore, err := blockSignals()
@@ -324,21 +322,103 @@ func Namespaces(uid, gid int) (user, net *os.File, err error) {
 		i := int(failed[0]) - 1
 		return nil, nil, &CallError{Call: b.names[min(i, len(b.names)-1)], Err: syscall.Errno(-failed[1])}
 	}
-	buf, oob := make([]byte, 1), make([]byte, len(rights))
-	_, oobn, _, _, err := syscall.Recvmsg(fds[0], buf, oob, syscall.MSG_DONTWAIT|syscall.MSG_CMSG_CLOEXEC)
+	got, err := receiveDescriptors(fds[0], 2, "the namespaces")
 	if err != nil {
-		return nil, nil, fmt.Errorf("vspawn: receive the namespaces: %w", err)
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(got[0]), "user namespace"), os.NewFile(uintptr(got[1]), "network namespace"), nil
+}
+
+// MountNamespace makes a mount namespace owned by the user namespace
+// user (one Namespaces made, or a program's that this process's user
+// owns) and returns it: a child that shares this process's memory joins
+// user, clones a child in new mount and PID namespaces (PID 1 there, so
+// that it can mount a procfs), which makes setup's calls, opens its
+// mount namespace and sends it back over a socket, and ends. Nothing is
+// executed.
+func MountNamespace(user *os.File, setup *Calls) (*os.File, error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("vspawn: socketpair: %w", err)
+	}
+	defer syscall.Close(fds[0])
+	defer syscall.Close(fds[1])
+	var b builder
+	b.Add("setns user", sysSetns, user.Fd(), syscall.CLONE_NEWUSER)
+	inner := b.Add("clone", syscall.SYS_CLONE, syscall.CLONE_NEWNS|syscall.CLONE_NEWPID|syscall.CLONE_VM|syscall.CLONE_VFORK|syscall.CLONE_PARENT|uintptr(syscall.SIGCHLD))
+	b.ops[inner].optional = optionalClone
+	if err := b.appendCalls(setup); err != nil {
+		return nil, err
+	}
+	open := b.Add("open the mount namespace", syscall.SYS_OPEN, b.String("/proc/thread-self/ns/mnt"), syscall.O_RDONLY|syscall.O_CLOEXEC)
+	b.sendResults(fds[1], []int{open})
+	b.Add("exit", syscall.SYS_EXIT, 0)
+
+	_, restore, err := blockSignals()
+	if err != nil {
+		return nil, err
+	}
+	pid, failed := b.run(0)
+	restore()
+	if pid < 0 {
+		return nil, &CloneError{Err: syscall.Errno(-pid)}
+	}
+	// The first child has ended once the second did (or could not be
+	// made); both are this process's children.
+	reap(int(pid))
+	if second := b.ops[inner].res; second > 0 {
+		reap(int(second))
+	} else if failed[0] == 0 {
+		failed = [2]int64{int64(inner) + 1, second}
+	}
+	if failed[0] != 0 {
+		i := int(failed[0]) - 1
+		return nil, &CallError{Call: b.names[min(i, len(b.names)-1)], Err: syscall.Errno(-failed[1])}
+	}
+	got, err := receiveDescriptors(fds[0], 1, "the mount namespace")
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(got[0]), "mount namespace"), nil
+}
+
+// sendResults adds the calls that send the descriptors the calls opens
+// returned over the socket sock, in one message.
+func (b *builder) sendResults(sock int, opens []int) {
+	rights := syscall.UnixRights(make([]int, len(opens))...)
+	data := unsafe.Slice((*int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)])), len(opens))
+	for i, open := range opens {
+		b.StoreResult(&data[i], open)
+	}
+	one := []byte{1}
+	iov := &syscall.Iovec{Base: &one[0], Len: 1}
+	msg := &syscall.Msghdr{Iov: iov, Iovlen: 1, Control: &rights[0]}
+	msg.SetControllen(len(rights))
+	b.Keep(rights)
+	b.Keep(one)
+	b.Keep(iov)
+	b.Keep(msg)
+	b.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(sock), uintptr(unsafe.Pointer(msg)), 0)
+}
+
+// receiveDescriptors receives the n descriptors a child sent over sock
+// (see sendResults).
+func receiveDescriptors(sock, n int, what string) ([]int, error) {
+	buf, oob := make([]byte, 1), make([]byte, syscall.CmsgSpace(4*n))
+	_, oobn, _, _, err := syscall.Recvmsg(sock, buf, oob, syscall.MSG_DONTWAIT|syscall.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("vspawn: receive %s: %w", what, err)
 	}
 	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
 	if err != nil || len(msgs) != 1 {
-		return nil, nil, fmt.Errorf("vspawn: receive the namespaces: %v", err)
+		return nil, fmt.Errorf("vspawn: receive %s: %v", what, err)
 	}
 	got, err := syscall.ParseUnixRights(&msgs[0])
-	if err != nil || len(got) != 2 {
+	if err != nil || len(got) != n {
 		for _, fd := range got {
 			syscall.Close(fd)
 		}
-		return nil, nil, fmt.Errorf("vspawn: receive the namespaces: %d descriptors, %v", len(got), err)
+		return nil, fmt.Errorf("vspawn: receive %s: %d descriptors, %v", what, len(got), err)
 	}
-	return os.NewFile(uintptr(got[0]), "user namespace"), os.NewFile(uintptr(got[1]), "network namespace"), nil
+	return got, nil
 }

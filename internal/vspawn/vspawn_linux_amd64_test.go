@@ -373,3 +373,42 @@ func TestNamespacesMadeAhead(t *testing.T) {
 	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 	assert.ErrorIs(t, werr, syscall.ECHILD, "no child left behind")
 }
+
+// MountNamespace returns the mount namespace its calls set up, in the
+// user namespace given: a program that joins both finds what they made.
+// A call that fails is named, and nothing is returned.
+func TestMountNamespace(t *testing.T) {
+	if !userNamespaces(t) {
+		return
+	}
+	user, net, err := Namespaces(os.Getuid(), os.Getgid())
+	require.NoError(t, err)
+	defer user.Close()
+	defer net.Close()
+	var c Calls
+	c.Add("mount a tmpfs", syscall.SYS_MOUNT, c.String("tmpfs"), c.String("/mnt"), c.String("tmpfs"), 0, c.String("size=64k"))
+	c.Add("make a directory", syscall.SYS_MKDIRAT, ^uintptr(99), c.String("/mnt/made"), 0o755)
+	mnt, err := MountNamespace(user, &c)
+	require.NoError(t, err)
+	defer mnt.Close()
+	own, err := os.Readlink("/proc/self/ns/mnt")
+	require.NoError(t, err)
+	made, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(mnt.Fd())))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(made, "mnt:["), made)
+	assert.NotEqual(t, own, made)
+
+	var enter Calls
+	enter.Add("enter it", sysSetns, mnt.Fd(), syscall.CLONE_NEWNS)
+	out, ws := run(t, Attr{Path: "/bin/ls", Argv: []string{"ls", "/mnt"}, Cloneflags: syscall.CLONE_NEWPID, JoinUser: user, JoinNet: net, Setup: &enter})
+	require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+	assert.Equal(t, "made\n", out)
+
+	var bad Calls
+	bad.Add("make a directory where none can be", syscall.SYS_MKDIRAT, ^uintptr(99), bad.String("/nonexistent/x"), 0o755)
+	_, err = MountNamespace(user, &bad)
+	var failed *CallError
+	require.ErrorAs(t, err, &failed)
+	assert.Equal(t, "make a directory where none can be", failed.Call)
+	assert.ErrorIs(t, err, syscall.ENOENT)
+}

@@ -52,3 +52,8 @@ func Start(Attr) (int, error) { return 0, errors.New("vspawn: not available on t
 func Namespaces(uid, gid int) (user, net *os.File, err error) {
 	return nil, nil, errors.New("vspawn: not available on this platform")
 }
+
+// MountNamespace is not available here.
+func MountNamespace(user *os.File, setup *Calls) (*os.File, error) {
+	return nil, errors.New("vspawn: not available on this platform")
+}
