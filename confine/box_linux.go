@@ -48,6 +48,11 @@ type Box struct {
 		mu        sync.RWMutex // read-held while a helper joins them
 		user, net *os.File
 		closed    bool
+		// templates are the box's mount namespaces kept for its later
+		// programs ([0] but git, [1] git; see template_linux.go),
+		// building those being made.
+		templates [2]*mountTemplate
+		building  [2]bool
 	}
 	root   bool // namespaces and capabilities as root
 	userns bool // unprivileged: a user namespace per process instead

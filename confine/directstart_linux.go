@@ -50,12 +50,14 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 		return nil, nil, nil, err
 	}
 	c := &vspawn.Calls{}
-	var opened []int
-	done = func() {
-		for _, fd := range opened {
-			unix.Close(fd)
-		}
+	if err := addMountCalls(c, plan); err != nil {
+		return nil, nil, nil, err
 	}
+	return confineCalls(c, hs, absent)
+}
+
+// addMountCalls adds the calls of a mount plan.
+func addMountCalls(c *vspawn.Calls, plan mountPlan) error {
 	for _, s := range plan {
 		var i int
 		switch s.op {
@@ -84,10 +86,24 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 		case opUnmount:
 			i = c.Add(s.what, unix.SYS_UMOUNT2, c.String(s.dst), s.flags)
 		default:
-			return nil, nil, nil, fmt.Errorf("confine: mount step %d", s.op)
+			return fmt.Errorf("confine: mount step %d", s.op)
 		}
 		if s.allow != 0 {
 			c.Allow(i, s.allow)
+		}
+	}
+	return nil
+}
+
+// confineCalls adds to c, the child's calls once its mount namespace is
+// set up, the rest of what confines it as the helper hs: the bounding
+// set, loopback, Landlock (absent: the system's paths the plan found
+// missing), the syscall filter; and returns the limits it sets last.
+func confineCalls(c *vspawn.Calls, hs helperSpec, absent map[string]bool) (calls *vspawn.Calls, limits []vspawn.Rlimit, done func(), err error) {
+	var opened []int
+	done = func() {
+		for _, fd := range opened {
+			unix.Close(fd)
 		}
 	}
 	// Every capability a kernel can have (EINVAL: one it has not), as

@@ -85,20 +85,37 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 		Cloneflags: attr.Cloneflags, UID: attr.UidMappings[0].HostID, GID: attr.GidMappings[0].HostID,
 		Setpgid: attr.Setpgid, Pdeathsig: attr.Pdeathsig,
 	}
-	if direct != nil {
-		setup, limits, done, err := directSetup(*direct)
-		if err != nil {
-			return err
-		}
-		defer done()
-		a.Setup, a.Rlimits = setup, limits
-	}
 	if !network {
 		b.adoptPreparedNamespaces()
 	}
 	// Held until the helper is in them: closing the box waits.
 	b.shared.mu.RLock()
 	joined := !network && b.shared.user != nil
+	var fromTemplate bool
+	if direct != nil {
+		var t *mountTemplate
+		if joined {
+			t = b.templateFor(direct.Git)
+		}
+		var setup *vspawn.Calls
+		var limits []vspawn.Rlimit
+		var done func()
+		var err error
+		if t != nil {
+			// The mount namespace is a copy of the template, not a new one.
+			setup, limits, done, err = directSetupInTemplate(*direct, t)
+			a.Cloneflags &^= unix.CLONE_NEWNS
+			fromTemplate = true
+		} else {
+			setup, limits, done, err = directSetup(*direct)
+		}
+		if err != nil {
+			b.shared.mu.RUnlock()
+			return err
+		}
+		defer done()
+		a.Setup, a.Rlimits = setup, limits
+	}
 	if joined {
 		a.JoinUser, a.JoinNet = b.shared.user, b.shared.net
 		a.Cloneflags &^= unix.CLONE_NEWUSER | unix.CLONE_NEWNET
@@ -129,6 +146,9 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 	}
 	if direct != nil {
 		directStarts.Add(1)
+	}
+	if fromTemplate {
+		templateStarts.Add(1)
 	}
 	return nil
 }
@@ -187,6 +207,7 @@ func (b *Box) dropNamespaces() {
 	b.shared.mu.Lock()
 	defer b.shared.mu.Unlock()
 	b.shared.closed = true
+	b.closeTemplates()
 	if b.shared.user != nil {
 		b.shared.user.Close()
 		b.shared.net.Close()

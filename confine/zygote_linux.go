@@ -188,11 +188,15 @@ func (b *Box) takeZygote(git bool) *zygote {
 	return z
 }
 
-// KeepReady starts, in the background, a helper for the box's next
-// program but git (or git's) unless one is ready: for a long-lived
-// caller, whose next program then skips the helper's start. As root a
-// thread enters the box for it instead (see ready_linux.go); with
-// neither root nor user namespaces it does nothing.
+// KeepReady prepares, in the background, the box's next program but git
+// (or git's), for a long-lived caller. Without root, where programs
+// start directly it makes the box's mount namespace for them to copy
+// (see template_linux.go; a copy starts sooner than a helper started
+// ahead, which pays its exec of a Go program and, ahead, a CPU for some
+// milliseconds), elsewhere it starts a helper unless one is ready, whose
+// start the next program then skips. As root a thread enters the box
+// for it instead (see ready_linux.go); with neither root nor user
+// namespaces it does nothing.
 func (b *Box) KeepReady(git bool) {
 	if b.mode == ModeOff {
 		return
@@ -201,7 +205,9 @@ func (b *Box) KeepReady(git bool) {
 		b.keepThreadReady(git)
 		return
 	}
-	if b.userns {
+	if b.userns && directStart {
+		b.keepTemplate(git)
+	} else if b.userns {
 		b.zyg.fill(git, func() (*zygote, error) { return b.startZygote(git) })
 	}
 }

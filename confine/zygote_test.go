@@ -17,6 +17,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// withHelpersAhead has KeepReady start helpers ahead for the test, as it
+// does where programs cannot start directly (see KeepReady).
+func withHelpersAhead(t *testing.T) {
+	saved := directStart
+	directStart = false
+	t.Cleanup(func() { directStart = saved })
+}
+
 // readyZygote asks b to keep a helper ready and waits until it started;
 // nil where programs start without a helper (as root).
 func readyZygote(t *testing.T, b *Box, git bool) *zygote {
@@ -104,6 +112,7 @@ func (s served) check(t *testing.T, out string, werr error) []string {
 // with its environment, input, output and exit status — and confined
 // as before. As root no helper is started ahead: there is none to save.
 func TestZygoteServesTheNextProgram(t *testing.T) {
+	withHelpersAhead(t)
 	s := newServed(t)
 	spec := s.spec
 	b := openBox(t, spec)
@@ -136,6 +145,7 @@ func TestZygoteServesTheNextProgram(t *testing.T) {
 // protected name made since has no read-only bind in its root. The
 // program then starts in a new helper, which binds it.
 func TestZygoteIsNotUsedAfterTheWorldChanged(t *testing.T) {
+	withHelpersAhead(t)
 	dir := t.TempDir()
 	spec := Spec{ReadWrite: []string{dir}, Protected: []Protected{{Path: filepath.Join(dir, ".claude"), Dir: true}}}
 	b := openBox(t, spec)
@@ -171,6 +181,8 @@ func TestZygoteOnlyForWhatItCanCarry(t *testing.T) {
 // beginning it does not start (its start would take a CPU from them),
 // and it starts once they stop — or at once when a program needs it.
 func TestZygoteWaitsForAQuietMoment(t *testing.T) {
+	saved := directStart
+	withHelpersAhead(t)
 	dir := t.TempDir()
 	b := openBox(t, Spec{ReadWrite: []string{dir}})
 	echo := func(word string) *exec.Cmd {
@@ -229,14 +241,14 @@ func TestZygoteWaitsForAQuietMoment(t *testing.T) {
 			}
 		}
 	}()
-	saved := directStart
-	defer func() { directStart = saved }()
 	for _, direct := range []bool{false, saved} {
 		// A program that needs the helper does not wait for quiet: it
-		// starts the helper at once, or, where programs start directly,
-		// starts directly and the helper is dropped.
-		directStart = direct
+		// starts the helper at once, or, where programs start directly
+		// (a helper started before they could), starts directly and the
+		// helper is dropped.
+		directStart = false
 		b.KeepReady(false)
+		directStart = direct
 		b.zyg.mu.Lock()
 		z := b.zyg.ready[0]
 		b.zyg.mu.Unlock()
@@ -278,6 +290,7 @@ func TestHelpersStartAsTheProgramNamed(t *testing.T) {
 	require.NoError(t, os.WriteFile(named+".new", []byte("#!/bin/sh\nexit 99\n"), 0o755))
 	require.NoError(t, os.Rename(named+".new", named))
 
+	withHelpersAhead(t)
 	s := newServed(t)
 	b := openBox(t, s.spec)
 	z := readyZygote(t, b, false)
