@@ -19,11 +19,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Without root every program starts as a helper (see helper_linux.go),
-// which pays a second start of the vtexec binary and a fresh root
-// before the program's own start: most of an unprivileged run. A box
-// therefore keeps one helper started ahead for the next program, for git
-// and for the others: a zygote. It is built from the box's spec alone
+// Without root, where programs cannot start directly (see
+// directstart_linux.go; where they can, a box keeps a template of its
+// mount namespace instead: template_linux.go), every program starts as a
+// helper (see helper_linux.go), which pays a second start of the vtexec
+// binary and a fresh root before the program's own start: most of an
+// unprivileged run. A box therefore keeps one helper started ahead for
+// the next program, for git and for the others: a zygote. It is built from the box's spec alone
 // (namespaces, the fresh root, Landlock, the syscall filter: nothing that
 // depends on the program), then waits on a socket for the one program it
 // becomes — its path, argv, environment and directory, and its standard
