@@ -431,22 +431,19 @@ func (b *Box) ownShm() error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("confine: unshare the mount namespace: %w", err)
 	}
-	var under []string
+	under := underShm(b.spec)
 	var held []int
 	defer func() {
 		for _, fd := range held {
 			unix.Close(fd)
 		}
 	}()
-	for _, p := range append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...) {
-		if !within(p, PrivateShm) || p == PrivateShm {
-			continue
-		}
+	for _, p := range under {
 		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)
 		if err != nil {
 			return fmt.Errorf("confine: keep %s: %w", p, err)
 		}
-		under, held = append(under, p), append(held, fd)
+		held = append(held, fd)
 	}
 	if err := unix.Mount("tmpfs", PrivateShm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, privateShmOptions); err != nil {
 		return fmt.Errorf("confine: mount %s: %w", PrivateShm, err)
@@ -460,6 +457,18 @@ func (b *Box) ownShm() error {
 		}
 	}
 	return nil
+}
+
+// underShm are the spec's directories under /dev/shm (a run's own),
+// which a program's own /dev/shm holds again.
+func underShm(spec Spec) []string {
+	var under []string
+	for _, p := range append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...) {
+		if within(p, PrivateShm) && p != PrivateShm {
+			under = append(under, p)
+		}
+	}
+	return under
 }
 
 // keepMounts keeps the mount namespaces built since it last ran; the

@@ -430,7 +430,7 @@ func (p *planner) newRoot(keep []string, rootOwned bool) error {
 	// A procfs of the box's own that shows only the processes the box
 	// may trace: Landlock keeps those to its own, so other processes'
 	// command lines and status are not even listed.
-	p.add(mountStep{op: opMount, src: "proc", dst: nr + "/proc", fs: "proc", flags: unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC, data: "hidepid=ptraceable", what: "mount a private /proc"})
+	p.add(mountStep{op: opMount, src: "proc", dst: nr + "/proc", fs: "proc", flags: privateProcFlags, data: privateProcOptions, what: "mount a private /proc"})
 	p.add(mountStep{op: opChdir, dst: nr, what: "new root: chdir"})
 	p.add(mountStep{op: opPivotRoot, src: ".", dst: ".", what: "new root: pivot"})
 	// The old root, with the machine's mounts, is now stacked under the
@@ -484,6 +484,13 @@ func enterMountNamespace(fd int) error {
 	}
 	return nil
 }
+
+// privateProcFlags and privateProcOptions are the box's procfs's: only
+// the processes the box may trace are listed.
+const (
+	privateProcFlags   = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+	privateProcOptions = "hidepid=ptraceable"
+)
 
 // privateShmOptions are the box's /dev/shm's.
 const privateShmOptions = "mode=1777,size=256m"

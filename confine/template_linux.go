@@ -159,16 +159,12 @@ func directSetupInTemplate(hs helperSpec, t *mountTemplate) (calls *vspawn.Calls
 	// Over the template's: a procfs may only be mounted in a user
 	// namespace where one is visible already.
 	c.Add("mount a private /proc", unix.SYS_MOUNT, c.String("proc"), c.String("/proc"), c.String("proc"),
-		unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, c.String("hidepid=ptraceable"))
+		privateProcFlags, c.String(privateProcOptions))
 	// The spec's directories under /dev/shm (a run's own), taken before
 	// the new tmpfs hides them and put back on it.
-	var under []string
+	under := underShm(hs.Spec)
 	var trees []int
-	for _, p := range append(append([]string{}, hs.Spec.ReadWrite...), hs.Spec.ReadOnly...) {
-		if !within(p, PrivateShm) || p == PrivateShm {
-			continue
-		}
-		under = append(under, p)
+	for _, p := range under {
 		trees = append(trees, c.Add("keep "+p, unix.SYS_OPEN_TREE, atFDCWD, c.String(p), unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE))
 	}
 	c.Add("mount "+PrivateShm, unix.SYS_MOUNT, c.String("tmpfs"), c.String(PrivateShm), c.String("tmpfs"),

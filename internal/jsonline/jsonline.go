@@ -88,8 +88,8 @@ func LoneSurrogate(data []byte) bool {
 // encoding/json would: ok is false when data is not one valid JSON
 // object, when a key is escaped, when one of keys appears twice, or when
 // a key is not one of keys but equals one of them without case
-// (encoding/json would take it); the
-// caller then decodes data with encoding/json. The values alias data.
+// (encoding/json would take it); the caller then decodes data with
+// encoding/json. The values alias data.
 func Fields(data []byte, keys ...string) (vals [][]byte, ok bool) {
 	if !json.Valid(data) {
 		return nil, false

@@ -1,6 +1,8 @@
 // Package testns lets a test that needs root (to mount a small tmpfs,
 // say) run for a user who is not: the test runs again in new user and
-// mount namespaces, where it is root over mounts of its own.
+// mount namespaces, where it is root over mounts of its own; and a test
+// that needs a user who is not root run as one when the tests run as
+// root.
 package testns
 
 import (
