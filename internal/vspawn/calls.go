@@ -12,7 +12,7 @@ type op struct {
 	a        [6]uintptr
 	refArg   int64
 	refSrc   int64
-	optional int64 // 1: any failure is none; 2: a clone; 3: a store (see StoreResult); < 0: that errno is no failure
+	optional int64 // 1: any failure is none; 2: a clone; 3: a store (see StoreResult); 4: a load; < 0: that errno is no failure
 	res      int64
 }
 
@@ -20,6 +20,7 @@ const (
 	optionalAny   = 1
 	optionalClone = 2
 	opStore       = 3
+	opLoad        = 4
 )
 
 // Calls are system calls of the caller's choosing that the child makes

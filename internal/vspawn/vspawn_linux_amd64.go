@@ -149,6 +149,37 @@ func (b *builder) run(flags uintptr) (pid int64, failed [2]int64) {
 	return pid, failed
 }
 
+// resetSignals adds the calls that put back to their default the
+// signals this process handles (an exec would do it, but a signal let in
+// before it would run a handler of Go's in the child); ignored ones stay
+// ignored.
+func (b *builder) resetSignals() {
+	dfl := &sigaction{}
+	b.keep = append(b.keep, dfl)
+	for sig := uintptr(1); sig <= 64; sig++ {
+		if sig == uintptr(syscall.SIGKILL) || sig == uintptr(syscall.SIGSTOP) {
+			continue
+		}
+		var old sigaction
+		if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, sig, 0, uintptr(unsafe.Pointer(&old)), 8, 0, 0); errno != 0 {
+			continue
+		}
+		if old.handler > 1 { // neither SIG_DFL (0) nor SIG_IGN (1)
+			i := b.Add("rt_sigaction", syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(dfl)), 0, 8)
+			b.ops[i].optional = optionalAny
+		}
+	}
+}
+
+// setRlimits adds the calls that set the limits rl.
+func (b *builder) setRlimits(rl []Rlimit) {
+	for _, r := range rl {
+		lim := &[2]uint64{r.Cur, r.Max}
+		b.keep = append(b.keep, lim)
+		b.Add("prlimit64 "+strconv.Itoa(r.Resource), syscall.SYS_PRLIMIT64, 0, uintptr(r.Resource), uintptr(unsafe.Pointer(lim)), 0)
+	}
+}
+
 // CallError is a call of the child's that failed: the child has ended
 // and no program started.
 type CallError struct {
@@ -227,29 +258,8 @@ func Start(a Attr) (int, error) {
 	if a.Dir != "" {
 		b.Add("chdir "+a.Dir, syscall.SYS_CHDIR, b.String(a.Dir))
 	}
-	// Signals: the ones this process handles go back to their default
-	// (an exec would do it, but a signal let in before it would run a
-	// handler of Go's in the child); ignored ones stay ignored.
-	dfl := &sigaction{}
-	b.keep = append(b.keep, dfl)
-	for sig := uintptr(1); sig <= 64; sig++ {
-		if sig == uintptr(syscall.SIGKILL) || sig == uintptr(syscall.SIGSTOP) {
-			continue
-		}
-		var old sigaction
-		if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, sig, 0, uintptr(unsafe.Pointer(&old)), 8, 0, 0); errno != 0 {
-			continue
-		}
-		if old.handler > 1 { // neither SIG_DFL (0) nor SIG_IGN (1)
-			i := b.Add("rt_sigaction", syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(dfl)), 0, 8)
-			b.ops[i].optional = optionalAny
-		}
-	}
-	for _, r := range a.Rlimits {
-		lim := &[2]uint64{r.Cur, r.Max}
-		b.keep = append(b.keep, lim)
-		b.Add("prlimit64 "+strconv.Itoa(r.Resource), syscall.SYS_PRLIMIT64, 0, uintptr(r.Resource), uintptr(unsafe.Pointer(lim)), 0)
-	}
+	b.resetSignals()
+	b.setRlimits(a.Rlimits)
 	mask, restore, err := blockSignals()
 	if err != nil {
 		return 0, err

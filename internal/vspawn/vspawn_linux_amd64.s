@@ -10,7 +10,8 @@
 // negative does not fail with that result (-errno). An op whose optional
 // is 2 is a clone: the task it returns a pid to (the one that called it)
 // exits 0 there. An op whose optional is 3 is no call: it stores the low
-// 32 bits of op[refSrc].res at the address a[0]. The last op is execve:
+// 32 bits of op[refSrc].res at the address a[0]; one whose optional is 4
+// loads the 32 bits at a[0], sign-extended, as its res. The last op is execve:
 // returning from it, or running out of ops, is a failure too. op is 11
 // words: nr, a[6], refArg, refSrc, optional, res.
 TEXT ·spawn(SB),NOSPLIT|NOFRAME,$0-48
@@ -48,6 +49,13 @@ loop:
 	MOVL	DX, 0(DI)
 	JMP	next
 notstore:
+	CMPQ	CX, $4
+	JNE	notload
+	MOVQ	8(BX), DI	// a[0]
+	MOVLQSX	0(DI), DX
+	MOVQ	DX, 80(BX)	// res
+	JMP	next
+notload:
 	MOVQ	56(BX), CX	// refArg
 	CMPQ	CX, $0
 	JLT	call

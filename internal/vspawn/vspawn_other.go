@@ -57,3 +57,37 @@ func Namespaces(uid, gid int) (user, net *os.File, err error) {
 func MountNamespace(user *os.File, setup *Calls) (*os.File, error) {
 	return nil, errors.New("vspawn: not available on this platform")
 }
+
+// ParkAttr is what a parked child is made with (see the linux/amd64
+// Park).
+type ParkAttr struct {
+	Cloneflags        uintptr
+	JoinUser, JoinNet *os.File
+	Setpgid           bool
+	Pdeathsig         syscall.Signal
+	Setup             *Calls
+	Rlimits           []Rlimit
+	Files             int
+}
+
+// Parked is a child made ahead (see the linux/amd64 Park).
+type Parked struct{}
+
+// ErrNotParked is a Parked that cannot take the program.
+var ErrNotParked = errors.New("vspawn: the parked child cannot take this program")
+
+// Park is not available here.
+func Park(ParkAttr) (*Parked, error) {
+	return nil, errors.New("vspawn: not available on this platform")
+}
+
+// Pid is 0: there is no child.
+func (*Parked) Pid() int { return 0 }
+
+// Start cannot start anything here.
+func (*Parked) Start(string, []string, []string, string, []uintptr) (int, error) {
+	return 0, ErrNotParked
+}
+
+// Discard has nothing to end here.
+func (*Parked) Discard() {}
