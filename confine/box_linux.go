@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -53,6 +54,10 @@ type Box struct {
 		// building those being made.
 		templates [2]*mountTemplate
 		building  [2]bool
+		// parked are children made ahead in copies of the templates
+		// (see park_linux.go), parking those being made.
+		parked  [2]atomic.Pointer[parkedChild]
+		parking [2]atomic.Bool
 	}
 	root   bool // namespaces and capabilities as root
 	userns bool // unprivileged: a user namespace per process instead
@@ -686,7 +691,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		attr.Pgid = 0
 		spec := b.spec
 		spec.Network = network
-		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0}
+		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0, exited: p.done}
 		if directStart && netReady == 0 {
 			p.direct = &hs // or as the helper, if it cannot (startInUserNS)
 		} else if err := startAsHelper(cmd, hs); err != nil {

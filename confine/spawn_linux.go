@@ -91,7 +91,8 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 	// Held until the helper is in them: closing the box waits.
 	b.shared.mu.RLock()
 	joined := !network && b.shared.user != nil
-	var fromTemplate bool
+	var fromTemplate, fromParked bool
+	var pid int
 	if direct != nil {
 		var t *mountTemplate
 		if joined {
@@ -100,27 +101,36 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 		var setup *vspawn.Calls
 		var limits []vspawn.Rlimit
 		var done func()
-		var err error
 		if t != nil {
-			// The mount namespace is a copy of the template, not a new one.
-			setup, limits, done, err = directSetupInTemplate(*direct, t)
-			a.Cloneflags &^= unix.CLONE_NEWNS
-			fromTemplate = true
+			var links map[string]bool
+			if links, err = (&Box{spec: direct.Spec, callerRoot: direct.CallerRoot}).linkTargets(); err == nil {
+				pid, fromParked, err = b.startParked(a, *direct, t, links)
+				if !fromParked {
+					// The mount namespace is a copy of the template, not a new one.
+					setup, limits, done, err = directSetupInTemplate(*direct, t, links)
+					a.Cloneflags &^= unix.CLONE_NEWNS
+					fromTemplate = true
+				}
+			}
 		} else {
 			setup, limits, done, err = directSetup(*direct)
 		}
-		if err != nil {
+		if err != nil && !fromParked {
 			b.shared.mu.RUnlock()
 			return err
 		}
-		defer done()
+		if done != nil {
+			defer done()
+		}
 		a.Setup, a.Rlimits = setup, limits
 	}
-	if joined {
-		a.JoinUser, a.JoinNet = b.shared.user, b.shared.net
-		a.Cloneflags &^= unix.CLONE_NEWUSER | unix.CLONE_NEWNET
+	if !fromParked {
+		if joined {
+			a.JoinUser, a.JoinNet = b.shared.user, b.shared.net
+			a.Cloneflags &^= unix.CLONE_NEWUSER | unix.CLONE_NEWNET
+		}
+		pid, err = vspawn.Start(a)
 	}
-	pid, err := vspawn.Start(a)
 	b.shared.mu.RUnlock()
 	runtime.KeepAlive(cmd)
 	runtime.KeepAlive(streams)
@@ -149,6 +159,9 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 	}
 	if fromTemplate {
 		templateStarts.Add(1)
+	}
+	if fromParked {
+		parkedStarts.Add(1)
 	}
 	return nil
 }

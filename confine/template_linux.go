@@ -50,8 +50,14 @@ func (b *Box) keepTemplate(git bool) {
 	if t := b.shared.templates[i]; t != nil && t.stale.Load() {
 		t.ns.Close()
 		b.shared.templates[i] = nil
+		if pc := b.shared.parked[i].Swap(nil); pc != nil {
+			pc.drop()
+		}
 	}
 	if b.shared.closed || b.shared.user == nil || b.shared.templates[i] != nil || b.shared.building[i] {
+		if b.shared.templates[i] != nil {
+			b.keepParkedLocked(git)
+		}
 		b.shared.mu.Unlock()
 		return
 	}
@@ -74,6 +80,9 @@ func (b *Box) keepTemplate(git bool) {
 			return
 		}
 		b.shared.templates[i] = t
+		if t != nil {
+			b.keepParkedLocked(git)
+		}
 	}()
 }
 
@@ -131,9 +140,10 @@ func (b *Box) templateFor(git bool) *mountTemplate {
 	return t
 }
 
-// closeTemplates closes the box's templates; the caller holds
-// b.shared.mu.
+// closeTemplates closes the box's templates and ends the children
+// parked in them; the caller holds b.shared.mu.
 func (b *Box) closeTemplates() {
+	b.discardParked()
 	for i, t := range b.shared.templates {
 		if t != nil {
 			t.ns.Close()
@@ -145,14 +155,9 @@ func (b *Box) closeTemplates() {
 // directSetupInTemplate is directSetup for a program that starts in a
 // copy of the template t: the calls that enter it, give the program its
 // own procfs and /dev/shm (the spec's directories under /dev/shm bound
-// again), bind read-only what a link made since leads to, and then
-// confine it as directSetup does.
-func directSetupInTemplate(hs helperSpec, t *mountTemplate) (calls *vspawn.Calls, limits []vspawn.Rlimit, done func(), err error) {
-	b := &Box{spec: hs.Spec, callerRoot: hs.CallerRoot}
-	links, err := b.linkTargets()
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// again), bind read-only what a link leads to that t does not bind
+// (links: linkTargets now), and then confine it as directSetup does.
+func directSetupInTemplate(hs helperSpec, t *mountTemplate, links map[string]bool) (calls *vspawn.Calls, limits []vspawn.Rlimit, done func(), err error) {
 	c := &vspawn.Calls{}
 	c.Add("enter the box's mount namespace", unix.SYS_SETNS, t.ns.Fd(), unix.CLONE_NEWNS)
 	c.Add("a copy of the box's mount namespace", unix.SYS_UNSHARE, unix.CLONE_NEWNS)

@@ -282,9 +282,10 @@ func TestKernelFloorHoldsAnApprovedTool(t *testing.T) {
 		assert.Contains(t, string(res.Confinement), `"landlock"`)
 	})
 	t.Run("server", func(t *testing.T) {
-		// A server's calls: without root, every call after the first
-		// starts in a helper started ahead (see confine/zygote_linux.go).
-		// The same box holds for each.
+		// A server's calls: without root, the later calls start from the
+		// box's template or a child parked in a copy of it (see
+		// confine/template_linux.go, park_linux.go). The same box holds
+		// for each.
 		s := newAttackSetup(t)
 		for i, got := range s.serveLines(t, "perl attack.pl", "perl attack.pl", "perl attack.pl") {
 			for _, a := range attempts {
