@@ -221,7 +221,8 @@ const maxLinkWalk = 50000
 
 // protectLinkTargets binds read-only what a link inside a protected
 // place (an agent's settings directory, the git directory but its
-// objects) leads to inside the read-write directories: the file or
+// objects, refs and logs, a submodule's too) leads to inside the
+// read-write directories: the file or
 // directory is read under the protected name, so it is protected as if
 // it lay there.
 func (b *Box) protectLinkTargets(p *planner) error {
@@ -234,6 +235,7 @@ func (b *Box) protectLinkTargets(p *planner) error {
 	places = append(places, b.spec.GitDirs...)
 	seen := 0
 	for _, place := range places {
+		inGit := slices.Contains(b.spec.GitDirs, place)
 		err := filepath.WalkDir(place, func(path string, d os.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -241,7 +243,7 @@ func (b *Box) protectLinkTargets(p *planner) error {
 			if seen++; seen > maxLinkWalk {
 				return filepath.SkipAll
 			}
-			if d.IsDir() && slices.Contains(b.spec.GitDirs, filepath.Dir(path)) && d.Name() == "objects" {
+			if inGit && d.IsDir() && gitData(path) {
 				return filepath.SkipDir // data, not configuration or code
 			}
 			if d.Type()&os.ModeSymlink == 0 {
@@ -258,6 +260,20 @@ func (b *Box) protectLinkTargets(p *planner) error {
 		}
 	}
 	return nil
+}
+
+// gitData reports whether the directory path is a git directory's
+// objects, refs or logs (a submodule's under modules/ too): data git
+// never reads as configuration or code, and in a busy repository most of
+// its entries, which the link walk would otherwise look at on every
+// start.
+func gitData(path string) bool {
+	switch filepath.Base(path) {
+	case "objects", "refs", "logs":
+		info, err := os.Lstat(filepath.Join(filepath.Dir(path), "HEAD"))
+		return err == nil && info.Mode().IsRegular()
+	}
+	return false
 }
 
 // writable reports whether p lies in one of the box's read-write
