@@ -96,6 +96,40 @@ func TestKernelSharedMemoryDoesNotOutliveARun(t *testing.T) {
 	}
 }
 
+// A server's calls are runs of their own: what one leaves in /dev/shm or
+// in System V IPC, none after it finds — the later calls start from the
+// box's template or a child parked in a copy of it (see
+// confine/park_linux.go), which must be as empty as a fresh start.
+func TestKernelServerCallsLeaveNothingToTheNext(t *testing.T) {
+	s := newAttackSetup(t)
+	name := fmt.Sprintf("vtexec-call-%d", os.Getpid())
+	leave := `open(my $f, ">", "/dev/shm/` + name + `") or die "shm: $!"; print $f "left"; close($f);
+defined(my $shm = shmget(0x5657, 64, 01666)) or die "shmget: $!"; shmwrite($shm, "VTEXEC-SHM", 0, 10) or die "shmwrite: $!";
+defined(my $msg = msgget(0x5658, 01666)) or die "msgget: $!"; msgsnd($msg, pack("l! a*", 1, "VTEXEC-MSG"), 0) or die "msgsnd: $!";
+print "made: yes\n";`
+	seen := `print "shm: ", ((-e "/dev/shm/` + name + `") ? "kept" : "fresh"), "\n";
+my @f; push @f, "shm" if defined shmget(0x5657, 0, 0); push @f, "msg" if defined msgget(0x5658, 0);
+print "ipc: ", (@f ? join(",", @f) : "none"), "\n";`
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "leave.pl"), []byte(leave), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "seen.pl"), []byte(seen), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "both.pl"), []byte(leave+"\n"+seen), 0o644))
+	t.Cleanup(func() {
+		os.Remove("/dev/shm/" + name)
+		exec.Command("perl", "-e", "shmctl(shmget(0x5657,0,0),0,0); msgctl(msgget(0x5658,0),0,0)").Run()
+	})
+	// The second call (the first starts the box's template) leaves them;
+	// the third's program finds what it left itself (the probe works);
+	// each of the others starts as a fresh run.
+	got := s.serveLines(t, "perl seen.pl", "perl leave.pl", "perl both.pl", "perl seen.pl", "perl seen.pl")
+	require.Equal(t, "yes", got[1]["made"], "the second call made them")
+	assert.Equal(t, map[string]string{"made": "yes", "shm": "kept", "ipc": "shm,msg"}, got[2],
+		"the probe finds what its own call left: it works")
+	for _, i := range []int{0, 3, 4} {
+		assert.Equal(t, map[string]string{"shm": "fresh", "ipc": "none"}, got[i], "call %d of a server found what an earlier call left", i+1)
+	}
+	assert.NoFileExists(t, "/dev/shm/"+name, "the box's /dev/shm is the machine's")
+}
+
 // System V IPC made in a box (a shared-memory segment, a message queue, a
 // semaphore set) is the box's own: invisible to the host and to another
 // workspace's box, and gone with the box.
