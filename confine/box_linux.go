@@ -59,8 +59,11 @@ type Box struct {
 		parked  [2]atomic.Pointer[parkedChild]
 		parking [2]atomic.Bool
 	}
-	root   bool // namespaces and capabilities as root
-	userns bool // unprivileged: a user namespace per process instead
+	// rootParkFailed: parking a child failed as root once; threads
+	// enter ahead instead.
+	rootParkFailed atomic.Bool
+	root           bool // namespaces and capabilities as root
+	userns         bool // unprivileged: a user namespace per process instead
 	// callerRoot: in a helper, the caller was uid 0 in its own namespace
 	// (a rootless container's root), who owns the system's files there.
 	callerRoot bool
@@ -556,6 +559,13 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		}
 	}
 	if b.root && lead == nil && !b.spec.Network && !opts.Network {
+		if p, ok, err := b.startParkedRoot(cmd, opts); ok {
+			if err != nil {
+				return nil, err
+			}
+			b.keepMounts()
+			return p, nil
+		}
 		if p, ok, err := b.takeThread(cmd, opts); ok {
 			if err != nil {
 				return nil, err

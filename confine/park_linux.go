@@ -4,11 +4,15 @@ package confine
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -35,6 +39,7 @@ type parkedChild struct {
 	// thread waits for before it ends (its end kills the child and the
 	// program: the parent-death signal): the program's exit, or nil.
 	release chan (<-chan struct{})
+	group   *Group // as root: the cgroups it was born in
 }
 
 // parkedCloneflags are the namespaces a program from a template makes.
@@ -145,4 +150,221 @@ func (b *Box) discardParked() {
 			pc.drop()
 		}
 	}
+}
+
+// As root a server parks the next program's child too, made from a
+// locked thread that first enters the box as a thread entered ahead does
+// (ready_linux.go): a copy of the box's mount namespace with a /dev/shm
+// of its own, the box's network namespace, the bounding set dropped,
+// Landlock; and, with cgroup v1, joined to the box's cgroups, so that its
+// children are born in them. The child makes PID and IPC namespaces of
+// its own, installs the syscall filter, sets the limits and waits; the
+// thread stays until the program has exited (the parent-death signal).
+// The copy of the mount namespace is the thread's and the program's
+// alone, as a thread entered ahead serves one program. With cgroup v2 a
+// program is born in a cgroup only through clone3, and a thread enters
+// ahead instead.
+
+// keepParkedRoot parks a child for git (or the others) as root unless one
+// is parked or being parked, and says whether children are parked here
+// (otherwise the caller keeps a thread ready).
+func (b *Box) keepParkedRoot(git bool) bool {
+	if !parkAhead || b.rootParkFailed.Load() || b.cgroupsV2() {
+		return false
+	}
+	i := zygoteSlot(git)
+	b.shared.mu.Lock()
+	defer b.shared.mu.Unlock()
+	if !b.shared.closed && b.shared.parked[i].Load() == nil && b.shared.parking[i].CompareAndSwap(false, true) {
+		go b.parkRoot(git)
+	}
+	return true
+}
+
+// cgroupsV2 reports whether one of the box's cgroups is cgroup v2.
+func (b *Box) cgroupsV2() bool {
+	b.pids.mu.Lock()
+	defer b.pids.mu.Unlock()
+	for _, c := range []*pidsCgroup{b.pids.cg, b.pids.mem} {
+		if c != nil {
+			c.mu.Lock()
+			v2 := c.v2
+			c.mu.Unlock()
+			if v2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parkRoot parks the child for git (or the others) as root, keeps it for
+// the box's next program, and keeps its thread until that program has
+// exited or the child is dropped.
+func (b *Box) parkRoot(git bool) {
+	runtime.LockOSThread() // never unlocked: the thread carries the box and ends with the goroutine
+	i := zygoteSlot(git)
+	pc := &parkedChild{release: make(chan (<-chan struct{}), 1)}
+	var err error
+	b.shared.mu.RLock() // closing the box waits: the thread uses its descriptors
+	closed := b.shared.closed
+	if !closed {
+		if pc.group, err = b.NewGroup(); err == nil {
+			pc.p, err = b.parkFromThread(git, pc.group)
+		}
+	}
+	b.shared.mu.RUnlock()
+	b.shared.mu.Lock()
+	keep := pc.p != nil && !b.shared.closed
+	if keep {
+		b.shared.parked[i].Store(pc)
+	}
+	b.shared.parking[i].Store(false)
+	b.shared.mu.Unlock()
+	if err != nil && !closed {
+		b.rootParkFailed.Store(true) // threads enter ahead instead
+	}
+	if !keep {
+		if pc.p != nil {
+			pc.p.Discard()
+		}
+		return
+	}
+	if exited := <-pc.release; exited != nil {
+		<-exited
+	}
+}
+
+// parkFromThread enters the box on the calling, locked thread and parks
+// the child there (see keepParkedRoot).
+func (b *Box) parkFromThread(git bool, group *Group) (*vspawn.Parked, error) {
+	if err := b.enterMountNS(git); err != nil {
+		return nil, err
+	}
+	if b.rules != nil {
+		if err := b.rules.allowBoxMounts(git); err != nil {
+			return nil, err
+		}
+	}
+	if b.netns >= 0 {
+		if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
+			return nil, err
+		}
+	}
+	if err := dropBoundingSet(); err != nil {
+		return nil, err
+	}
+	if b.rules != nil {
+		if err := b.rules.restrictThread(); err != nil {
+			return nil, err
+		}
+	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	// The filter refuses a clone that makes namespaces: the child
+	// installs it once it is made.
+	c := &vspawn.Calls{}
+	if prog := seccompProgram(); prog != nil {
+		c.Keep(prog)
+		c.Add("seccomp", unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog)))
+	}
+	var data uint64
+	if b.report.MemoryRlimit {
+		data = b.spec.Limits.Memory
+	}
+	var limits []vspawn.Rlimit
+	for _, r := range rlimits(b.spec.Limits, data) {
+		limits = append(limits, vspawn.Rlimit{Resource: r.res, Cur: r.v, Max: r.v})
+	}
+	if err := group.join(&exec.Cmd{}); err != nil {
+		return nil, err
+	}
+	defer group.leave()
+	return vspawn.Park(vspawn.ParkAttr{Cloneflags: parkedCloneflags, Setpgid: true, Pdeathsig: syscall.SIGKILL, Setup: c, Rlimits: limits, Files: 3})
+}
+
+// startParkedRoot starts cmd as root in the child parked for it, if
+// there is one and cmd fits (three streams that are files, no process
+// attributes of its own, the box's cgroups); ok says whether it did.
+func (b *Box) startParkedRoot(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, ok bool, err error) {
+	if len(cmd.ExtraFiles) > 0 || cmd.SysProcAttr != nil {
+		return nil, false, nil
+	}
+	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		if _, isFile := s.(*os.File); !isFile && s != nil {
+			return nil, false, nil
+		}
+	}
+	b.shared.mu.RLock()
+	pc := b.shared.parked[zygoteSlot(opts.Git)].Swap(nil)
+	b.shared.mu.RUnlock()
+	if pc == nil {
+		return nil, false, nil
+	}
+	if !pc.group.same(opts.Group) {
+		pc.drop()
+		return nil, false, nil
+	}
+	if cmd.Err != nil {
+		pc.drop()
+		return nil, true, cmd.Err // as cmd.Start would
+	}
+	dir, err := filepath.Abs(cmd.Dir)
+	if err != nil {
+		pc.drop()
+		return nil, false, nil
+	}
+	streams, closeOpened, err := streamFiles(cmd)
+	if err != nil {
+		pc.drop()
+		return nil, false, nil
+	}
+	defer closeOpened()
+	files := make([]uintptr, len(streams))
+	for i, f := range streams {
+		files[i] = f.Fd()
+	}
+	pid, err := pc.p.Start(cmd.Path, cmd.Args, cmd.Environ(), dir, files)
+	runtime.KeepAlive(streams)
+	if errors.Is(err, vspawn.ErrNotParked) {
+		pc.drop()
+		return nil, false, nil
+	}
+	var failed *vspawn.CallError
+	if errors.As(err, &failed) {
+		pc.release <- nil
+		if failed.Exec {
+			return nil, true, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: failed.Err} // as os/exec says it
+		}
+		return nil, true, fmt.Errorf("confine: %s: %w", failed.Call, failed.Err)
+	}
+	if err != nil {
+		pc.release <- nil
+		return nil, true, err
+	}
+	p = &boxProcess{cmd: cmd, done: make(chan struct{})}
+	pc.release <- p.done
+	if cmd.Process, err = os.FindProcess(pid); err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil)
+		close(p.done)
+		return nil, true, err
+	}
+	started := make(chan error, 1)
+	go b.awaitStarted(p, nil, started)
+	if err := p.whenStarted(started); err != nil {
+		return nil, true, err
+	}
+	parkedStarts.Add(1)
+	return p, true, nil
+}
+
+// same reports whether g groups what h does (both the box's cgroups, or
+// both nothing).
+func (g *Group) same(h *Group) bool {
+	if g == nil || h == nil {
+		return g == h
+	}
+	return g.cg == h.cg && g.mem == h.mem
 }

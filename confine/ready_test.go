@@ -45,6 +45,7 @@ func heldThreadIPC(t *testing.T, rt *readyThread) string {
 // serves one program, so the next has new ones. Without root no thread
 // enters ahead (a helper is started ahead instead).
 func TestThreadEnteredAheadServesTheNextProgram(t *testing.T) {
+	withoutParking(t) // threads enter ahead where no child is parked (cgroup v2)
 	s := newServed(t)
 	spec := s.spec
 	b := openBox(t, spec)
@@ -111,6 +112,7 @@ func TestThreadEnteredAheadServesTheNextProgram(t *testing.T) {
 // network does not start from the thread entered ahead, which stays for
 // the next program.
 func TestThreadEnteredAheadOnlyForWhatItCarries(t *testing.T) {
+	withoutParking(t) // threads enter ahead where no child is parked (cgroup v2)
 	dir := t.TempDir()
 	spec := Spec{ReadWrite: []string{dir}}
 	b := openBox(t, spec)
@@ -146,6 +148,7 @@ func TestThreadEnteredAheadOnlyForWhatItCarries(t *testing.T) {
 // before it closes what they use (run with -race: the ruleset's
 // descriptor was read by a thread entering while Close closed it).
 func TestClosingWaitsForThreadsEnteringAhead(t *testing.T) {
+	withoutParking(t) // threads enter ahead where no child is parked (cgroup v2)
 	for range 20 {
 		b, err := Open(Spec{ReadWrite: []string{t.TempDir()}}, ModeRequired)
 		require.NoError(t, err)
@@ -161,4 +164,11 @@ func TestClosingWaitsForThreadsEnteringAhead(t *testing.T) {
 		assert.Nil(t, b.threads.ready[0], "none made once closed")
 		b.threads.mu.Unlock()
 	}
+}
+
+// withoutParking turns parked children off for t (see park_linux.go).
+func withoutParking(t *testing.T) {
+	saved := parkAhead
+	parkAhead = false
+	t.Cleanup(func() { parkAhead = saved })
 }

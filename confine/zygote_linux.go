@@ -204,7 +204,9 @@ func (b *Box) KeepReady(git bool) {
 		return
 	}
 	if b.root {
-		b.keepThreadReady(git)
+		if !b.keepParkedRoot(git) {
+			b.keepThreadReady(git)
+		}
 		return
 	}
 	if b.userns && directStart {

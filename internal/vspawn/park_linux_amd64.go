@@ -14,7 +14,7 @@ import (
 // A server starts programs one after another in the same box, and each
 // child's namespaces and confinement cost more than its exec. Park makes
 // the next one ahead: a child that joins the user (and network)
-// namespace, makes its own as Start's would, makes the caller's calls,
+// namespace, if given, makes its own as Start's would, makes the caller's calls,
 // closes every descriptor but a socket, and waits on that socket.
 // (*Parked).Start sends it the program's descriptors, having written the
 // program, its arguments, environment and directory where the child's
@@ -28,7 +28,7 @@ import (
 // program, which it is given when it starts.
 type ParkAttr struct {
 	// Cloneflags are the namespaces the child makes (not a user
-	// namespace: it joins JoinUser, and JoinNet when set).
+	// namespace: it joins JoinUser, and JoinNet, when set).
 	Cloneflags        uintptr
 	JoinUser, JoinNet *os.File
 	Setpgid           bool
@@ -73,8 +73,8 @@ var ErrNotParked = errors.New("vspawn: the parked child cannot take this program
 // Park makes a child as ParkAttr says, ready for (*Parked).Start. The
 // calling goroutine must be locked to its thread when Pdeathsig is set.
 func Park(a ParkAttr) (*Parked, error) {
-	if a.JoinUser == nil || a.Cloneflags&syscall.CLONE_NEWUSER != 0 {
-		return nil, errors.New("vspawn: a parked child joins a user namespace made earlier")
+	if a.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+		return nil, errors.New("vspawn: a parked child joins a user namespace made earlier, or none")
 	}
 	if a.Files < 1 {
 		return nil, errors.New("vspawn: a parked child needs the number of its descriptors")
@@ -88,7 +88,9 @@ func Park(a ParkAttr) (*Parked, error) {
 	p := &Parked{files: a.Files, sock: fds[0], ptid: new(int32), ctid: new(int32), reached: new(int32), failed: new([2]int64)}
 	*p.ctid = 1
 	b := &p.b
-	b.Add("setns user", sysSetns, a.JoinUser.Fd(), syscall.CLONE_NEWUSER)
+	if a.JoinUser != nil {
+		b.Add("setns user", sysSetns, a.JoinUser.Fd(), syscall.CLONE_NEWUSER)
+	}
 	if a.JoinNet != nil {
 		b.Add("setns net", sysSetns, a.JoinNet.Fd(), syscall.CLONE_NEWNET)
 	}
