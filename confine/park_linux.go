@@ -30,11 +30,13 @@ import (
 // runs in the child before the program: the places it could write (its
 // /dev/shm, its IPC namespace) are as empty as a fresh start's.
 
-// parkedChild is a child parked in a copy of the template t.
+// parkedChild is a child parked for the box's next program: without
+// root in a copy of the template t, as root by a thread that entered
+// the box.
 type parkedChild struct {
 	p     *vspawn.Parked
-	t     *mountTemplate
-	links map[string]bool // linkTargets when it was made
+	t     *mountTemplate  // without root
+	links map[string]bool // linkTargets when it was made (without root)
 	// release takes, once the child was started or dropped, what its
 	// thread waits for before it ends (its end kills the child and the
 	// program: the parent-death signal): the program's exit, or nil.
