@@ -90,8 +90,18 @@ func (b *Box) park(git bool, t *mountTemplate) {
 		}
 	}
 	b.shared.mu.RUnlock()
+	b.holdParked(i, pc, func() bool { return !t.stale.Load() && b.shared.templates[i] == t })
+}
+
+// holdParked makes pc, just parked (or not: pc.p nil), the box's parked
+// child i if the box is open and wanted says it still serves (asked
+// under b.shared.mu), and then holds the calling, locked
+// thread, whose end would kill the child and its program, until the
+// program has exited or the child is dropped; one not kept is
+// discarded.
+func (b *Box) holdParked(i int, pc *parkedChild, wanted func() bool) {
 	b.shared.mu.Lock()
-	keep := pc.p != nil && !b.shared.closed && !t.stale.Load() && b.shared.templates[i] == t
+	keep := pc.p != nil && !b.shared.closed && wanted()
 	if keep {
 		b.shared.parked[i].Store(pc)
 	}
@@ -216,25 +226,10 @@ func (b *Box) parkRoot(git bool) {
 		}
 	}
 	b.shared.mu.RUnlock()
-	b.shared.mu.Lock()
-	keep := pc.p != nil && !b.shared.closed
-	if keep {
-		b.shared.parked[i].Store(pc)
-	}
-	b.shared.parking[i].Store(false)
-	b.shared.mu.Unlock()
 	if err != nil && !closed {
 		b.rootParkFailed.Store(true) // threads enter ahead instead
 	}
-	if !keep {
-		if pc.p != nil {
-			pc.p.Discard()
-		}
-		return
-	}
-	if exited := <-pc.release; exited != nil {
-		<-exited
-	}
+	b.holdParked(i, pc, func() bool { return true })
 }
 
 // parkFromThread enters the box on the calling, locked thread and parks

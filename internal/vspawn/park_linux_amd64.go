@@ -100,17 +100,9 @@ func Park(a ParkAttr) (*Parked, error) {
 		a.Cloneflags|syscall.CLONE_VM|syscall.CLONE_PARENT|syscall.CLONE_PARENT_SETTID|syscall.CLONE_CHILD_CLEARTID|uintptr(syscall.SIGCHLD),
 		0, uintptr(unsafe.Pointer(p.ptid)), uintptr(unsafe.Pointer(p.ctid)))
 	b.ops[inner].optional = optionalClone
-	if a.Setpgid {
-		b.Add("setpgid", syscall.SYS_SETPGID, 0, 0)
-	}
-	if a.Pdeathsig != 0 {
-		b.Add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
-	}
-	if a.Setup != nil {
-		if err := b.appendCalls(a.Setup); err != nil {
-			syscall.Close(p.sock)
-			return nil, err
-		}
+	if err := b.childAttrs(a.Setpgid, a.Pdeathsig, a.Setup); err != nil {
+		syscall.Close(p.sock)
+		return nil, err
 	}
 	// Nothing of the caller's but the socket while it waits.
 	if childEnd > 0 {

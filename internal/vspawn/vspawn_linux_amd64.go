@@ -149,6 +149,21 @@ func (b *builder) run(flags uintptr) (pid int64, failed [2]int64) {
 	return pid, failed
 }
 
+// childAttrs adds the calls that give the child a process group of its
+// own (setpgid) and a parent-death signal, and then the caller's setup.
+func (b *builder) childAttrs(setpgid bool, pdeathsig syscall.Signal, setup *Calls) error {
+	if setpgid {
+		b.Add("setpgid", syscall.SYS_SETPGID, 0, 0)
+	}
+	if pdeathsig != 0 {
+		b.Add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(pdeathsig))
+	}
+	if setup != nil {
+		return b.appendCalls(setup)
+	}
+	return nil
+}
+
 // resetSignals adds the calls that put back to their default the
 // signals this process handles (an exec would do it, but a signal let in
 // before it would run a handler of Go's in the child); ignored ones stay
@@ -229,16 +244,8 @@ func Start(a Attr) (int, error) {
 		b.writeFile("/proc/self/gid_map", "0 "+strconv.Itoa(a.GID)+" 1\n")
 		b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(a.UID)+" 1\n")
 	}
-	if a.Setpgid {
-		b.Add("setpgid", syscall.SYS_SETPGID, 0, 0)
-	}
-	if a.Pdeathsig != 0 {
-		b.Add("prctl PR_SET_PDEATHSIG", syscall.SYS_PRCTL, prSetPdeath, uintptr(a.Pdeathsig))
-	}
-	if a.Setup != nil {
-		if err := b.appendCalls(a.Setup); err != nil {
-			return 0, err
-		}
+	if err := b.childAttrs(a.Setpgid, a.Pdeathsig, a.Setup); err != nil {
+		return 0, err
 	}
 	// The descriptors: each first copied above the ones to fill (a copy
 	// never takes a descriptor in use), then onto its place.
