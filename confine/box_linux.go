@@ -549,7 +549,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			return nil, errors.New("confine: the leader was not started by a box")
 		}
 	}
-	if b.userns && !b.root && opts.Group == nil && zygoteFits(cmd, b.spec.Network || opts.Network) {
+	if b.userns && !b.root && opts.Group == nil && fitsAhead(cmd, b.spec.Network || opts.Network) {
 		if z := b.takeZygote(opts.Git); z != nil {
 			if p, err := z.launch(cmd); err == nil {
 				zygotesUsed.Add(1)
@@ -584,7 +584,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		if err == nil {
 			err = b.enter(cmd, lead, opts, p)
 			if err == nil {
-				if err = b.start(cmd, b.spec.Network || opts.Network, p.direct); err != nil && lead != nil && lead.exited() {
+				if err = b.start(cmd, b.spec.Network || opts.Network, p); err != nil && lead != nil && lead.exited() {
 					err = ErrPipelineEnded
 				}
 			}
@@ -609,10 +609,10 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 	return p, nil
 }
 
-// start starts cmd, which enter set up.
-func (b *Box) start(cmd *exec.Cmd, network bool, direct *helperSpec) error {
+// start starts p's cmd, which enter set up.
+func (b *Box) start(cmd *exec.Cmd, network bool, p *boxProcess) error {
 	if b.userns && !b.root {
-		return b.startInUserNS(cmd, network, direct)
+		return b.startInUserNS(cmd, network, p.direct, p.done)
 	}
 	return cmd.Start()
 }
@@ -701,7 +701,7 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		attr.Pgid = 0
 		spec := b.spec
 		spec.Network = network
-		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0, exited: p.done}
+		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0}
 		if directStart && netReady == 0 {
 			p.direct = &hs // or as the helper, if it cannot (startInUserNS)
 		} else if err := startAsHelper(cmd, hs); err != nil {

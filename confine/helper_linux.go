@@ -45,9 +45,6 @@ type helperSpec struct {
 	// Zygote: the helper is started ahead of its program, which it reads
 	// from descriptor 3 once confined (see zygote_linux.go).
 	Zygote bool `json:"zygote,omitempty"`
-	// exited, in vtexec, is closed once the program has exited (a
-	// parked child's thread waits for it: park_linux.go).
-	exited <-chan struct{}
 }
 
 func init() {

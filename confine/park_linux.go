@@ -4,7 +4,6 @@ package confine
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -125,12 +124,13 @@ func (pc *parkedChild) drop() {
 }
 
 // startParked starts the program of a, a direct start from the template
-// t (hs; links: linkTargets now), in the child parked for it, if there
-// is one that fits; used says whether it did, err how the program's
-// start went then. The caller read-holds b.shared.mu.
-func (b *Box) startParked(a vspawn.Attr, hs helperSpec, t *mountTemplate, links map[string]bool) (pid int, used bool, err error) {
+// t (hs; links: linkTargets now; exited: closed once the program has
+// exited), in the child parked for it, if there is one that fits; used
+// says whether it did, err how the program's start went then. The
+// caller read-holds b.shared.mu.
+func (b *Box) startParked(a vspawn.Attr, hs helperSpec, t *mountTemplate, links map[string]bool, exited <-chan struct{}) (pid int, used bool, err error) {
 	if len(a.Files) != 3 || a.Cloneflags&^(unix.CLONE_NEWUSER|unix.CLONE_NEWNET|unix.CLONE_NEWNS) != parkedCloneflags ||
-		!a.Setpgid || a.Pdeathsig != syscall.SIGKILL || hs.NetReady != 0 || hs.Zygote || hs.Spec.Network || hs.exited == nil {
+		!a.Setpgid || a.Pdeathsig != syscall.SIGKILL || hs.NetReady != 0 || hs.Zygote || hs.Spec.Network || exited == nil {
 		return 0, false, nil
 	}
 	pc := b.shared.parked[zygoteSlot(hs.Git)].Swap(nil)
@@ -150,7 +150,7 @@ func (b *Box) startParked(a vspawn.Attr, hs helperSpec, t *mountTemplate, links 
 		pc.release <- nil
 		return 0, true, err
 	}
-	pc.release <- hs.exited
+	pc.release <- exited
 	return pid, true, nil
 }
 
@@ -284,13 +284,8 @@ func (b *Box) parkFromThread(git bool, group *Group) (*vspawn.Parked, error) {
 // there is one and cmd fits (three streams that are files, no process
 // attributes of its own, the box's cgroups); ok says whether it did.
 func (b *Box) startParkedRoot(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, ok bool, err error) {
-	if len(cmd.ExtraFiles) > 0 || cmd.SysProcAttr != nil {
+	if !fitsAhead(cmd, false) {
 		return nil, false, nil
-	}
-	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		if _, isFile := s.(*os.File); !isFile && s != nil {
-			return nil, false, nil
-		}
 	}
 	b.shared.mu.RLock()
 	pc := b.shared.parked[zygoteSlot(opts.Git)].Swap(nil)
@@ -327,17 +322,9 @@ func (b *Box) startParkedRoot(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 		pc.drop()
 		return nil, false, nil
 	}
-	var failed *vspawn.CallError
-	if errors.As(err, &failed) {
-		pc.release <- nil
-		if failed.Exec {
-			return nil, true, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: failed.Err} // as os/exec says it
-		}
-		return nil, true, fmt.Errorf("confine: %s: %w", failed.Call, failed.Err)
-	}
 	if err != nil {
 		pc.release <- nil
-		return nil, true, err
+		return nil, true, startError(cmd, err)
 	}
 	p = &boxProcess{cmd: cmd, done: make(chan struct{})}
 	pc.release <- p.done

@@ -35,7 +35,10 @@ import (
 // process ends, a teardown in a kernel worker (0.9 ms of a CPU per
 // program, measured); a shared loopback also lets a command reach the
 // test server an earlier command of the box left running, as root.
-func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) error {
+//
+// exited, for a direct start, is closed once the program has exited (a
+// parked child's thread waits for it: park_linux.go).
+func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exited <-chan struct{}) error {
 	// osExec starts cmd with os/exec, as the helper.
 	osExec := func() error {
 		if direct != nil {
@@ -95,25 +98,25 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 	var pid int
 	if direct != nil {
 		var t *mountTemplate
+		var links map[string]bool
 		if joined {
 			t = b.templateFor(direct.Git)
 		}
-		var setup *vspawn.Calls
-		var limits []vspawn.Rlimit
-		var done func()
 		if t != nil {
-			var links map[string]bool
 			if links, err = (&Box{spec: direct.Spec, callerRoot: direct.CallerRoot}).linkTargets(); err == nil {
-				pid, fromParked, err = b.startParked(a, *direct, t, links)
-				if !fromParked {
-					// The mount namespace is a copy of the template, not a new one.
-					setup, limits, done, err = directSetupInTemplate(*direct, t, links)
-					a.Cloneflags &^= unix.CLONE_NEWNS
-					fromTemplate = true
-				}
+				pid, fromParked, err = b.startParked(a, *direct, t, links, exited)
 			}
-		} else {
-			setup, limits, done, err = directSetup(*direct)
+		}
+		var done func()
+		switch {
+		case err != nil || fromParked:
+		case t != nil:
+			// The mount namespace is a copy of the template, not a new one.
+			a.Setup, a.Rlimits, done, err = directSetupInTemplate(*direct, t, links)
+			a.Cloneflags &^= unix.CLONE_NEWNS
+			fromTemplate = true
+		default:
+			a.Setup, a.Rlimits, done, err = directSetup(*direct)
 		}
 		if err != nil && !fromParked {
 			b.shared.mu.RUnlock()
@@ -122,7 +125,6 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 		if done != nil {
 			defer done()
 		}
-		a.Setup, a.Rlimits = setup, limits
 	}
 	if !fromParked {
 		if joined {
@@ -138,12 +140,8 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 	if errors.As(err, &refused) && !joined {
 		return osExec() // a kernel that refuses this clone: os/exec's
 	}
-	var failed *vspawn.CallError
-	if direct != nil && errors.As(err, &failed) {
-		if failed.Exec {
-			return &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: failed.Err} // as os/exec says it
-		}
-		return fmt.Errorf("confine: %s: %w", failed.Call, failed.Err)
+	if direct != nil {
+		err = startError(cmd, err)
 	}
 	if err != nil {
 		return err
@@ -164,6 +162,20 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec) err
 		parkedStarts.Add(1)
 	}
 	return nil
+}
+
+// startError is err, a direct start's, as os/exec would say it: a
+// program that could not be executed is a PathError, another call of
+// the child's that failed is named.
+func startError(cmd *exec.Cmd, err error) error {
+	var failed *vspawn.CallError
+	if !errors.As(err, &failed) {
+		return err
+	}
+	if failed.Exec {
+		return &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: failed.Err}
+	}
+	return fmt.Errorf("confine: %s: %w", failed.Call, failed.Err)
 }
 
 // keepNamespaces keeps the user and network namespaces of pid, a helper

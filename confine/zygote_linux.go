@@ -259,7 +259,7 @@ func (b *Box) startZygote(git bool) (*zygote, error) {
 		runtime.LockOSThread()
 		z.err = unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 		if z.err == nil {
-			z.err = b.startInUserNS(z.cmd, false, nil)
+			z.err = b.startInUserNS(z.cmd, false, nil, nil)
 		}
 		child.Close()
 		if z.err == nil {
@@ -400,10 +400,11 @@ func streamFiles(cmd *exec.Cmd) ([]*os.File, func(), error) {
 	return out, closeAll, nil
 }
 
-// zygoteFits reports whether cmd may start in a zygote: three streams
-// that are files (or none), nothing more to pass, no network, no
-// attributes of its own.
-func zygoteFits(cmd *exec.Cmd, network bool) bool {
+// fitsAhead reports whether cmd may start from what a box prepared
+// ahead (a zygote, a parked child): three streams that are files (or
+// none), nothing more to pass, no network, no attributes of its own, a
+// directory.
+func fitsAhead(cmd *exec.Cmd, network bool) bool {
 	if network || len(cmd.ExtraFiles) > 0 || cmd.SysProcAttr != nil || cmd.Dir == "" {
 		return false
 	}

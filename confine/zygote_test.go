@@ -168,13 +168,13 @@ func TestZygoteIsNotUsedAfterTheWorldChanged(t *testing.T) {
 func TestZygoteOnlyForWhatItCanCarry(t *testing.T) {
 	cmd := exec.Command("/bin/true")
 	cmd.Dir = "/"
-	assert.True(t, zygoteFits(cmd, false))
-	assert.False(t, zygoteFits(cmd, true), "network")
+	assert.True(t, fitsAhead(cmd, false))
+	assert.False(t, fitsAhead(cmd, true), "network")
 	cmd.Stdout = &strings.Builder{}
-	assert.False(t, zygoteFits(cmd, false), "a stream that is not a file")
+	assert.False(t, fitsAhead(cmd, false), "a stream that is not a file")
 	cmd.Stdout = nil
 	cmd.ExtraFiles = []*os.File{os.Stdin}
-	assert.False(t, zygoteFits(cmd, false), "more descriptors")
+	assert.False(t, fitsAhead(cmd, false), "more descriptors")
 }
 
 // A helper started ahead waits for a quiet moment: while requests keep

@@ -109,32 +109,19 @@ func Park(a ParkAttr) (*Parked, error) {
 		b.Add("close_range", sysCloseRange, 0, uintptr(childEnd-1), 0)
 	}
 	b.Add("close_range", sysCloseRange, uintptr(childEnd+1), ^uintptr(0), 0)
-	rights := syscall.UnixRights(make([]int, a.Files)...)
-	received := unsafe.Slice((*int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)])), a.Files)
+	msg, received := b.rightsMessage(a.Files)
 	for i := range received {
 		received[i] = -1 // none sent: the dup below fails
 	}
-	one := []byte{0}
-	iov := &syscall.Iovec{Base: &one[0], Len: 1}
-	msg := &syscall.Msghdr{Iov: iov, Iovlen: 1, Control: &rights[0]}
-	msg.SetControllen(len(rights))
-	b.Keep(rights)
-	b.Keep(one)
-	b.Keep(iov)
-	b.Keep(msg)
 	p.wait = b.Add("wait for the program", syscall.SYS_RECVMSG, uintptr(childEnd), uintptr(unsafe.Pointer(msg)), syscall.MSG_CMSG_CLOEXEC)
-	// The descriptors, as Start places them.
-	copies := make([]int, a.Files)
-	for i := range received {
+	// The descriptors received, as Start places its own.
+	b.placeFiles(a.Files, func(i int) int {
 		load := b.Add("descriptor "+strconv.Itoa(i), 0, uintptr(unsafe.Pointer(&received[i])))
 		b.ops[load].optional = opLoad
-		copies[i] = b.Add("dup descriptor "+strconv.Itoa(i), syscall.SYS_FCNTL, 0, fDupfdCloexc, uintptr(max(a.Files, 3)))
-		b.UseResult(copies[i], 0, load)
-	}
-	for i := range received {
-		d := b.Add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
-		b.UseResult(d, 0, copies[i])
-	}
+		c := b.Add("dup descriptor "+strconv.Itoa(i), syscall.SYS_FCNTL, 0, fDupfdCloexc, uintptr(max(a.Files, 3)))
+		b.UseResult(c, 0, load)
+		return c
+	})
 	p.chdir = b.Add("chdir", syscall.SYS_CHDIR, 0)
 	b.resetSignals()
 	b.setRlimits(a.Rlimits)
@@ -160,11 +147,11 @@ func Park(a ParkAttr) (*Parked, error) {
 	p.pid = int(atomic.LoadInt32(p.ptid))
 	if p.pid <= 0 {
 		syscall.Close(p.sock)
-		i := int(atomic.LoadInt64(&p.failed[0])) - 1
-		if i < 0 {
-			i = inner
+		failed := [2]int64{atomic.LoadInt64(&p.failed[0]), atomic.LoadInt64(&p.failed[1])}
+		if failed[0] == 0 {
+			failed[0] = int64(inner) + 1
 		}
-		return nil, &CallError{Call: b.names[min(i, len(b.names)-1)], Err: syscall.Errno(-atomic.LoadInt64(&p.failed[1]))}
+		return nil, b.failure(failed)
 	}
 	return p, nil
 }

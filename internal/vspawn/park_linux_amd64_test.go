@@ -31,10 +31,7 @@ func TestParkedStart(t *testing.T) {
 	if !userNamespaces(t) {
 		return
 	}
-	user, net, err := Namespaces(os.Getuid(), os.Getgid())
-	require.NoError(t, err)
-	defer user.Close()
-	defer net.Close()
+	user, net := namespacesAhead(t)
 	// Other programs' output, say: one pipe's end below the socket Park
 	// makes, one above.
 	other, otherW, err := os.Pipe()
@@ -102,10 +99,7 @@ func TestParkedFailures(t *testing.T) {
 	if !userNamespaces(t) {
 		return
 	}
-	user, net, err := Namespaces(os.Getuid(), os.Getgid())
-	require.NoError(t, err)
-	defer user.Close()
-	defer net.Close()
+	user, net := namespacesAhead(t)
 	attr := ParkAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWPID, JoinUser: user, JoinNet: net, Files: 3}
 
 	p, err := Park(attr)

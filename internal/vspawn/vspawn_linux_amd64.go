@@ -164,6 +164,27 @@ func (b *builder) childAttrs(setpgid bool, pdeathsig syscall.Signal, setup *Call
 	return nil
 }
 
+// placeFiles adds the calls that place n descriptors at 0 to n-1: each
+// first copied above the ones to fill by the call copy(i) adds (a copy
+// never takes a descriptor in use), then onto its place.
+func (b *builder) placeFiles(n int, copy func(i int) int) {
+	copies := make([]int, n)
+	for i := range n {
+		copies[i] = copy(i)
+	}
+	for i := range n {
+		d := b.Add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
+		b.UseResult(d, 0, copies[i])
+	}
+}
+
+// failure is the CallError of the call failed names (index + 1 and
+// -errno, as spawn writes them; past the list: its last call).
+func (b *builder) failure(failed [2]int64) *CallError {
+	i := int(failed[0]) - 1
+	return &CallError{Call: b.names[min(max(i, 0), len(b.names)-1)], Err: syscall.Errno(-failed[1])}
+}
+
 // resetSignals adds the calls that put back to their default the
 // signals this process handles (an exec would do it, but a signal let in
 // before it would run a handler of Go's in the child); ignored ones stay
@@ -247,16 +268,9 @@ func Start(a Attr) (int, error) {
 	if err := b.childAttrs(a.Setpgid, a.Pdeathsig, a.Setup); err != nil {
 		return 0, err
 	}
-	// The descriptors: each first copied above the ones to fill (a copy
-	// never takes a descriptor in use), then onto its place.
-	copies := make([]int, len(a.Files))
-	for i, fd := range a.Files {
-		copies[i] = b.Add("dup "+strconv.Itoa(int(fd)), syscall.SYS_FCNTL, fd, fDupfdCloexc, uintptr(max(len(a.Files), 3)))
-	}
-	for i := range a.Files {
-		d := b.Add("dup3 to "+strconv.Itoa(i), syscall.SYS_DUP3, 0, uintptr(i), 0)
-		b.UseResult(d, 0, copies[i])
-	}
+	b.placeFiles(len(a.Files), func(i int) int {
+		return b.Add("dup "+strconv.Itoa(int(a.Files[i])), syscall.SYS_FCNTL, a.Files[i], fDupfdCloexc, uintptr(max(len(a.Files), 3)))
+	})
 	// Nothing else of the caller's: a descriptor it inherited open
 	// across exec would be the program's too. (Where the kernel cannot
 	// mark them, only the caller's close-on-exec ones close.)
@@ -336,8 +350,7 @@ func Namespaces(uid, gid int) (user, net *os.File, err error) {
 	}
 	reap(int(pid))
 	if failed[0] != 0 {
-		i := int(failed[0]) - 1
-		return nil, nil, &CallError{Call: b.names[min(i, len(b.names)-1)], Err: syscall.Errno(-failed[1])}
+		return nil, nil, b.failure(failed)
 	}
 	got, err := receiveDescriptors(fds[0], 2, "the namespaces")
 	if err != nil {
@@ -389,8 +402,7 @@ func MountNamespace(user *os.File, setup *Calls) (*os.File, error) {
 		failed = [2]int64{int64(inner) + 1, second}
 	}
 	if failed[0] != 0 {
-		i := int(failed[0]) - 1
-		return nil, &CallError{Call: b.names[min(i, len(b.names)-1)], Err: syscall.Errno(-failed[1])}
+		return nil, b.failure(failed)
 	}
 	got, err := receiveDescriptors(fds[0], 1, "the mount namespace")
 	if err != nil {
@@ -402,20 +414,27 @@ func MountNamespace(user *os.File, setup *Calls) (*os.File, error) {
 // sendResults adds the calls that send the descriptors the calls opens
 // returned over the socket sock, in one message.
 func (b *builder) sendResults(sock int, opens []int) {
-	rights := syscall.UnixRights(make([]int, len(opens))...)
-	data := unsafe.Slice((*int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)])), len(opens))
+	msg, fds := b.rightsMessage(len(opens))
 	for i, open := range opens {
-		b.StoreResult(&data[i], open)
+		b.StoreResult(&fds[i], open)
 	}
+	b.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(sock), uintptr(unsafe.Pointer(msg)), 0)
+}
+
+// rightsMessage is a message of one byte carrying n descriptors, which a
+// call sends or receives: fds are where they are written, kept with b.
+func (b *builder) rightsMessage(n int) (msg *syscall.Msghdr, fds []int32) {
+	rights := syscall.UnixRights(make([]int, n)...)
+	fds = unsafe.Slice((*int32)(unsafe.Pointer(&rights[syscall.CmsgLen(0)])), n)
 	one := []byte{1}
 	iov := &syscall.Iovec{Base: &one[0], Len: 1}
-	msg := &syscall.Msghdr{Iov: iov, Iovlen: 1, Control: &rights[0]}
+	msg = &syscall.Msghdr{Iov: iov, Iovlen: 1, Control: &rights[0]}
 	msg.SetControllen(len(rights))
 	b.Keep(rights)
 	b.Keep(one)
 	b.Keep(iov)
 	b.Keep(msg)
-	b.Add("sendmsg", syscall.SYS_SENDMSG, uintptr(sock), uintptr(unsafe.Pointer(msg)), 0)
+	return msg, fds
 }
 
 // receiveDescriptors receives the n descriptors a child sent over sock

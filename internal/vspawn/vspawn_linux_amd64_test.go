@@ -36,6 +36,16 @@ func userNamespaces(t *testing.T) bool {
 	return false
 }
 
+// namespacesAhead makes a user and a network namespace with Namespaces,
+// closed when t ends.
+func namespacesAhead(t *testing.T) (user, net *os.File) {
+	t.Helper()
+	user, net, err := Namespaces(os.Getuid(), os.Getgid())
+	require.NoError(t, err)
+	t.Cleanup(func() { user.Close(); net.Close() })
+	return user, net
+}
+
 func run(t *testing.T, a Attr) (string, syscall.WaitStatus) {
 	t.Helper()
 	r, w, err := os.Pipe()
@@ -345,10 +355,7 @@ func TestNamespacesMadeAhead(t *testing.T) {
 		assert.ErrorAs(t, err, &refused, "refused as Start's clone is")
 		return
 	}
-	user, net, err := Namespaces(os.Getuid(), os.Getgid())
-	require.NoError(t, err)
-	defer user.Close()
-	defer net.Close()
+	user, net := namespacesAhead(t)
 	self := func(kind string) string {
 		l, err := os.Readlink("/proc/self/ns/" + kind)
 		require.NoError(t, err)
@@ -381,10 +388,7 @@ func TestMountNamespace(t *testing.T) {
 	if !userNamespaces(t) {
 		return
 	}
-	user, net, err := Namespaces(os.Getuid(), os.Getgid())
-	require.NoError(t, err)
-	defer user.Close()
-	defer net.Close()
+	user, net := namespacesAhead(t)
 	var c Calls
 	c.Add("mount a tmpfs", syscall.SYS_MOUNT, c.String("tmpfs"), c.String("/mnt"), c.String("tmpfs"), 0, c.String("size=64k"))
 	c.Add("make a directory", syscall.SYS_MKDIRAT, ^uintptr(99), c.String("/mnt/made"), 0o755)
