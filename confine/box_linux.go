@@ -619,14 +619,15 @@ func (b *Box) start(cmd *exec.Cmd, network bool, p *boxProcess) error {
 
 // awaitStarted, on the thread that started p's program (err: how the
 // start went), tells started how it went, the limits set on the program,
-// and waits for it. A program that could not be limited is killed by the
-// caller (see whenStarted).
+// and waits for it (untilExited first). A program that could not be
+// limited is killed by the caller (see whenStarted).
 func (b *Box) awaitStarted(p *boxProcess, err error, started chan<- error) {
 	if err == nil {
 		err = b.limit(p.cmd.Process.Pid)
 	}
 	started <- err
 	if p.cmd.Process != nil {
+		untilExited(p.cmd.Process.Pid)
 		p.err = p.cmd.Wait()
 	}
 	p.net.close()

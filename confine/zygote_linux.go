@@ -275,6 +275,7 @@ func (b *Box) startZygote(git bool) (*zygote, error) {
 			z.cmd.Wait()
 			return
 		}
+		untilExited(z.cmd.Process.Pid)
 		p.err = z.cmd.Wait()
 		close(p.done)
 	}()
