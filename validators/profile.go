@@ -121,61 +121,62 @@ type ProbeRig struct {
 
 // ProfileOf returns the profile of the program or builtin called name
 // (a base name); the zero Profile for one vtexec knows nothing of.
-func ProfileOf(name string) Profile { return profiles()[name] }
+func ProfileOf(name string) Profile {
+	if p, ok := profileCache.Load(name); ok {
+		return *p.(*Profile)
+	}
+	p := profileFor(name)
+	profileCache.Store(name, &p)
+	return p
+}
 
-// profiles are the traits of every program and builtin that has any.
-var profiles = sync.OnceValue(func() map[string]Profile {
-	m := map[string]Profile{
-		// Not on the allowlist: shells, refused but for `bash -c SCRIPT`.
-		"bash": {ShellScript: shellCScript},
-		"sh":   {ShellScript: shellCScript},
+// profileCache holds the profiles put together so far: a process asks
+// for the few programs it checks, not for all of them.
+var profileCache sync.Map
+
+// shellProfiles: not on the allowlist, shells are refused but for
+// `bash -c SCRIPT`.
+var shellProfiles = map[string]Profile{
+	"bash": {ShellScript: shellCScript},
+	"sh":   {ShellScript: shellCScript},
+}
+
+// The programs, on the allowlist or not, whose input is data; the inert
+// builtins; the interpreters whose input is a program.
+var (
+	readsInputAsData = strings.Fields(`cat head tail grep egrep fgrep rg wc sort uniq tr cut nl rev fold od
+		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`)
+	inertBuiltins      = strings.Fields(`echo printf true false test [ pwd`)
+	venvInterpreters   = []string{"python", "pypy"}
+	runsInputAsProgram = strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
+		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`)
+)
+
+// profileFor puts together the traits of the program or builtin called
+// name from the tables that hold them.
+func profileFor(name string) Profile {
+	p := shellProfiles[name]
+	if i, found := slices.BinarySearchFunc(programs, name, func(e programEntry, n string) int { return strings.Compare(e.name, n) }); found {
+		p = programs[i].profile
 	}
-	for _, p := range programs {
-		m[p.name] = p.profile
+	if b, ok := builtinProfiles()[name]; ok {
+		p = b
 	}
-	for name, p := range builtinProfiles() {
-		m[name] = p
-	}
-	for name, f := range networkUses() {
-		p := m[name]
+	if f, ok := networkUses()[name]; ok {
 		p.NeedsNetwork = f
-		m[name] = p
 	}
-	for name, shape := range approvalShapes() {
-		p := m[name]
+	if shape, ok := approvalShapes()[name]; ok {
 		p.Approval = &shape
-		m[name] = p
 	}
-	// Programs (on the allowlist or not) whose input is data.
-	for _, name := range strings.Fields(`cat head tail grep egrep fgrep rg wc sort uniq tr cut nl rev fold od
-		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`) {
-		p := m[name]
-		p.ReadsInputAsData = true
-		m[name] = p
-	}
-	for _, name := range strings.Fields(`echo printf true false test [ pwd`) {
-		p := m[name]
-		p.Inert = true
-		m[name] = p
-	}
-	for _, name := range []string{"python", "pypy"} {
-		p := m[name]
-		p.VenvInterpreter = true
-		m[name] = p
-	}
-	for _, name := range strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
-		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`) {
-		p := m[name]
-		p.RunsInputAsProgram = true
-		m[name] = p
-	}
-	for name, valued := range interpreterValued() {
-		p := m[name]
+	p.ReadsInputAsData = p.ReadsInputAsData || slices.Contains(readsInputAsData, name)
+	p.Inert = p.Inert || slices.Contains(inertBuiltins, name)
+	p.VenvInterpreter = p.VenvInterpreter || slices.Contains(venvInterpreters, name)
+	p.RunsInputAsProgram = p.RunsInputAsProgram || slices.Contains(runsInputAsProgram, name)
+	if valued, ok := interpreterValued()[name]; ok {
 		p.ProgramFromArgs = programFromArgs(valued)
-		m[name] = p
 	}
-	return m
-})
+	return p
+}
 
 // interpreterValued are, per interpreter, its options whose value is the
 // next word; a word that names the program (-c, -e, -m, -p) counts as

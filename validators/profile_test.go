@@ -47,7 +47,7 @@ func TestNoProgramNamesOutsideTheRegistry(t *testing.T) {
 	for _, n := range Names() {
 		names[n] = true
 	}
-	for n := range profiles() {
+	for _, n := range profileNames() {
 		names[n] = true
 	}
 	ForbiddenPrograms(func(n string, _ Refused) { names[n] = true })
@@ -165,4 +165,33 @@ func TestProfiles(t *testing.T) {
 	assert.True(t, ProfileOf("python").RunsInputAsProgram)
 	assert.False(t, ProfileOf("cat").RunsInputAsProgram)
 	assert.Equal(t, Profile{}.WritesGitDir, ProfileOf("no-such-program").WritesGitDir)
+}
+
+// profileNames are the names of every program and builtin with a
+// profile, from every table profileFor reads.
+func profileNames() []string {
+	var out []string
+	for n := range shellProfiles {
+		out = append(out, n)
+	}
+	for _, p := range programs {
+		out = append(out, p.name)
+	}
+	for n := range builtinProfiles() {
+		out = append(out, n)
+	}
+	for n := range networkUses() {
+		out = append(out, n)
+	}
+	for n := range approvalShapes() {
+		out = append(out, n)
+	}
+	out = append(out, readsInputAsData...)
+	out = append(out, inertBuiltins...)
+	out = append(out, venvInterpreters...)
+	out = append(out, runsInputAsProgram...)
+	for n := range interpreterValued() {
+		out = append(out, n)
+	}
+	return out
 }

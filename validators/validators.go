@@ -94,15 +94,19 @@ var (
 	regWrappers  = registration{add: registerWrappers}
 )
 
+// programEntry is one allowlisted program: its name, the registration
+// that adds its validator and its profile.
+type programEntry struct {
+	name    string
+	reg     *registration
+	profile Profile
+}
+
 // programs names every allowlisted program, sorted, with the
 // registration that adds its validator (TestProgramsTable holds it to
 // them) and its profile: what the other layers must know of it (see
 // Profile). Adding a program is a registration and a line here.
-var programs = []struct {
-	name    string
-	reg     *registration
-	profile Profile
-}{
+var programs = []programEntry{
 	{"[", &regTest, Profile{}},
 	{"awk", &regAwk, Profile{}},
 	{"b2sum", &regSimple, Profile{}},
