@@ -3,7 +3,6 @@ package validators
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // ApprovalShape is what a person's approval of a program covers: the
@@ -216,18 +215,55 @@ func among(list ...string) func([]string) bool {
 func always([]string) bool { return true }
 
 // The shapes of the script runners, installers and tools a person
-// approves: part of their profiles (see profiles).
-var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
-	npmReporting := []string{"--silent", "-s", "--quiet", "-q", "--loglevel", "--verbose", "-d", "-dd", "--color", "--no-color", "--progress", "--no-progress", "--json", "--parseable", "--no-fund", "--no-audit", "--foreground-scripts"}
-	npmScripts := []string{"run", "run-script", "rum", "urn", "test", "t", "tst", "start", "stop", "restart", "install", "i", "add", "ci"}
-	npm := ApprovalShape{
+// approves: part of their profiles (see profileFor), each made when its
+// program's profile is.
+var approvalShapes = map[string]func() ApprovalShape{
+	"npm": npmShape, "pnpm": yarnLikeShape, "yarn": yarnLikeShape, "bun": yarnLikeShape,
+	"npx":  npxShape,
+	"node": nodeShape,
+	"make": makeShape, "gmake": makeShape,
+	"just":  justShape,
+	"cargo": cargoShape,
+	"pip":   pipShape, "pip3": pipShape,
+	"python": pythonShape, "python3": pythonShape,
+	"pytest": pytestShape,
+	"git":    gitShape,
+}
+
+var (
+	npmReporting = []string{"--silent", "-s", "--quiet", "-q", "--loglevel", "--verbose", "-d", "-dd", "--color", "--no-color", "--progress", "--no-progress", "--json", "--parseable", "--no-fund", "--no-audit", "--foreground-scripts"}
+	npmScripts   = []string{"run", "run-script", "rum", "urn", "test", "t", "tst", "start", "stop", "restart", "install", "i", "add", "ci"}
+)
+
+func npmShape() ApprovalShape {
+	return ApprovalShape{
 		Words:     npmWords,
 		Reporting: npmReporting,
 		Valued:    []string{"--loglevel", "-w", "--workspace", "--prefix"},
 		Binds:     among(npmScripts...),
 	}
-	yarnLike := ApprovalShape{Words: subcommandThen("run", "exec", "dlx"), Reporting: npmReporting, Binds: among(npmScripts...)}
-	pytest := ApprovalShape{
+}
+
+func yarnLikeShape() ApprovalShape {
+	return ApprovalShape{Words: subcommandThen("run", "exec", "dlx"), Reporting: npmReporting, Binds: among(npmScripts...)}
+}
+
+// A tool's paths select what it reads or formats: another path is the
+// same use; another flag (--write after --check) is not.
+func npxShape() ApprovalShape {
+	return ApprovalShape{Words: firstWords(1), Reporting: []string{"--quiet", "-q", "--silent"}, FreeOperands: among(npxPathTools...)}
+}
+
+// node FILE ARGS is approved for its exact arguments; node --test runs
+// the test files it is given, as a test runner does.
+func nodeShape() ApprovalShape {
+	return ApprovalShape{Words: noWords, FreeWith: []string{"--test"},
+		Reporting: []string{"--test-name-pattern", "--test-skip-pattern", "--test-only", "--test-reporter", "--test-concurrency", "--test-timeout", "--test-force-exit", "--no-warnings"},
+		Valued:    []string{"--test-name-pattern", "--test-skip-pattern", "--test-reporter", "--test-concurrency", "--test-timeout"}}
+}
+
+func pytestShape() ApprovalShape {
+	return ApprovalShape{
 		Words: noWords,
 		// Which tests run (-k, -m, paths) and how they report: a test
 		// run is a test run.
@@ -237,16 +273,22 @@ var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
 		Valued:       []string{"--tb", "--color", "--durations", "-r", "-k", "-m", "--capture", "-n", "--numprocesses", "--dist", "--maxfail"},
 		FreeOperands: always,
 	}
-	python := ApprovalShape{
+}
+
+func pythonShape() ApprovalShape {
+	return ApprovalShape{
 		// python -m MODULE: the module names what runs; a script is
 		// approved for its exact arguments.
 		Words:  noWords,
 		Module: "-m",
 		Inner: func(module string) (ApprovalShape, bool) {
-			return pytest, module == "pytest" || module == "unittest"
+			return pytestShape(), module == "pytest" || module == "unittest"
 		},
 	}
-	cargo := ApprovalShape{
+}
+
+func cargoShape() ApprovalShape {
+	return ApprovalShape{
 		Words: firstWords(1),
 		// How it reports, the build profile, and which of the package's
 		// targets are built or tested: the same code runs.
@@ -257,42 +299,34 @@ var approvalShapes = sync.OnceValue(func() map[string]ApprovalShape {
 		// A test run's selection, and clippy's lint levels after --.
 		FreeOperands: among("test", "t", "bench", "clippy"),
 	}
-	pip := ApprovalShape{
+}
+
+func pipShape() ApprovalShape {
+	return ApprovalShape{
 		Words:     firstWords(1),
 		Reporting: []string{"-q", "--quiet", "-v", "--verbose", "--no-color", "--progress-bar", "--disable-pip-version-check", "--no-input"},
 		Valued:    []string{"--progress-bar", "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-t", "--target"},
 	}
-	git := ApprovalShape{
+}
+
+func gitShape() ApprovalShape {
+	return ApprovalShape{
 		Words:      firstWords(1),
 		Reporting:  []string{"-q", "--quiet", "-v", "--verbose", "--progress", "--no-progress"},
 		Valued:     []string{"-C", "-c", "--author", "--date", "--cleanup", "-u", "--untracked-files"},
 		FreeValued: []string{"-m", "--message", "-F", "--file"},
 	}
-	// make's targets name what runs; -j only how many at once.
-	make := ApprovalShape{Words: allWords, Binds: always,
+}
+
+// make's targets name what runs; -j only how many at once.
+func makeShape() ApprovalShape {
+	return ApprovalShape{Words: allWords, Binds: always,
 		Reporting:     []string{"-s", "--silent", "--quiet", "--no-print-directory", "-w", "--print-directory", "-j", "--jobs"},
 		Valued:        []string{"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new", "--new-file"},
 		NumericValued: []string{"-j", "-l"},
 	}
-	m := map[string]ApprovalShape{
-		"npm": npm, "pnpm": yarnLike, "yarn": yarnLike, "bun": yarnLike,
-		// A tool's paths select what it reads or formats: another path is
-		// the same use; another flag (--write after --check) is not.
-		"npx": {Words: firstWords(1), Reporting: []string{"--quiet", "-q", "--silent"}, FreeOperands: among(npxPathTools...)},
-		// node FILE ARGS is approved for its exact arguments; node --test
-		// runs the test files it is given, as a test runner does.
-		"node": {Words: noWords, FreeWith: []string{"--test"},
-			Reporting: []string{"--test-name-pattern", "--test-skip-pattern", "--test-only", "--test-reporter", "--test-concurrency", "--test-timeout", "--test-force-exit", "--no-warnings"},
-			Valued:    []string{"--test-name-pattern", "--test-skip-pattern", "--test-reporter", "--test-concurrency", "--test-timeout"}},
-		"make":   make,
-		"gmake":  make,
-		"just":   {Words: firstWords(1), Reporting: []string{"-q", "--quiet", "-v", "--verbose"}, Binds: always},
-		"cargo":  cargo,
-		"pip":    pip,
-		"pip3":   pip,
-		"python": python, "python3": python,
-		"pytest": pytest,
-		"git":    git,
-	}
-	return m
-})
+}
+
+func justShape() ApprovalShape {
+	return ApprovalShape{Words: firstWords(1), Reporting: []string{"-q", "--quiet", "-v", "--verbose"}, Binds: always}
+}

@@ -165,8 +165,9 @@ func profileFor(name string) Profile {
 	if f, ok := networkUses()[name]; ok {
 		p.NeedsNetwork = f
 	}
-	if shape, ok := approvalShapes()[name]; ok {
-		p.Approval = &shape
+	if shape, ok := approvalShapes[name]; ok {
+		a := shape()
+		p.Approval = &a
 	}
 	p.ReadsInputAsData = p.ReadsInputAsData || slices.Contains(readsInputAsData, name)
 	p.Inert = p.Inert || slices.Contains(inertBuiltins, name)

@@ -183,7 +183,7 @@ func profileNames() []string {
 	for n := range networkUses() {
 		out = append(out, n)
 	}
-	for n := range approvalShapes() {
+	for n := range approvalShapes {
 		out = append(out, n)
 	}
 	out = append(out, readsInputAsData...)
