@@ -125,13 +125,17 @@ func ProfileOf(name string) Profile {
 	if p, ok := profileCache.Load(name); ok {
 		return *p.(*Profile)
 	}
-	p := profileFor(name)
-	profileCache.Store(name, &p)
+	p, known := profileFor(name)
+	if known {
+		profileCache.Store(name, &p)
+	}
 	return p
 }
 
 // profileCache holds the profiles put together so far: a process asks
-// for the few programs it checks, not for all of them.
+// for the few programs it checks, not for all of them. Only names the
+// tables hold are kept, so that a stream of unknown names (a server's,
+// a check stream's) does not grow it.
 var profileCache sync.Map
 
 // shellProfiles: not on the allowlist, shells are refused but for
@@ -153,30 +157,43 @@ var (
 )
 
 // profileFor puts together the traits of the program or builtin called
-// name from the tables that hold them.
-func profileFor(name string) Profile {
-	p := shellProfiles[name]
-	if i, found := slices.BinarySearchFunc(programs, name, func(e programEntry, n string) int { return strings.Compare(e.name, n) }); found {
+// name from the tables that hold them; known says whether one did.
+func profileFor(name string) (p Profile, known bool) {
+	note := func(in bool) bool {
+		known = known || in
+		return in
+	}
+	p, ok := shellProfiles[name]
+	note(ok)
+	if i, found := slices.BinarySearchFunc(programs, name, func(e programEntry, n string) int { return strings.Compare(e.name, n) }); note(found) {
 		p = programs[i].profile
 	}
-	if b, ok := builtinProfiles()[name]; ok {
+	if b, ok := builtinProfiles()[name]; note(ok) {
 		p = b
 	}
-	if f, ok := networkUses()[name]; ok {
+	if f, ok := networkUses()[name]; note(ok) {
 		p.NeedsNetwork = f
 	}
-	if shape, ok := approvalShapes[name]; ok {
+	if shape, ok := approvalShapes[name]; note(ok) {
 		a := shape()
 		p.Approval = &a
 	}
-	p.ReadsInputAsData = p.ReadsInputAsData || slices.Contains(readsInputAsData, name)
-	p.Inert = p.Inert || slices.Contains(inertBuiltins, name)
-	p.VenvInterpreter = p.VenvInterpreter || slices.Contains(venvInterpreters, name)
-	p.RunsInputAsProgram = p.RunsInputAsProgram || slices.Contains(runsInputAsProgram, name)
-	if valued, ok := interpreterValued()[name]; ok {
+	if note(slices.Contains(readsInputAsData, name)) {
+		p.ReadsInputAsData = true
+	}
+	if note(slices.Contains(inertBuiltins, name)) {
+		p.Inert = true
+	}
+	if note(slices.Contains(venvInterpreters, name)) {
+		p.VenvInterpreter = true
+	}
+	if note(slices.Contains(runsInputAsProgram, name)) {
+		p.RunsInputAsProgram = true
+	}
+	if valued, ok := interpreterValued()[name]; note(ok) {
 		p.ProgramFromArgs = programFromArgs(valued)
 	}
-	return p
+	return p, known
 }
 
 // interpreterValued are, per interpreter, its options whose value is the

@@ -1,6 +1,7 @@
 package validators
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -194,4 +195,25 @@ func profileNames() []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// A stream of names vtexec knows nothing of leaves nothing kept: the
+// profiles kept are those of names the tables hold.
+func TestProfilesKeptAreOnlyKnownNames(t *testing.T) {
+	known := map[string]bool{}
+	for _, n := range profileNames() {
+		known[n] = true
+	}
+	for i := range 1000 {
+		require.Zero(t, ProfileOf(fmt.Sprintf("no-such-program-%d", i)).ShellScript)
+	}
+	require.NotNil(t, ProfileOf("npm").Approval)
+	require.True(t, ProfileOf("cat").ReadsInputAsData)
+	kept := 0
+	profileCache.Range(func(k, _ any) bool {
+		kept++
+		require.True(t, known[k.(string)], "kept the profile of %q, which no table holds", k)
+		return true
+	})
+	require.GreaterOrEqual(t, kept, 2)
 }
