@@ -619,13 +619,19 @@ func (b *Box) start(cmd *exec.Cmd, network bool, p *boxProcess) error {
 
 // awaitStarted, on the thread that started p's program (err: how the
 // start went), tells started how it went, the limits set on the program,
-// and waits for it (untilExited first). A program that could not be
-// limited is killed by the caller (see whenStarted).
+// and waits for it. A program that could not be limited is killed by the
+// caller (see whenStarted).
 func (b *Box) awaitStarted(p *boxProcess, err error, started chan<- error) {
 	if err == nil {
 		err = b.limit(p.cmd.Process.Pid)
 	}
 	started <- err
+	p.await()
+}
+
+// await waits for p's program, if it started (untilExited first), and
+// then closes p.done.
+func (p *boxProcess) await() {
 	if p.cmd.Process != nil {
 		untilExited(p.cmd.Process.Pid)
 		p.err = p.cmd.Wait()
@@ -700,9 +706,8 @@ func (b *Box) enter(cmd *exec.Cmd, lead *boxProcess, opts StartOptions, p *boxPr
 		attr.GidMappingsEnableSetgroups = false
 		attr.Pdeathsig = syscall.SIGKILL
 		attr.Pgid = 0
-		spec := b.spec
-		spec.Network = network
-		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: opts.Git, NetReady: netReady, CallerRoot: os.Geteuid() == 0}
+		hs := b.specFor(opts.Git, network)
+		hs.NetReady = netReady
 		if directStart && netReady == 0 {
 			p.direct = &hs // or as the helper, if it cannot (startInUserNS)
 		} else if err := startAsHelper(cmd, hs); err != nil {
@@ -735,32 +740,12 @@ func rootAttrs(attr *syscall.SysProcAttr, lead *boxProcess) {
 }
 
 // enterAsRoot moves the calling, locked thread, as root, into the box's
-// mount namespace for git (or the others) and its network namespace (or
-// a granted one, p's), gives its children PID and IPC namespaces of their
-// own (a pipeline's later programs: the leader's), and drops the
-// capabilities a program could gain.
+// namespaces (enterNamespacesAsRoot), gives its children PID and IPC
+// namespaces of their own (a pipeline's later programs: the leader's),
+// and drops the capabilities a program could gain.
 func (b *Box) enterAsRoot(git bool, rules *ruleset, network bool, lead, p *boxProcess) error {
-	if err := b.enterMountNS(git); err != nil {
+	if err := b.enterNamespacesAsRoot(git, rules, network, p); err != nil {
 		return err
-	}
-	if rules != nil {
-		if err := rules.allowBoxMounts(git); err != nil {
-			return err
-		}
-	}
-	if network && b.netns >= 0 {
-		g, err := apart(newGrantedNetns)
-		if err != nil {
-			return err
-		}
-		p.net = g
-		if err := unix.Setns(int(g.ns.Fd()), unix.CLONE_NEWNET); err != nil {
-			return fmt.Errorf("confine: enter the granted network namespace: %w", err)
-		}
-	} else if b.netns >= 0 {
-		if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
-			return fmt.Errorf("confine: enter the network namespace: %w", err)
-		}
 	}
 	if lead == nil {
 		// PID and IPC namespaces of its own: System V IPC and POSIX
@@ -787,17 +772,52 @@ func (b *Box) enterAsRoot(git bool, rules *ruleset, network bool, lead, p *boxPr
 	return dropBoundingSet()
 }
 
+// enterNamespacesAsRoot moves the calling, locked thread, as root, into
+// the box's mount namespace for git (or the others), with rules granting
+// its own mounts, and into its network namespace (or, with network, a
+// granted one, p's).
+func (b *Box) enterNamespacesAsRoot(git bool, rules *ruleset, network bool, p *boxProcess) error {
+	if err := b.enterMountNS(git); err != nil {
+		return err
+	}
+	if rules != nil {
+		if err := rules.allowBoxMounts(git); err != nil {
+			return err
+		}
+	}
+	if network && b.netns >= 0 {
+		g, err := apart(newGrantedNetns)
+		if err != nil {
+			return err
+		}
+		p.net = g
+		if err := unix.Setns(int(g.ns.Fd()), unix.CLONE_NEWNET); err != nil {
+			return fmt.Errorf("confine: enter the granted network namespace: %w", err)
+		}
+	} else if b.netns >= 0 {
+		if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
+			return fmt.Errorf("confine: enter the network namespace: %w", err)
+		}
+	}
+	return nil
+}
+
 // restrict restricts the calling, locked thread with rules (or, without
 // Landlock, keeps it from gaining privileges) and the syscall filter.
 func restrict(rules *ruleset) error {
-	if rules != nil {
-		if err := rules.restrictThread(); err != nil {
-			return err
-		}
-	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+	if err := restrictFiles(rules); err != nil {
 		return err
 	}
 	return installSeccomp()
+}
+
+// restrictFiles restricts the calling, locked thread with rules, or
+// without Landlock keeps it from gaining privileges.
+func restrictFiles(rules *ruleset) error {
+	if rules != nil {
+		return rules.restrictThread()
+	}
+	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 }
 
 // networkRules returns the ruleset of a program granted the network: the
@@ -890,11 +910,7 @@ func (b *Box) limit(pid int) error {
 	if b.userns {
 		return nil // the helper sets them before its exec
 	}
-	var data uint64
-	if b.report.MemoryRlimit {
-		data = b.spec.Limits.Memory
-	}
-	for _, r := range rlimits(b.spec.Limits, data) {
+	for _, r := range rlimits(b.spec.Limits, b.dataLimit()) {
 		lim := unix.Rlimit{Cur: r.v, Max: r.v}
 		if err := unix.Prlimit(pid, r.res, &lim, nil); err != nil {
 			return fmt.Errorf("confine: resource limit %d: %w", r.res, err)
@@ -918,6 +934,24 @@ func rlimits(l Limits, data uint64) []rlimit {
 		if r.v != 0 {
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// dataLimit is the RLIMIT_DATA a program of the box gets as root: the
+// memory limit where it is enforced that way, else none.
+func (b *Box) dataLimit() uint64 {
+	if b.report.MemoryRlimit {
+		return b.spec.Limits.Memory
+	}
+	return 0
+}
+
+// spawnRlimits are rlimits(l, data) as a vspawn child sets them.
+func spawnRlimits(l Limits, data uint64) []vspawn.Rlimit {
+	var out []vspawn.Rlimit
+	for _, r := range rlimits(l, data) {
+		out = append(out, vspawn.Rlimit{Resource: r.res, Cur: r.v, Max: r.v})
 	}
 	return out
 }

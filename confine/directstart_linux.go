@@ -44,7 +44,7 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 	if hs.NetReady > 0 || hs.Zygote {
 		return nil, nil, nil, errors.New("confine: a direct start has no network to wait for and no later program")
 	}
-	b := &Box{spec: hs.Spec, callerRoot: hs.CallerRoot}
+	b := hs.box()
 	plan, absent, err := b.planMountsNoting(hs.Git)
 	if err != nil {
 		return nil, nil, nil, err
@@ -133,14 +133,17 @@ func confineCalls(c *vspawn.Calls, hs helperSpec, absent map[string]bool) (calls
 	} else {
 		c.Add("no_new_privs", unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 	}
+	addSeccomp(c)
+	return c, spawnRlimits(hs.Spec.Limits, hs.Spec.Limits.Memory), done, nil
+}
+
+// addSeccomp adds the call that installs the syscall filter, where one
+// is built.
+func addSeccomp(c *vspawn.Calls) {
 	if prog := seccompProgram(); prog != nil {
 		c.Keep(prog)
 		c.Add("seccomp", unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog)))
 	}
-	for _, r := range rlimits(hs.Spec.Limits, hs.Spec.Limits.Memory) {
-		limits = append(limits, vspawn.Rlimit{Resource: r.res, Cur: r.v, Max: r.v})
-	}
-	return c, limits, done, nil
 }
 
 // maxCapabilities bounds the capability numbers a kernel can have (the

@@ -47,6 +47,17 @@ type helperSpec struct {
 	Zygote bool `json:"zygote,omitempty"`
 }
 
+// specFor is the box's program for git (or the others), with or
+// without the network, as the helper is told it.
+func (b *Box) specFor(git, network bool) helperSpec {
+	spec := b.spec
+	spec.Network = network
+	return helperSpec{Spec: spec, ABI: b.report.Landlock, Git: git, CallerRoot: os.Geteuid() == 0}
+}
+
+// box is the box hs describes, as far as planning its mounts goes.
+func (hs helperSpec) box() *Box { return &Box{spec: hs.Spec, callerRoot: hs.CallerRoot} }
+
 func init() {
 	if len(os.Args) >= 3 && os.Args[0] == helperArg0 && os.Getenv(helperEnv) != "" {
 		os.Exit(helperMain(os.Args[1], os.Args[2:]))
@@ -140,7 +151,7 @@ func helperMain(program string, argv []string) int {
 	if err != nil {
 		return fail("working directory: %v", err)
 	}
-	b := &Box{spec: hs.Spec, callerRoot: hs.CallerRoot}
+	b := hs.box()
 	if err := b.setUpMounts(hs.Git); err != nil {
 		return fail("%v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"sync/atomic"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -76,10 +75,8 @@ func (b *Box) park(git bool, t *mountTemplate) {
 	err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) // as enter's thread
 	b.shared.mu.RLock()
 	if err == nil && !b.shared.closed && b.shared.user != nil {
-		spec := b.spec
-		spec.Network = false
-		hs := helperSpec{Spec: spec, ABI: b.report.Landlock, Git: git, CallerRoot: os.Geteuid() == 0}
-		if pc.links, err = (&Box{spec: spec, callerRoot: hs.CallerRoot}).linkTargets(); err == nil {
+		hs := b.specFor(git, false)
+		if pc.links, err = hs.box().linkTargets(); err == nil {
 			setup, limits, done, err := directSetupInTemplate(hs, t, pc.links)
 			if err == nil {
 				pc.p, _ = vspawn.Park(vspawn.ParkAttr{Cloneflags: parkedCloneflags, JoinUser: b.shared.user, JoinNet: b.shared.net,
@@ -235,49 +232,25 @@ func (b *Box) parkRoot(git bool) {
 // parkFromThread enters the box on the calling, locked thread and parks
 // the child there (see keepParkedRoot).
 func (b *Box) parkFromThread(git bool, group *Group) (*vspawn.Parked, error) {
-	if err := b.enterMountNS(git); err != nil {
+	if err := b.enterNamespacesAsRoot(git, b.rules, false, nil); err != nil {
 		return nil, err
-	}
-	if b.rules != nil {
-		if err := b.rules.allowBoxMounts(git); err != nil {
-			return nil, err
-		}
-	}
-	if b.netns >= 0 {
-		if err := unix.Setns(b.netns, unix.CLONE_NEWNET); err != nil {
-			return nil, err
-		}
 	}
 	if err := dropBoundingSet(); err != nil {
 		return nil, err
 	}
-	if b.rules != nil {
-		if err := b.rules.restrictThread(); err != nil {
-			return nil, err
-		}
-	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+	if err := restrictFiles(b.rules); err != nil {
 		return nil, err
 	}
 	// The filter refuses a clone that makes namespaces: the child
-	// installs it once it is made.
+	// installs it once it is made, and sets the limits.
 	c := &vspawn.Calls{}
-	if prog := seccompProgram(); prog != nil {
-		c.Keep(prog)
-		c.Add("seccomp", unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog)))
-	}
-	var data uint64
-	if b.report.MemoryRlimit {
-		data = b.spec.Limits.Memory
-	}
-	var limits []vspawn.Rlimit
-	for _, r := range rlimits(b.spec.Limits, data) {
-		limits = append(limits, vspawn.Rlimit{Resource: r.res, Cur: r.v, Max: r.v})
-	}
+	addSeccomp(c)
 	if err := group.join(&exec.Cmd{}); err != nil {
 		return nil, err
 	}
 	defer group.leave()
-	return vspawn.Park(vspawn.ParkAttr{Cloneflags: parkedCloneflags, Setpgid: true, Pdeathsig: syscall.SIGKILL, Setup: c, Rlimits: limits, Files: 3})
+	return vspawn.Park(vspawn.ParkAttr{Cloneflags: parkedCloneflags, Setpgid: true, Pdeathsig: syscall.SIGKILL,
+		Setup: c, Rlimits: spawnRlimits(b.spec.Limits, b.dataLimit()), Files: 3})
 }
 
 // startParkedRoot starts cmd as root in the child parked for it, if
@@ -335,11 +308,7 @@ func (b *Box) startParkedRoot(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 		close(p.done)
 		return nil, true, err
 	}
-	started := make(chan error, 1)
-	go b.awaitStarted(p, nil, started)
-	if err := p.whenStarted(started); err != nil {
-		return nil, true, err
-	}
+	go p.await() // the child set the limits before it waited
 	parkedStarts.Add(1)
 	return p, true, nil
 }

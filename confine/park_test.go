@@ -57,12 +57,12 @@ func TestParkedRootStartConfinesAsAThread(t *testing.T) {
 		return strings.Join(l, "\n")
 	}
 
-	parkAhead = false
+	parking(t, false)
 	used := threadsUsed.Load()
 	require.NotNil(t, readyThreadOf(t, b, false))
 	fromThread := probe()
 	require.Equal(t, used+1, threadsUsed.Load(), "started from the thread entered ahead")
-	parkAhead = true
+	parking(t, true)
 
 	parked := parkedStarts.Load()
 	parkedChildOf(t, b)

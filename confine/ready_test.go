@@ -167,8 +167,11 @@ func TestClosingWaitsForThreadsEnteringAhead(t *testing.T) {
 }
 
 // withoutParking turns parked children off for t (see park_linux.go).
-func withoutParking(t *testing.T) {
+func withoutParking(t *testing.T) { parking(t, false) }
+
+// parking turns parked children on or off until t ends.
+func parking(t *testing.T, on bool) {
 	saved := parkAhead
-	parkAhead = false
+	parkAhead = on
 	t.Cleanup(func() { parkAhead = saved })
 }

@@ -103,7 +103,7 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 			t = b.templateFor(direct.Git)
 		}
 		if t != nil {
-			if links, err = (&Box{spec: direct.Spec, callerRoot: direct.CallerRoot}).linkTargets(); err == nil {
+			if links, err = direct.box().linkTargets(); err == nil {
 				pid, fromParked, err = b.startParked(a, *direct, t, links, exited)
 			}
 		}

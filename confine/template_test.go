@@ -36,9 +36,7 @@ func TestTemplateStartConfinesAsDirect(t *testing.T) {
 			name = "parked"
 		}
 		t.Run(name, func(t *testing.T) {
-			saved := parkAhead
-			parkAhead = parked
-			defer func() { parkAhead = saved }()
+			parking(t, parked)
 			startsFromTemplate(t, parked)
 		})
 	}

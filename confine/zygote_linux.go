@@ -222,10 +222,10 @@ func (b *Box) startZygote(git bool) (*zygote, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := b.spec
-	spec.Network = false
+	hs := b.specFor(git, false)
+	hs.Zygote = true
 	c := &cmdLike{path: "/", args: []string{"zygote"}}
-	if err := asHelper(c, helperSpec{Spec: spec, ABI: b.report.Landlock, Git: git, Zygote: true, CallerRoot: os.Geteuid() == 0}); err != nil {
+	if err := asHelper(c, hs); err != nil {
 		parent.Close()
 		child.Close()
 		return nil, err
