@@ -39,9 +39,10 @@ func lookPath(name, path string) (string, bool) {
 // of them would be found instead.
 func lookShadowed(name, path string) (string, []string) {
 	var shadows []string
+	var blockers blockerCheck
 	dirwatch.Drain() // once for every directory's listing below
 	for _, dir := range filepath.SplitList(path) {
-		if !mayHold(dir, name) {
+		if blockers.blocks(dir) || !mayHold(dir, name) {
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -50,6 +51,8 @@ func lookShadowed(name, path string) (string, []string) {
 			return p, shadows
 		case other:
 			shadows = append(shadows, p)
+		case unreachable:
+			noteBlocked(dir)
 		}
 	}
 	return "", shadows
@@ -59,9 +62,10 @@ func lookShadowed(name, path string) (string, []string) {
 type kind int
 
 const (
-	missing    kind = iota
-	executable      // a regular file with an execute bit
-	other           // anything else: a directory, a file not executable
+	missing     kind = iota
+	executable       // a regular file with an execute bit
+	other            // anything else: a directory, a file not executable
+	unreachable      // missing for this user: a directory above may not be searched
 )
 
 // found keeps where programs were found, by search path and name.
