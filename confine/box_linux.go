@@ -498,8 +498,15 @@ func (b *Box) keepMounts() {
 // itself dies.
 type boxProcess struct {
 	cmd  *exec.Cmd
-	done chan struct{} // closed once the program has exited
+	done chan struct{} // closed once the program has exited and been waited for
 	err  error         // how it exited, set before done is closed
+
+	// waitedByCaller: the program is waited for by the first Wait, on
+	// its caller's goroutine, and not by the locked thread that started
+	// it, which holds on until then (see awaitStarted). Set before the
+	// start is told.
+	waitedByCaller bool
+	waitOnce       sync.Once
 
 	net      *grantedNet // the network of a program granted it
 	netReady *os.File    // unprivileged: the helper waits for a byte here
@@ -526,6 +533,9 @@ func (p *boxProcess) connectStarted() error {
 func (p *boxProcess) Pid() int                        { return p.cmd.Process.Pid }
 func (p *boxProcess) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
 func (p *boxProcess) Wait() error {
+	if p.waitedByCaller {
+		p.waitOnce.Do(p.await)
+	}
 	<-p.done
 	return p.err
 }
@@ -600,7 +610,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 				p.netReady.Close()
 			}
 		}
-		b.awaitStarted(p, err, started)
+		b.awaitStarted(p, err, started, lead == nil)
 	}()
 	if err := p.whenStarted(started); err != nil {
 		return nil, err
@@ -619,14 +629,28 @@ func (b *Box) start(cmd *exec.Cmd, network bool, p *boxProcess) error {
 
 // awaitStarted, on the thread that started p's program (err: how the
 // start went), tells started how it went, the limits set on the program,
-// and waits for it. A program that could not be limited is killed by the
-// caller (see whenStarted).
-func (b *Box) awaitStarted(p *boxProcess, err error, started chan<- error) {
-	if err == nil {
+// and waits for it, or, with byCaller, holds the thread until the
+// caller's Wait has waited for it: the thread's end would send the
+// program its parent-death signal. Waited for by the caller, the
+// program's exit wakes the caller's goroutine and not this locked
+// thread, which would then have to wake the caller's (two threads woken
+// in turn, each often on an idle CPU). Only a pipeline's first program
+// is: the first of a PID namespace ends only once the namespace's other
+// programs, which vtexec started, have been waited for, and the caller
+// may wait for the first before them. A program that could not be
+// limited is killed by the caller (see whenStarted).
+func (b *Box) awaitStarted(p *boxProcess, err error, started chan<- error, byCaller bool) {
+	if err == nil && p.cmd.Process != nil {
 		err = b.limit(p.cmd.Process.Pid)
 	}
+	if !byCaller || p.cmd.Process == nil {
+		started <- err
+		p.await()
+		return
+	}
+	p.waitedByCaller = true
 	started <- err
-	p.await()
+	<-p.done
 }
 
 // await waits for p's program, if it started (untilExited first), and
@@ -646,18 +670,26 @@ func (p *boxProcess) whenStarted(started <-chan error) error {
 	err := <-started
 	if err != nil && p.cmd.Process != nil {
 		p.cmd.Process.Kill()
-		<-p.done
+		p.Wait()
 	}
 	return err
 }
 
+// exited reports whether p's program has exited, waited for or not.
 func (p *boxProcess) exited() bool {
 	select {
 	case <-p.done:
 		return true
 	default:
+	}
+	if !p.waitedByCaller {
 		return false
 	}
+	// Not waited for yet: asked without reaping it. ECHILD: a Wait has
+	// just reaped it.
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, p.cmd.Process.Pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return errors.Is(err, unix.ECHILD) || (err == nil && info.Signo != 0)
 }
 
 // enter restricts the calling, locked thread and sets cmd up to start in

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,6 +98,33 @@ func TestJoiningAnEndedPipeline(t *testing.T) {
 		return
 	}
 	assert.True(t, errors.Is(err, ErrPipelineEnded), "%v", err)
+}
+
+// A pipeline's first program is waited for by its caller's Wait, not
+// by the thread that started it (see awaitStarted); one that has exited
+// and is not waited for yet has ended all the same for a program that
+// would join it.
+func TestJoiningAnEndedPipelineNotYetWaitedFor(t *testing.T) {
+	spec := Spec{ReadWrite: []string{t.TempDir()}}
+	b := openBox(t, spec)
+	leader, err := b.Start(command(spec, "/bin/true"), nil)
+	require.NoError(t, err)
+	lp := leader.(*boxProcess)
+	require.Eventually(t, lp.exited, 10*time.Second, time.Millisecond, "the leader has exited")
+	select {
+	case <-lp.done:
+		t.Fatal("waited for before its caller's Wait")
+	default:
+	}
+	late, err := b.Start(command(spec, "/bin/echo", "late"), leader)
+	if !fullRoot() {
+		require.NoError(t, err)
+		assert.NoError(t, late.Wait())
+	} else {
+		assert.True(t, errors.Is(err, ErrPipelineEnded), "%v", err)
+	}
+	require.NoError(t, leader.Wait())
+	assert.True(t, lp.exited())
 }
 
 func TestFileSizeLimit(t *testing.T) {

@@ -91,7 +91,7 @@ func (t *readyThread) run(b *Box, git bool) {
 	rootAttrs(cmd.SysProcAttr, nil)
 	err := cmd.Start()
 	job.opts.Group.leave()
-	b.awaitStarted(p, err, job.started)
+	b.awaitStarted(p, err, job.started, true)
 }
 
 // takeThread starts cmd from the box's thread entered ahead for git (or
