@@ -336,6 +336,13 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	return d, nil
 }
 
+// PrepareRun begins, in the background, what a process's one confined
+// run will need whatever its command and workspace (without root, the
+// namespaces its programs share: confine.PrepareNamespaces), so that it
+// overlaps with the process's own start. A command-line run calls it
+// first thing.
+func PrepareRun() { confine.PrepareNamespaces() }
+
 // Run checks req, asks req.Approver if the decision is ask, and runs the
 // command if it is then allowed. A refused command is not an error: the
 // Result carries the decision and exit code ExitRefused.

@@ -999,19 +999,31 @@ func Warm(root string) {
 }
 
 // WarmOnce is Warm for a process that opens one box: without root it
-// also makes, in the background, the user and network namespaces the
-// box's programs will share (see startInUserNS).
+// also makes the namespaces its programs will share (PrepareNamespaces).
 func WarmOnce(root string) {
 	Warm(root)
-	if !fullRoot() && directStart && userNamespacesAllowed() {
-		preparedNS.once.Do(func() {
-			preparedNS.done = make(chan struct{})
-			go func() {
-				defer close(preparedNS.done)
-				preparedNS.user, preparedNS.net, _ = vspawn.Namespaces(os.Getuid(), os.Getgid())
-			}()
-		})
+	PrepareNamespaces()
+}
+
+// PrepareNamespaces begins to make, in the background, the user and
+// network namespaces the programs of a process's one box will share
+// without root, where they start directly (see startInUserNS): ~1 ms,
+// most of it the network namespace's, which a fresh run waited for. A
+// process that will run a command calls it as early as it can; one that
+// runs nothing only lets them go as it exits. As root it does nothing.
+func PrepareNamespaces() {
+	if !directStart || fullRoot() {
+		return
 	}
+	preparedNS.once.Do(func() {
+		preparedNS.done = make(chan struct{})
+		go func() {
+			defer close(preparedNS.done)
+			if userNamespacesAllowed() {
+				preparedNS.user, preparedNS.net, _ = vspawn.Namespaces(os.Getuid(), os.Getgid())
+			}
+		}()
+	})
 }
 
 // netnsEntry is the network namespace of one workspace, got once per

@@ -18,6 +18,9 @@ func Warm(root string) {}
 // WarmOnce does nothing here.
 func WarmOnce(root string) {}
 
+// PrepareNamespaces does nothing here.
+func PrepareNamespaces() {}
+
 // DefaultMode is ModeBestEffort: there is no kernel confinement here.
 func DefaultMode() Mode { return ModeBestEffort }
 

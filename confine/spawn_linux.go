@@ -88,6 +88,15 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 		Cloneflags: attr.Cloneflags, UID: attr.UidMappings[0].HostID, GID: attr.GidMappings[0].HostID,
 		Setpgid: attr.Setpgid, Pdeathsig: attr.Pdeathsig,
 	}
+	// A box without a template plans the child's calls while the
+	// namespaces made ahead may still be in the making (they do not
+	// change the plan).
+	var planned *directPlan
+	if direct != nil && !network && !b.hasTemplate(direct.Git) {
+		planned = &directPlan{}
+		planned.setup, planned.limits, planned.done, planned.err = directSetup(*direct)
+		defer planned.discard()
+	}
 	if !network {
 		b.adoptPreparedNamespaces()
 	}
@@ -115,6 +124,8 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 			a.Setup, a.Rlimits, done, err = directSetupInTemplate(*direct, t, links)
 			a.Cloneflags &^= unix.CLONE_NEWNS
 			fromTemplate = true
+		case planned != nil:
+			a.Setup, a.Rlimits, err = planned.setup, planned.limits, planned.err
 		default:
 			a.Setup, a.Rlimits, done, err = directSetup(*direct)
 		}
@@ -162,6 +173,30 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 		parkedStarts.Add(1)
 	}
 	return nil
+}
+
+// directPlan is a direct start's calls made ahead (see directSetup).
+type directPlan struct {
+	setup  *vspawn.Calls
+	limits []vspawn.Rlimit
+	done   func()
+	err    error
+}
+
+// discard closes what the plan opened, used or not.
+func (p *directPlan) discard() {
+	if p.done != nil {
+		p.done()
+	}
+}
+
+// hasTemplate reports whether the box has a template for git (or the
+// others) that may serve.
+func (b *Box) hasTemplate(git bool) bool {
+	b.shared.mu.RLock()
+	defer b.shared.mu.RUnlock()
+	t := b.shared.templates[zygoteSlot(git)]
+	return t != nil && !t.stale.Load()
 }
 
 // startError is err, a direct start's, as os/exec would say it: a

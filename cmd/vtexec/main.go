@@ -108,8 +108,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "run":
 		// The handler stays until the process exits: a signal while the
 		// run's directories and cgroups are removed (Engine.Close) must
-		// not cut that short, and stopping it costs ~0.1 ms.
+		// not cut that short, and stopping it costs ~0.1 ms. What the box
+		// will need begins next (after: setting the handler up waits for
+		// a thread of Go's, and that wait would hand this thread to it).
 		ctx, _ = onSignals(ctx)
+		vtexec.PrepareRun()
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout)
