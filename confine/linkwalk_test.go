@@ -55,3 +55,42 @@ func TestLinkWalkSkipsGitData(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
+
+// A walk that found no link is kept while nothing was made, removed or
+// renamed in what it read: a link planted after, in the git directory,
+// in a new directory of it, or in a protected place that was missing,
+// protects what it leads to at the next start. One that found a link is
+// made every time.
+func TestLinkWalkKeptOnlyWhileNothingChanged(t *testing.T) {
+	for _, plant := range []string{".git/hooks/pre-push", ".git/info/new/x", ".vscode/tasks.json"} {
+		t.Run(filepath.Dir(plant), func(t *testing.T) {
+			dir := t.TempDir()
+			git := filepath.Join(dir, ".git")
+			require.NoError(t, os.MkdirAll(filepath.Join(git, "hooks"), 0o755))
+			require.NoError(t, os.MkdirAll(filepath.Join(git, "info"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(git, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+			target := filepath.Join(dir, "evil.sh")
+			require.NoError(t, os.WriteFile(target, []byte("x\n"), 0o644))
+			b := &Box{spec: Spec{ReadWrite: []string{dir}, GitDirs: []string{git}, Protected: []Protected{{Path: filepath.Join(dir, ".vscode"), Dir: true}}}}
+			walks := func() int64 {
+				before := linkWalksMade.Load()
+				got, err := b.linkTargets()
+				require.NoError(t, err)
+				assert.Empty(t, got)
+				return linkWalksMade.Load() - before
+			}
+			assert.Equal(t, int64(1), walks(), "asked once: walked")
+			assert.Equal(t, int64(1), walks(), "asked again: walked, and kept")
+			assert.Equal(t, int64(0), walks(), "kept: not walked")
+
+			link := filepath.Join(dir, plant)
+			require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+			require.NoError(t, os.Symlink(target, link))
+			for range 3 {
+				got, err := b.linkTargets()
+				require.NoError(t, err)
+				assert.Equal(t, map[string]bool{target: true}, got, "the planted link protects its target")
+			}
+		})
+	}
+}

@@ -5,12 +5,16 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/vtexec/vtexec/internal/dirwatch"
 )
 
 // A box's mount namespace changes what its programs see of the file
@@ -233,22 +237,42 @@ func (b *Box) protectLinkTargets(p *planner) error {
 		}
 	}
 	places = append(places, b.spec.GitDirs...)
+	key := strings.Join(places, "\x00") + "\x01" + strings.Join(b.spec.GitDirs, "\x00") + "\x01" + strings.Join(b.spec.ReadWrite, "\x00")
+	if _, ok := walkedNoLinks.Get(key); ok {
+		return nil
+	}
+	var w *dirwatch.Watch // before the walk: a link made during it shows later
+	if walkedNoLinks.Again(key) {
+		w = dirwatch.NewEntries()
+	}
+	linkWalksMade.Add(1)
+	watched, linked := w != nil, false
 	seen := 0
 	for _, place := range places {
+		if watched {
+			// The place made, removed or replaced.
+			watched = w.AddNames(filepath.Dir(place), false, filepath.Base(place))
+		}
 		inGit := slices.Contains(b.spec.GitDirs, place)
 		err := filepath.WalkDir(place, func(path string, d os.DirEntry, err error) error {
 			if err != nil {
+				watched = watched && errors.Is(err, fs.ErrNotExist) && path == place
 				return nil
 			}
 			if seen++; seen > maxLinkWalk {
+				watched = false
 				return filepath.SkipAll
 			}
 			if inGit && d.IsDir() && gitData(path) {
 				return filepath.SkipDir // data, not configuration or code
 			}
+			if d.IsDir() && watched {
+				watched = w.Add(path)
+			}
 			if d.Type()&os.ModeSymlink == 0 {
 				return nil
 			}
+			linked = true
 			target, err := filepath.EvalSymlinks(path)
 			if err != nil || !b.writable(target) {
 				return nil
@@ -256,11 +280,29 @@ func (b *Box) protectLinkTargets(p *planner) error {
 			return p.readOnlyBind(target, true)
 		})
 		if err != nil {
+			w.Close()
 			return err
 		}
 	}
+	if watched && !linked {
+		walkedNoLinks.Put(key, struct{}{}, w)
+	} else {
+		w.Close()
+	}
 	return nil
 }
+
+// walkedNoLinks keeps, by the places a link walk looks at and the box's
+// read-write directories, that it found no link there, while a watch of
+// the directories it read (and of the places' own names) sees no entry
+// come or go: a server walks them before every program otherwise. A
+// walk that found a link is made again every time, as where a link
+// leads can change with no entry of these directories changing; so is
+// one that could not watch all it read.
+var walkedNoLinks = dirwatch.Kept[string, struct{}]{Max: 16}
+
+// linkWalksMade counts link walks made, for tests.
+var linkWalksMade atomic.Int64
 
 // gitData reports whether the directory path is a git directory's
 // objects, refs or logs (a submodule's under modules/ too): data git
