@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/vtexec/vtexec/internal/dirwatch"
 )
 
 // A one-shot vtexec process would build a box's mount namespace and tear
@@ -39,13 +41,75 @@ var mountBuilds atomic.Int64
 
 // SpecKey names what a box is built from: its mode, its spec and the
 // identity of every path it binds or protects.
+//
+// A server asks for the key of the same spec several times a call (to
+// find its box, to see whether a template still serves): from the
+// second time, the key is kept while a watch sees no entry made,
+// removed or renamed under the name of any of those paths or of the
+// directories above them, which is what changes an identity (a file put
+// in a path's place, a directory renamed away).
 func SpecKey(spec Spec, mode Mode) string {
-	key := append([]byte(mountLayout+"|"), specText(spec, mode)...)
+	text := string(specText(spec, mode))
+	if key, ok := specKeys.Get(text); ok {
+		return key
+	}
+	paths := specPaths(spec)
+	var w *dirwatch.Watch // before the identities: a change after shows
+	if specKeys.Again(text) {
+		if w = dirwatch.NewEntries(); !watchNames(w, paths) {
+			w.Close()
+			w = nil
+		}
+	}
+	key := specKey(text, paths)
+	specKeys.Put(text, key, w)
+	return key
+}
+
+// specKeys are SpecKey's keys, by the spec's text.
+var specKeys = dirwatch.Kept[string, string]{Max: 16}
+
+// specKeysMade counts keys made from the paths' identities, for tests.
+var specKeysMade atomic.Int64
+
+// specPaths are the paths a box binds or protects.
+func specPaths(spec Spec) []string {
 	paths := append(append([]string{}, spec.ReadWrite...), spec.ReadOnly...)
 	paths = append(paths, spec.GitDirs...)
 	for _, p := range spec.Protected {
 		paths = append(paths, p.Path)
 	}
+	return paths
+}
+
+// watchNames has w watch the name of every path and of every directory
+// above it, in the directory that holds it, and reports whether it
+// could.
+func watchNames(w *dirwatch.Watch, paths []string) bool {
+	names := map[string][]string{} // directory -> names in it
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return false
+		}
+		for p = filepath.Clean(p); p != "/"; p = filepath.Dir(p) {
+			dir, name := filepath.Dir(p), filepath.Base(p)
+			if !slices.Contains(names[dir], name) {
+				names[dir] = append(names[dir], name)
+			}
+		}
+	}
+	for dir, ns := range names {
+		if !w.AddNames(dir, false, ns...) {
+			return false
+		}
+	}
+	return true
+}
+
+// specKey is SpecKey made from the paths' identities now.
+func specKey(text string, paths []string) string {
+	specKeysMade.Add(1)
+	key := append([]byte(mountLayout+"|"), text...)
 	for _, p := range paths {
 		key = append(key, '|')
 		key = append(key, p...)

@@ -137,6 +137,12 @@ func (w *Watch) add(dir string, flags uint32, names []string, contents bool) boo
 			m |= unix.IN_MODIFY | unix.IN_ATTRIB
 		}
 	}
+	if !perRequest.Load() && hub.watched {
+		// Events queued before this interest are not its: read them
+		// first, or one made before the add (another watch's directory
+		// made or removed here) would count as a change since.
+		drain()
+	}
 	// Added to what the directory's watch has: the instance is shared,
 	// and each watch of the same directory keeps what it asked for.
 	wd, err := unix.InotifyAddWatch(hub.fd, dir, m|flags|unix.IN_MASK_ADD)

@@ -256,3 +256,25 @@ func TestReadPerRequestAnswersAsOfTheRequest(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "x")))
 	assert.True(t, v.Changed(), "read by every Changed again")
 }
+
+// An event queued before a watch added its interest in a directory (a
+// name made there, which another watch of the directory minds) is not a
+// change for it.
+func TestEventsBeforeAnAddAreNotItsChanges(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("no inotify: nothing is watched")
+	}
+	dir := t.TempDir()
+	first := NewEntries()
+	require.NotNil(t, first)
+	defer first.Close()
+	require.True(t, first.AddNames(dir, false, "a"))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "b"), 0o755)) // queued for the directory's watch
+	second := NewEntries()
+	defer second.Close()
+	require.True(t, second.AddNames(dir, false, "b"))
+	assert.False(t, second.Changed(), "b was made before the watch")
+	require.NoError(t, os.Remove(filepath.Join(dir, "b")))
+	assert.True(t, second.Changed(), "b removed since")
+	assert.False(t, first.Changed(), "a is as it was")
+}
