@@ -46,8 +46,9 @@ var mountBuilds atomic.Int64
 // find its box, to see whether a template still serves): from the
 // second time, the key is kept while a watch sees no entry made,
 // removed or renamed under the name of any of those paths or of the
-// directories above them, which is what changes an identity (a file put
-// in a path's place, a directory renamed away).
+// directories above them, which is how a program changes an identity (a
+// file put in a path's place, a directory renamed away); a mount made
+// over one, which no box's program can make, is not seen.
 func SpecKey(spec Spec, mode Mode) string {
 	text := string(specText(spec, mode))
 	if key, ok := specKeys.Get(text); ok {
