@@ -57,7 +57,7 @@ func SpecKey(spec Spec, mode Mode) string {
 	paths := specPaths(spec)
 	var w *dirwatch.Watch // before the identities: a change after shows
 	if specKeys.Again(text) {
-		if w = dirwatch.NewEntries(); !watchNames(w, paths) {
+		if w = dirwatch.NewEntries(); !w.AddPaths(paths...) {
 			w.Close()
 			w = nil
 		}
@@ -81,30 +81,6 @@ func specPaths(spec Spec) []string {
 		paths = append(paths, p.Path)
 	}
 	return paths
-}
-
-// watchNames has w watch the name of every path and of every directory
-// above it, in the directory that holds it, and reports whether it
-// could.
-func watchNames(w *dirwatch.Watch, paths []string) bool {
-	names := map[string][]string{} // directory -> names in it
-	for _, p := range paths {
-		if !filepath.IsAbs(p) {
-			return false
-		}
-		for p = filepath.Clean(p); p != "/"; p = filepath.Dir(p) {
-			dir, name := filepath.Dir(p), filepath.Base(p)
-			if !slices.Contains(names[dir], name) {
-				names[dir] = append(names[dir], name)
-			}
-		}
-	}
-	for dir, ns := range names {
-		if !w.AddNames(dir, false, ns...) {
-			return false
-		}
-	}
-	return true
 }
 
 // specKey is SpecKey made from the paths' identities now.

@@ -195,8 +195,7 @@ func (p *directPlan) discard() {
 func (b *Box) hasTemplate(git bool) bool {
 	b.shared.mu.RLock()
 	defer b.shared.mu.RUnlock()
-	t := b.shared.templates[zygoteSlot(git)]
-	return t != nil && !t.stale.Load()
+	return b.liveTemplate(git) != nil
 }
 
 // startError is err, a direct start's, as os/exec would say it: a

@@ -129,12 +129,22 @@ func (b *Box) linkTargets() (map[string]bool, error) {
 // templateFor is the template a program for git (or the others) starts
 // from, or nil; the caller read-holds b.shared.mu.
 func (b *Box) templateFor(git bool) *mountTemplate {
-	t := b.shared.templates[zygoteSlot(git)]
-	if t == nil || t.stale.Load() {
+	t := b.liveTemplate(git)
+	if t == nil {
 		return nil
 	}
 	if t.key != SpecKey(b.spec, b.mode) {
 		t.stale.Store(true)
+		return nil
+	}
+	return t
+}
+
+// liveTemplate is the template for git (or the others) unless there is
+// none or it was found stale; the caller read-holds b.shared.mu.
+func (b *Box) liveTemplate(git bool) *mountTemplate {
+	t := b.shared.templates[zygoteSlot(git)]
+	if t == nil || t.stale.Load() {
 		return nil
 	}
 	return t

@@ -17,10 +17,3 @@ func fileKind(p string) kind {
 	}
 	return other
 }
-
-// blockerCheck keeps nothing here: fileKind never says unreachable.
-type blockerCheck struct{}
-
-func (*blockerCheck) blocks(string) bool { return false }
-
-func noteBlocked(string) {}

@@ -9,6 +9,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -116,6 +118,32 @@ func (w *Watch) AddNames(dir string, contents bool, names ...string) bool {
 		return false
 	}
 	return w.add(dir, unix.IN_DONT_FOLLOW, names, contents)
+}
+
+// AddPaths watches, for every path (absolute), the name of each of its
+// components in the directory that holds it, that directory followed
+// where it is a link: what changes where a path leads (a file put in a
+// component's place, a directory renamed away) shows, and nothing else
+// in those directories does.
+func (w *Watch) AddPaths(paths ...string) bool {
+	names := map[string][]string{} // directory -> names in it
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return false
+		}
+		for p = filepath.Clean(p); p != "/"; p = filepath.Dir(p) {
+			dir, name := filepath.Dir(p), filepath.Base(p)
+			if !slices.Contains(names[dir], name) {
+				names[dir] = append(names[dir], name)
+			}
+		}
+	}
+	for dir, ns := range names {
+		if !w.add(dir, 0, ns, false) {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *Watch) add(dir string, flags uint32, names []string, contents bool) bool {

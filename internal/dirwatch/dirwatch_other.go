@@ -15,6 +15,7 @@ func NewEntries() *Watch                               { return nil }
 func (w *Watch) Add(string) bool                       { return false }
 func (w *Watch) AddFollow(string) bool                 { return false }
 func (w *Watch) AddNames(string, bool, ...string) bool { return false }
+func (w *Watch) AddPaths(...string) bool               { return false }
 func (w *Watch) Changed() bool                         { return true }
 func Drain()                                           {}
 func (w *Watch) Seen() bool                            { return true }

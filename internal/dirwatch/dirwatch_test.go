@@ -262,7 +262,8 @@ func TestReadPerRequestAnswersAsOfTheRequest(t *testing.T) {
 // change for it.
 func TestEventsBeforeAnAddAreNotItsChanges(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("no inotify: nothing is watched")
+		assert.Nil(t, NewEntries())
+		return
 	}
 	dir := t.TempDir()
 	first := NewEntries()
@@ -277,4 +278,43 @@ func TestEventsBeforeAnAddAreNotItsChanges(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "b")))
 	assert.True(t, second.Changed(), "b removed since")
 	assert.False(t, first.Changed(), "a is as it was")
+}
+
+// AddPaths minds where each path leads: an entry put in the place of a
+// component, at any depth, and through a link to a directory on the
+// way; not another name in the same directories.
+func TestAddPathsMindsWhereThePathsLead(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		assert.False(t, New().AddPaths(t.TempDir()))
+		return
+	}
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	require.NoError(t, os.MkdirAll(filepath.Join(real, "ws", ".git"), 0o755))
+	require.NoError(t, os.Symlink(real, filepath.Join(base, "link")))
+	path := filepath.Join(base, "link", "ws", ".git")
+	watch := func() *Watch {
+		w := NewEntries()
+		require.True(t, w.AddPaths(path, filepath.Join(real, "ws", ".envrc")))
+		t.Cleanup(w.Close)
+		return w
+	}
+	w := watch()
+	require.NoError(t, os.WriteFile(filepath.Join(real, "ws", "main.go"), nil, 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(base, "other"), 0o755))
+	assert.False(t, w.Changed(), "other names in the same directories")
+	require.NoError(t, os.Rename(filepath.Join(real, "ws", ".git"), filepath.Join(real, "ws", "old")))
+	assert.True(t, w.Changed(), "a component renamed away, beneath the link")
+	w = watch()
+	require.NoError(t, os.WriteFile(filepath.Join(real, "ws", ".envrc"), nil, 0o644))
+	assert.True(t, w.Changed(), "a missing path made")
+	w = watch()
+	require.NoError(t, os.Remove(filepath.Join(base, "link")))
+	assert.True(t, w.Changed(), "the link on the way removed")
+	require.NoError(t, os.Symlink(real, filepath.Join(base, "link")))
+	through := NewEntries()
+	t.Cleanup(through.Close)
+	require.True(t, through.AddPaths(path))
+	require.NoError(t, os.Rename(filepath.Join(real, "ws"), filepath.Join(real, "ws2")))
+	assert.True(t, through.Changed(), "a directory renamed away in the one the link leads to")
 }
