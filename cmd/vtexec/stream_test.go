@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -167,13 +168,14 @@ func TestRunEndsInOrderOnSignals(t *testing.T) {
 		cmd.Stderr = io.Discard
 		require.NoError(t, cmd.Start())
 		out := bufio.NewReader(stdout)
-		// The program has started once vtexec streams nothing yet but
-		// the process has been up a moment; poll its children instead.
+		// vtexec streams nothing before the end; the second program has
+		// started once a process named sleep is among its descendants
+		// (echo, seen a moment, may be gone by a second look).
 		deadline := time.Now().Add(10 * time.Second)
-		for !hasChild(cmd.Process.Pid) && time.Now().Before(deadline) {
+		for !hasDescendant(cmd.Process.Pid, "sleep") && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		require.True(t, hasChild(cmd.Process.Pid), "the program did not start")
+		require.True(t, hasDescendant(cmd.Process.Pid, "sleep"), "the program did not start")
 		start := time.Now()
 		require.NoError(t, cmd.Process.Signal(sig))
 		body, err := io.ReadAll(out)
@@ -190,18 +192,21 @@ func TestRunEndsInOrderOnSignals(t *testing.T) {
 	}
 }
 
-// hasChild reports whether the process pid has a child.
-func hasChild(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-	if err == nil && len(strings.TrimSpace(string(b))) > 0 {
-		return true
-	}
-	// The program may be a child of another of vtexec's threads.
+// hasDescendant reports whether a process named comm descends from pid,
+// whichever of its threads started it.
+func hasDescendant(pid int, comm string) bool {
 	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	for _, task := range tasks {
 		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, task.Name()))
-		if len(strings.TrimSpace(string(b))) > 0 {
-			return true
+		for _, f := range strings.Fields(string(b)) {
+			child, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			name, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", child))
+			if strings.TrimSpace(string(name)) == comm || hasDescendant(child, comm) {
+				return true
+			}
 		}
 	}
 	return false
