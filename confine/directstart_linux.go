@@ -112,19 +112,11 @@ func confineCalls(c *vspawn.Calls, hs helperSpec, absent map[string]bool) (calls
 		i := c.Add("drop a capability from the bounding set", unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
 		c.Allow(i, unix.EINVAL)
 	}
-	// Loopback up, as loopbackUp does: its flags in a new namespace are
-	// IFF_LOOPBACK alone, and those no ioctl changes are kept.
-	ifr, err := unix.NewIfreq("lo")
-	if err != nil {
+	// In namespaces made ahead the loopback is up already, and bringing
+	// it up again changes nothing.
+	if err := addLoopbackUp(c); err != nil {
 		return nil, nil, nil, err
 	}
-	ifr.SetUint16(unix.IFF_UP | unix.IFF_LOOPBACK)
-	c.Keep(ifr)
-	sock := c.Add("loopback: socket", unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	up := c.Add("loopback: up", unix.SYS_IOCTL, 0, unix.SIOCSIFFLAGS, uintptr(unsafe.Pointer(ifr)))
-	c.UseResult(up, 0, sock)
-	closeSock := c.Add("loopback: close", unix.SYS_CLOSE, 0)
-	c.UseResult(closeSock, 0, sock)
 	if hs.ABI > 0 {
 		if err := directLandlock(c, hs.Spec, hs.ABI, absent, &opened); err != nil {
 			done()
@@ -135,6 +127,24 @@ func confineCalls(c *vspawn.Calls, hs helperSpec, absent map[string]bool) (calls
 	}
 	addSeccomp(c)
 	return c, spawnRlimits(hs.Spec.Limits, hs.Spec.Limits.Memory), done, nil
+}
+
+// addLoopbackUp adds the calls that bring up lo in the child's network
+// namespace, as loopbackUp does: its flags in a new namespace are
+// IFF_LOOPBACK alone, and those no ioctl changes are kept.
+func addLoopbackUp(c *vspawn.Calls) error {
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	ifr.SetUint16(unix.IFF_UP | unix.IFF_LOOPBACK)
+	c.Keep(ifr)
+	sock := c.Add("loopback: socket", unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	up := c.Add("loopback: up", unix.SYS_IOCTL, 0, unix.SIOCSIFFLAGS, uintptr(unsafe.Pointer(ifr)))
+	c.UseResult(up, 0, sock)
+	closeSock := c.Add("loopback: close", unix.SYS_CLOSE, 0)
+	c.UseResult(closeSock, 0, sock)
+	return nil
 }
 
 // addSeccomp adds the call that installs the syscall filter, where one

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vtexec/vtexec/internal/early"
 )
 
 // boxProbe prints what confines the program it runs as: its
@@ -120,33 +121,70 @@ func TestDirectStartFailures(t *testing.T) {
 }
 
 // A one-box process makes its box's shared user and network namespaces
-// while it checks the command (WarmOnce): the first program joins them.
-// As root nothing is made ahead.
+// while it checks the command (PrepareNamespaces): the first program
+// joins them. As root nothing is made ahead.
 func TestFirstProgramJoinsNamespacesMadeAhead(t *testing.T) {
 	dir := t.TempDir()
 	takenBefore := preparedNS.taken.Load() // by this test, run before in this process
-	WarmOnce(dir)
+	PrepareNamespaces()
+	if preparedNS.work != nil {
+		preparedNS.work.Get() // begun, by the background or here
+	}
 	b := openBox(t, Spec{ReadWrite: []string{dir}})
 	cmd := exec.Command("/bin/readlink", "/proc/self/ns/user", "/proc/self/ns/net")
 	cmd.Dir = dir
 	out, err := runOut(t, b, cmd, StartOptions{})
 	require.NoError(t, err, out)
 	if b.root || !b.userns || !directStart {
-		assert.Nil(t, preparedNS.done, "nothing made ahead")
+		assert.Nil(t, preparedNS.work, "nothing made ahead")
 		return
 	}
-	require.NotNil(t, preparedNS.user, "made ahead")
+	m, begun := preparedNS.work.Begun()
+	require.True(t, begun)
+	require.NotNil(t, m.user, "made ahead")
 	assert.True(t, preparedNS.taken.Load())
 	if takenBefore {
 		return // by an earlier run of this test, whose box has closed them
 	}
 	var made []string
-	for _, f := range []*os.File{preparedNS.user, preparedNS.net} {
+	for _, f := range []*os.File{m.user, m.net} {
 		l, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 		require.NoError(t, err)
 		made = append(made, l)
 	}
 	assert.Equal(t, made, strings.Fields(out), "the program is in the namespaces made ahead")
+}
+
+// Namespaces nothing began making by the first program's start are
+// never made: its child makes its own, which the box's later programs
+// join.
+func TestFirstProgramMakesItsOwnNamespacesWhenNothingBegan(t *testing.T) {
+	saved := preparedNS.work
+	t.Cleanup(func() { preparedNS.work = saved })
+	preparedNS.work = &early.Work[madeNamespaces]{} // started, never begun
+	wasTaken := preparedNS.taken.Swap(false)
+	t.Cleanup(func() { preparedNS.taken.Store(wasTaken) })
+	dir := t.TempDir()
+	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	var seen []string
+	for range 2 {
+		cmd := exec.Command("/bin/readlink", "/proc/self/ns/user", "/proc/self/ns/net")
+		cmd.Dir = dir
+		out, err := runOut(t, b, cmd, StartOptions{})
+		require.NoError(t, err, out)
+		seen = append(seen, out)
+	}
+	if b.root || !b.userns || !directStart {
+		assert.False(t, preparedNS.taken.Load(), "nothing adopted")
+		return
+	}
+	assert.True(t, preparedNS.taken.Load())
+	_, begun := preparedNS.work.Begun()
+	assert.False(t, begun, "given up, not made")
+	mine, err := os.Readlink("/proc/self/ns/net")
+	require.NoError(t, err)
+	assert.NotContains(t, seen[0], mine, "the program has a network namespace of its own")
+	assert.Equal(t, seen[0], seen[1], "the next program joins the first's")
 }
 
 // Each program of a box finds /dev/shm empty, however the box starts it

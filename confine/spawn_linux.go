@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vtexec/vtexec/internal/early"
 	"github.com/vtexec/vtexec/internal/vspawn"
 )
 
@@ -234,19 +235,23 @@ func (b *Box) keepNamespaces(pid int) {
 	b.shared.user, b.shared.net = user, net
 }
 
-// preparedNS are the user and network namespaces WarmOnce made ahead,
-// for the first box that starts a program without root.
+// preparedNS are the user and network namespaces PrepareNamespaces
+// makes ahead, for the first box that starts a program without root.
 var preparedNS struct {
-	once      sync.Once
-	done      chan struct{} // closed once they are made, or failed
-	taken     atomic.Bool
-	user, net *os.File
+	once  sync.Once
+	work  *early.Work[madeNamespaces] // nil until PrepareNamespaces
+	taken atomic.Bool
 }
 
+// madeNamespaces are a user namespace and a network namespace it owns
+// (nil if they could not be made).
+type madeNamespaces struct{ user, net *os.File }
+
 // adoptPreparedNamespaces makes the namespaces made ahead the box's
-// shared ones, if it has none and they are not another box's.
+// shared ones, if it has none and they are not another box's. Not begun
+// yet, they never will be: the program's child makes its own.
 func (b *Box) adoptPreparedNamespaces() {
-	if preparedNS.done == nil || preparedNS.taken.Load() {
+	if preparedNS.work == nil || preparedNS.taken.Load() {
 		return
 	}
 	b.shared.mu.Lock()
@@ -254,9 +259,8 @@ func (b *Box) adoptPreparedNamespaces() {
 	if b.shared.user != nil || b.shared.closed || !preparedNS.taken.CompareAndSwap(false, true) {
 		return
 	}
-	<-preparedNS.done
-	if preparedNS.user != nil {
-		b.shared.user, b.shared.net = preparedNS.user, preparedNS.net
+	if m, begun := preparedNS.work.Begun(); begun && m.user != nil {
+		b.shared.user, b.shared.net = m.user, m.net
 	}
 }
 

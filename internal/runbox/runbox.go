@@ -24,6 +24,7 @@ import (
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/early"
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/plan"
 )
@@ -535,23 +536,26 @@ func makeRunDirs(root string) (*runDirs, error) {
 // EarlyDirs makes the run directories of the workspace at root while
 // the request is checked (a directory costs a journal write on many file
 // systems); the box takes them if the run goes ahead in that workspace,
-// and they are removed otherwise.
+// and they are removed otherwise. A box that wants them before the
+// background began makes them itself.
 type EarlyDirs struct {
 	root  string
-	done  chan struct{}
-	dirs  *runDirs
-	err   error
+	work  *early.Work[madeDirs]
 	taken bool
+}
+
+// madeDirs are makeRunDirs' answer.
+type madeDirs struct {
+	dirs *runDirs
+	err  error
 }
 
 // StartDirs starts making the run directories of the workspace at root.
 func StartDirs(root string) *EarlyDirs {
-	e := &EarlyDirs{root: root, done: make(chan struct{})}
-	go func() {
-		defer close(e.done)
-		e.dirs, e.err = makeRunDirs(root)
-	}()
-	return e
+	return &EarlyDirs{root: root, work: early.Start(func() madeDirs {
+		dirs, err := makeRunDirs(root)
+		return madeDirs{dirs, err}
+	})}
 }
 
 // take returns the directories if they are for root.
@@ -559,21 +563,21 @@ func (e *EarlyDirs) take(root string) (*runDirs, bool, error) {
 	if e == nil || e.root != root {
 		return nil, false, nil
 	}
-	<-e.done
 	e.taken = true
-	return e.dirs, true, e.err
+	m := e.work.Get()
+	return m.dirs, true, m.err
 }
 
-// Discard removes the directories unless a box took them.
+// Discard removes the directories unless a box took them; not begun
+// yet, they are never made.
 func (e *EarlyDirs) Discard() {
 	if e == nil || e.taken {
 		return
 	}
 	e.taken = true
 	removeLater(func() {
-		<-e.done
-		if e.dirs != nil {
-			e.dirs.remove()
+		if m, begun := e.work.Begun(); begun && m.dirs != nil {
+			m.dirs.remove()
 		}
 	})
 }

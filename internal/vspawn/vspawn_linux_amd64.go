@@ -319,9 +319,10 @@ func Start(a Attr) (int, error) {
 // denied) and a network namespace it owns, and returns both, for Start
 // to join (Attr.JoinUser, JoinNet): made ahead, on another thread, while
 // the caller does other work. A child that shares this process's memory
-// makes them, writes its id maps, opens both and sends them back over a
-// socket; it runs only system calls, and ends.
-func Namespaces(uid, gid int) (user, net *os.File, err error) {
+// makes them, writes its id maps, makes setup's calls (nil: none) as
+// their root, opens both and sends them back over a socket; it runs only
+// system calls, and ends.
+func Namespaces(uid, gid int, setup *Calls) (user, net *os.File, err error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("vspawn: socketpair: %w", err)
@@ -332,6 +333,11 @@ func Namespaces(uid, gid int) (user, net *os.File, err error) {
 	b.writeFile("/proc/self/setgroups", "deny")
 	b.writeFile("/proc/self/gid_map", "0 "+strconv.Itoa(gid)+" 1\n")
 	b.writeFile("/proc/self/uid_map", "0 "+strconv.Itoa(uid)+" 1\n")
+	if setup != nil {
+		if err := b.appendCalls(setup); err != nil {
+			return nil, nil, err
+		}
+	}
 	var opens []int
 	for _, ns := range []string{"user", "net"} {
 		opens = append(opens, b.Add("open "+ns, syscall.SYS_OPEN, b.String("/proc/self/ns/"+ns), syscall.O_RDONLY|syscall.O_CLOEXEC))

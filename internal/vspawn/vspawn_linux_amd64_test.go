@@ -40,7 +40,7 @@ func userNamespaces(t *testing.T) bool {
 // closed when t ends.
 func namespacesAhead(t *testing.T) (user, net *os.File) {
 	t.Helper()
-	user, net, err := Namespaces(os.Getuid(), os.Getgid())
+	user, net, err := Namespaces(os.Getuid(), os.Getgid(), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { user.Close(); net.Close() })
 	return user, net
@@ -350,7 +350,7 @@ func TestStartStoresAResultForALaterCall(t *testing.T) {
 // mapped to 0 and a network namespace it owns, which Start joins.
 func TestNamespacesMadeAhead(t *testing.T) {
 	if !userNamespaces(t) {
-		_, _, err := Namespaces(os.Getuid(), os.Getgid())
+		_, _, err := Namespaces(os.Getuid(), os.Getgid(), nil)
 		var refused *CloneError
 		assert.ErrorAs(t, err, &refused, "refused as Start's clone is")
 		return
@@ -379,6 +379,44 @@ func TestNamespacesMadeAhead(t *testing.T) {
 	}
 	_, werr := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 	assert.ErrorIs(t, werr, syscall.ECHILD, "no child left behind")
+}
+
+// Namespaces makes its setup calls in the new namespaces, as their root:
+// a loopback brought up there is up for a program that joins them (its
+// address in the routing table), and only there; a call that fails is
+// named and nothing is returned.
+func TestNamespacesMakeTheirSetupCalls(t *testing.T) {
+	if !userNamespaces(t) {
+		return
+	}
+	up := &Calls{}
+	sock := up.Add("socket", syscall.SYS_SOCKET, syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	ifr := &[40]byte{'l', 'o'} // struct ifreq: the name, then the flags
+	*(*uint16)(unsafe.Pointer(&ifr[16])) = syscall.IFF_UP | syscall.IFF_LOOPBACK
+	up.Keep(ifr)
+	i := up.Add("loopback up", syscall.SYS_IOCTL, 0, syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(ifr)))
+	up.UseResult(i, 0, sock)
+	routes := func(setup *Calls) string {
+		user, net, err := Namespaces(os.Getuid(), os.Getgid(), setup)
+		require.NoError(t, err)
+		defer user.Close()
+		defer net.Close()
+		out, ws := run(t, Attr{Path: "/bin/cat", Argv: []string{"cat", "/proc/net/fib_trie"}, JoinUser: user, JoinNet: net})
+		require.True(t, ws.Exited() && ws.ExitStatus() == 0, "%v: %s", ws, out)
+		return out
+	}
+	assert.Contains(t, routes(up), "127.0.0.1", "the loopback is up")
+	assert.NotContains(t, routes(nil), "127.0.0.1", "down where no setup brought it up")
+
+	failing := &Calls{}
+	failing.Add("a call that fails", syscall.SYS_CLOSE, 1<<30)
+	user, net, err := Namespaces(os.Getuid(), os.Getgid(), failing)
+	var failed *CallError
+	require.ErrorAs(t, err, &failed)
+	assert.Equal(t, "a call that fails", failed.Call)
+	assert.ErrorIs(t, failed.Err, syscall.EBADF)
+	assert.Nil(t, user)
+	assert.Nil(t, net)
 }
 
 // MountNamespace returns the mount namespace its calls set up, in the

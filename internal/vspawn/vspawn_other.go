@@ -49,7 +49,7 @@ func (e *CallError) Unwrap() error { return e.Err }
 func Start(Attr) (int, error) { return 0, errors.New("vspawn: not available on this platform") }
 
 // Namespaces is not available here.
-func Namespaces(uid, gid int) (user, net *os.File, err error) {
+func Namespaces(uid, gid int, setup *Calls) (user, net *os.File, err error) {
 	return nil, nil, errors.New("vspawn: not available on this platform")
 }
 
