@@ -76,18 +76,28 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 	if len(f.Stmts) == 0 {
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
-	pwdSubstitutions(f)
-	loops, v := c.unrollLoops(f, ws)
+	kinds := kindsOf(f)
+	if kinds.cmdSubst {
+		pwdSubstitutions(f)
+	}
+	loops, v := c.unrollLoops(f, ws, kinds.cd)
 	if v != nil {
 		return v
 	}
-	hereDocSubstitutions(f)
-	if v := testClauses(f); v != nil {
-		return v
+	// Unrolled bodies are copies of what f held: kinds still holds.
+	if kinds.cmdSubst {
+		hereDocSubstitutions(f)
 	}
-	envs, v := prefixEnv(f)
-	if v != nil {
-		return v
+	if kinds.testClause {
+		if v := testClauses(f); v != nil {
+			return v
+		}
+	}
+	var envs map[*syntax.CallExpr][]string
+	if kinds.assigns {
+		if envs, v = prefixEnv(f); v != nil {
+			return v
+		}
 	}
 	if v := forbiddenSyntaxWith(f, loops); v != nil {
 		return v

@@ -27,7 +27,13 @@ type unrolled struct {
 	// ifs are the if statements standing so, and their elif and else
 	// branches (each an IfClause of its own).
 	ifs map[*syntax.IfClause]bool
+	// noCd: the command has no cd anywhere, so no statement is walked
+	// for one.
+	noCd bool
 }
+
+// hasCd reports whether st has a command whose first word is cd.
+func (u *unrolled) hasCd(st *syntax.Stmt) bool { return !u.noCd && hasCd(st) }
 
 // unrollLoops replaces each `for NAME in WORDS; do BODY; done` that
 // stands as a statement or as one part of an && or || list, at the top
@@ -39,8 +45,8 @@ type unrolled struct {
 // without "in", and a loop after a cd vtexec cannot follow are left in
 // place, for forbiddenSyntax to refuse, or refused here with a hint. It
 // also marks the compound commands vtexec runs (see unrollIn).
-func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace) (unrolled, *Verdict) {
-	u := unrolled{groups: map[*syntax.Block]bool{}, subshells: map[*syntax.Subshell]bool{}, ifs: map[*syntax.IfClause]bool{}}
+func (c *Checker) unrollLoops(f *syntax.File, ws *workspace.Workspace, cd bool) (unrolled, *Verdict) {
+	u := unrolled{groups: map[*syntax.Block]bool{}, subshells: map[*syntax.Subshell]bool{}, ifs: map[*syntax.IfClause]bool{}, noCd: !cd}
 	known := true
 	return u, c.unrollIn(f.Stmts, ws.Clone(), &known, &u)
 }
@@ -67,7 +73,7 @@ func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known
 				u.groups[x] = true
 				v = c.unrollIn(x.Stmts, cwd, known, u)
 			case *syntax.IfClause:
-				if v = plainIf(el); v != nil {
+				if v = plainIf(el, u); v != nil {
 					return v
 				}
 				// No cd inside: every branch starts here. Each elif, and
@@ -96,9 +102,9 @@ func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known
 				// The copies hold no loop: this marks their groups and ifs.
 				inner := *known
 				v = c.unrollIn(body, cwd.Clone(), &inner, u)
-				*known = *known && !hasCdIn(x.Do)
+				*known = *known && (u.noCd || !hasCdIn(x.Do))
 			default:
-				*known = *known && c.followCd(el, cwd)
+				*known = *known && c.followCd(el, cwd, u)
 			}
 			if v != nil {
 				return v
@@ -110,8 +116,8 @@ func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known
 
 // plainIf refuses the if statements vtexec does not run: with a cd
 // inside (the directory after it would depend on the branch taken).
-func plainIf(st *syntax.Stmt) *Verdict {
-	if hasCd(st) {
+func plainIf(st *syntax.Stmt, u *unrolled) *Verdict {
+	if u.hasCd(st) {
 		return deny(CodeControlFlow, "run the cd before the if, in the same command", "a cd inside an if is not allowed: the directory after it would depend on the branch")
 	}
 	return nil
@@ -131,10 +137,10 @@ func listElements(st *syntax.Stmt) []*syntax.Stmt {
 // not see plainly. A cd the check will refuse (its word does not expand,
 // or its directory is outside) leaves cwd as it was: the command is
 // refused for it anyway.
-func (c *Checker) followCd(el *syntax.Stmt, cwd *workspace.Workspace) bool {
+func (c *Checker) followCd(el *syntax.Stmt, cwd *workspace.Workspace, u *unrolled) bool {
 	call, ok := el.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "cd" {
-		return !hasCd(el)
+		return !u.hasCd(el)
 	}
 	if len(call.Args) != 2 {
 		return false

@@ -1,0 +1,30 @@
+package execpolicy
+
+import "mvdan.cc/sh/v3/syntax"
+
+// nodeKinds says which kinds of nodes a parsed command holds, found in
+// one walk: the passes that rewrite or refuse one kind each walk the
+// whole command, and skip one that has none.
+type nodeKinds struct {
+	cmdSubst   bool // $( ) or ` `: the $(pwd) and here-document rewrites
+	testClause bool // [[ ]]
+	assigns    bool // A=1 before a command, or alone
+	cd         bool // a command whose first word is cd
+}
+
+func kindsOf(f *syntax.File) nodeKinds {
+	var k nodeKinds
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			k.cmdSubst = true
+		case *syntax.TestClause:
+			k.testClause = true
+		case *syntax.CallExpr:
+			k.assigns = k.assigns || len(n.Assigns) > 0
+			k.cd = k.cd || (len(n.Args) > 0 && n.Args[0].Lit() == "cd")
+		}
+		return true
+	})
+	return k
+}
