@@ -21,6 +21,10 @@ func WarmOnce(root string) {}
 // PrepareNamespaces does nothing here.
 func PrepareNamespaces() {}
 
+// LeaveNamespacesAtExit does nothing here: no program has a mount
+// namespace of its own.
+func LeaveNamespacesAtExit(leave func(*os.File) bool) {}
+
 // DefaultMode is ModeBestEffort: there is no kernel confinement here.
 func DefaultMode() Mode { return ModeBestEffort }
 

@@ -3,16 +3,19 @@
 package confine
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vtexec/vtexec/internal/early"
+	"github.com/vtexec/vtexec/internal/vspawn"
 )
 
 // boxProbe prints what confines the program it runs as: its
@@ -210,4 +213,60 @@ func TestEachProgramHasItsOwnShm(t *testing.T) {
 	out, err := runOut(t, b, cmd, StartOptions{})
 	require.NoError(t, err, out)
 	assert.Equal(t, "", out, "a program started by what the box prepared ahead")
+}
+
+// nsHeld reports whether a descriptor of this process refers to ns (as
+// readlink gives a namespace: "mnt:[4026532…]").
+func nsHeld(t *testing.T, ns string) bool {
+	entries, err := os.ReadDir("/proc/self/fd")
+	require.NoError(t, err)
+	for _, e := range entries {
+		if l, _ := os.Readlink("/proc/self/fd/" + e.Name()); l == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// Without root a program's mount namespace is held past the program's
+// exit, so the exit does not wait for the namespace's teardown, and let
+// go once the program has been waited for; or handed, as it starts, to
+// what LeaveNamespacesAtExit named. As root the thread that started the
+// program holds it, and nothing is held here.
+func TestProgramsMountNamespaceOutlivesItUntilWaitedFor(t *testing.T) {
+	dir := t.TempDir()
+	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	start := func() (string, Process) {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		defer r.Close()
+		cmd := exec.Command("/bin/readlink", "/proc/self/ns/mnt")
+		cmd.Dir, cmd.Stdout = dir, w
+		p, err := b.StartWith(cmd, nil, StartOptions{})
+		w.Close()
+		require.NoError(t, err)
+		out, err := io.ReadAll(r) // to its end: the program has exited
+		require.NoError(t, err)
+		return strings.TrimSpace(string(out)), p
+	}
+	ns, p := start()
+	require.True(t, strings.HasPrefix(ns, "mnt:["), ns)
+	direct := !b.root && b.userns && vspawn.Available
+	assert.Equal(t, direct, nsHeld(t, ns), "held past the program's exit, before its wait")
+	require.NoError(t, p.Wait())
+	assert.Eventually(t, func() bool { return !nsHeld(t, ns) }, 5*time.Second, time.Millisecond, "let go once waited for")
+	if !direct {
+		return
+	}
+
+	var left []*os.File
+	LeaveNamespacesAtExit(func(f *os.File) bool { left = append(left, f); return true })
+	t.Cleanup(func() { leaveAtExit.Store(nil) })
+	ns, p = start()
+	require.NoError(t, p.Wait())
+	require.Len(t, left, 1, "handed over as the program started")
+	l, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(left[0].Fd())))
+	require.NoError(t, err)
+	assert.Equal(t, ns, l)
+	left[0].Close()
 }

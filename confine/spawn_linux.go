@@ -161,6 +161,7 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 	if cmd.Process, err = os.FindProcess(pid); err != nil {
 		return err
 	}
+	keepMountNamespace(pid, exited)
 	if !network && !joined {
 		b.keepNamespaces(pid)
 	}
@@ -276,4 +277,36 @@ func (b *Box) dropNamespaces() {
 		b.shared.net.Close()
 		b.shared.user, b.shared.net = nil, nil
 	}
+}
+
+// leaveAtExit, when set, takes the mount namespaces kept past their
+// programs' exit (see keepMountNamespace) to let them go once this
+// process has exited; false: it could not take one.
+var leaveAtExit atomic.Pointer[func(*os.File) bool]
+
+// LeaveNamespacesAtExit has leave (exithold.CloseAfterExit, in a process
+// that answers one request and exits) take the mount namespaces kept
+// past their programs' exit, instead of letting each go once its program
+// has exited.
+func LeaveNamespacesAtExit(leave func(*os.File) bool) { leaveAtExit.Store(&leave) }
+
+// keepMountNamespace holds the mount namespace of pid, a program just
+// started without root, past the program's exit. Its last holder tears
+// it down, which waits for an RCU grace period (0.2-0.4 ms here), and a
+// program that is the last makes whoever waits for it wait for that too:
+// as root, the thread that started it holds it. The namespace is let go
+// once exited is closed, on a goroutine of its own, or by leaveAtExit. A
+// program that has ended already is past helping.
+func keepMountNamespace(pid int, exited <-chan struct{}) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/ns/mnt")
+	if err != nil {
+		return
+	}
+	if leave := leaveAtExit.Load(); leave != nil && (*leave)(f) {
+		return
+	}
+	go func() {
+		<-exited
+		f.Close()
+	}()
 }

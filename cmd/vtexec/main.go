@@ -27,10 +27,12 @@ import (
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/codes"
+	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/execpolicy"
 	"github.com/vtexec/vtexec/hook"
 	"github.com/vtexec/vtexec/internal/buildinfo"
 	"github.com/vtexec/vtexec/internal/display"
+	"github.com/vtexec/vtexec/internal/exithold"
 	"github.com/vtexec/vtexec/internal/inherited"
 )
 
@@ -113,6 +115,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// a thread of Go's, and that wait would hand this thread to it).
 		ctx, _ = onSignals(ctx)
 		vtexec.PrepareRun()
+		// One request: its programs' mount namespaces go after the exit.
+		confine.LeaveNamespacesAtExit(exithold.CloseAfterExit)
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout)

@@ -17,8 +17,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("EXITHOLD_CHILD") == "1" {
+	switch os.Getenv("EXITHOLD_CHILD") {
+	case "1":
 		child()
+	case "later":
+		childClosingLater()
 	}
 	os.Exit(m.Run())
 }
@@ -36,6 +39,73 @@ func child() {
 	os.Stdout.WriteString(strconv.Itoa(pid) + " " + strconv.Itoa(int(r.Fd())) + "\n")
 	io.Copy(io.Discard, os.Stdin)
 	os.Exit(0)
+}
+
+// childClosingLater leaves its descriptor 3, the write end of its
+// parent's pipe, to be closed after its exit, starts a holder, says its
+// pid, and exits when its stdin ends.
+func childClosingLater() {
+	if !CloseAfterExit(os.NewFile(3, "pipe")) {
+		os.Exit(2)
+	}
+	os.Stdout.WriteString(strconv.Itoa(Hold(nil)) + "\n")
+	io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
+}
+
+// What CloseAfterExit was given stays open while the process runs,
+// though the process closed its descriptor, is held by the holder past
+// the process's exit in one socket, and is let go once the holder ends.
+func TestCloseAfterExitHoldsUntilTheHolderEnds(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "EXITHOLD_CHILD=later")
+	cmd.ExtraFiles = []*os.File{w}
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer cmd.Process.Kill()
+	w.Close()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	holder := strings.TrimSpace(line)
+	require.NotEqual(t, "0", holder, "the holder started")
+
+	eof := make(chan struct{})
+	go func() { io.Copy(io.Discard, r); close(eof) }()
+	select {
+	case <-eof:
+		t.Fatal("the pipe ended while the process runs: what it left was closed")
+	case <-time.After(100 * time.Millisecond):
+	}
+	var fds []string
+	require.Eventually(t, func() bool {
+		entries, err := os.ReadDir(filepath.Join("/proc", holder, "fd"))
+		if err != nil {
+			return false
+		}
+		fds = fds[:0]
+		for _, e := range entries {
+			l, _ := os.Readlink(filepath.Join("/proc", holder, "fd", e.Name()))
+			fds = append(fds, l)
+		}
+		return len(fds) == 2
+	}, 10*time.Second, time.Millisecond)
+	assert.Contains(t, fds[1], "socket:", "the holder keeps the socket that holds it")
+
+	require.NoError(t, stdin.Close())
+	require.NoError(t, cmd.Wait())
+	select {
+	case <-eof:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the pipe did not end once the process and its holder had")
+	}
 }
 
 // The holder shares the process's memory, keeps only the descriptor it
