@@ -16,7 +16,7 @@ var stack [8 << 10]byte
 // the caller's in use (a file system to unmount).
 var rootDir = [2]byte{'/', 0}
 
-func clonehold(stackTop uintptr, pipe int32, keep int32, root *byte) (pid int64)
+func clonehold(stackTop uintptr, pipe int32, keep int32, root *byte, masks *[2]uint64) (pid int64)
 
 // Hold starts the holder, giving it keep (nil: none), and returns its
 // pid, or 0 if it could not be started. Call it once, as the process
@@ -42,15 +42,8 @@ func Hold(keep *os.File) int {
 	// Every signal blocked on this thread across the clone, which the
 	// holder inherits: a signal handler of Go's would run in it without
 	// a Go runtime.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	all, old := ^uint64(0), uint64(0)
-	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&all)), uintptr(unsafe.Pointer(&old)), 8, 0, 0); errno != 0 {
-		syscall.Close(p[1])
-		return 0
-	}
-	pid := clonehold(top, int32(p[0]), k, &rootDir[0])
-	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetMask, uintptr(unsafe.Pointer(&old)), 0, 8, 0, 0)
+	masks := [2]uint64{^uint64(0), 0}
+	pid := clonehold(top, int32(p[0]), k, &rootDir[0], &masks)
 	runtime.KeepAlive(keep)
 	if pid <= 0 {
 		syscall.Close(p[1])
@@ -58,9 +51,6 @@ func Hold(keep *os.File) int {
 	}
 	return int(pid)
 }
-
-// sigSetMask is rt_sigprocmask's SIG_SETMASK.
-const sigSetMask = 2
 
 // afterExit holds the descriptors CloseAfterExit was given, in flight in
 // a socket pair whose receiving end the holder keeps: a descriptor sent

@@ -1,11 +1,25 @@
 #include "textflag.h"
 
-// func clonehold(stackTop uintptr, pipe int32, keep int32, root *byte) (pid int64)
+// func clonehold(stackTop uintptr, pipe int32, keep int32, root *byte, masks *[2]uint64) (pid int64)
 //
-// The child runs on stackTop with the caller's signal mask (all blocked),
-// keeps pipe as descriptor 0 and keep (if >= 0) as 1, closes the rest,
-// moves to root, reads descriptor 0 until it ends, and exits.
-TEXT ·clonehold(SB),NOSPLIT|NOFRAME,$0-32
+// With every signal blocked on the calling thread (masks[0] all set; the
+// thread's mask saved in masks[1] and set again after), it clones the
+// process without a new program. The child runs on stackTop with every
+// signal blocked, keeps pipe as descriptor 0 and keep (if >= 0) as 1,
+// closes the rest, moves to root, reads descriptor 0 until it ends, and
+// exits. No Go code runs between the two masks, so the goroutine cannot
+// move to another thread: the caller needs no LockOSThread, whose first
+// use starts a thread of Go's (~0.2 ms).
+TEXT ·clonehold(SB),NOSPLIT|NOFRAME,$0-40
+	MOVQ	masks+24(FP), R9
+	MOVQ	$2, DI		// rt_sigprocmask(SIG_SETMASK, &masks[0], &masks[1], 8)
+	MOVQ	R9, SI
+	LEAQ	8(R9), DX
+	MOVQ	$8, R10
+	MOVQ	$14, AX
+	SYSCALL
+	CMPQ	AX, $0
+	JLT	failed
 	MOVQ	stackTop+0(FP), SI
 	MOVL	pipe+8(FP), R12
 	MOVL	keep+12(FP), R13
@@ -18,7 +32,17 @@ TEXT ·clonehold(SB),NOSPLIT|NOFRAME,$0-32
 	SYSCALL
 	CMPQ	AX, $0
 	JEQ	child
-	MOVQ	AX, pid+24(FP)	// the child's pid, or -errno
+	MOVQ	AX, pid+32(FP)	// the child's pid, or -errno
+	MOVQ	$2, DI		// rt_sigprocmask(SIG_SETMASK, &masks[1], NULL, 8)
+	LEAQ	8(R9), SI
+	XORQ	DX, DX
+	MOVQ	$8, R10
+	MOVQ	$14, AX
+	SYSCALL
+	RET
+
+failed:
+	MOVQ	AX, pid+32(FP)
 	RET
 
 child:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,7 +36,12 @@ func child() {
 		os.Exit(2)
 	}
 	defer w.Close()
+	runtime.LockOSThread() // to read this thread's mask before and after
+	before := sigBlk()
 	pid := Hold(r)
+	if sigBlk() != before {
+		os.Exit(3) // the caller's signals left blocked
+	}
 	os.Stdout.WriteString(strconv.Itoa(pid) + " " + strconv.Itoa(int(r.Fd())) + "\n")
 	io.Copy(io.Discard, os.Stdin)
 	os.Exit(0)
@@ -108,10 +114,21 @@ func TestCloseAfterExitHoldsUntilTheHolderEnds(t *testing.T) {
 	}
 }
 
+// sigBlk is the calling thread's blocked signals, as /proc shows them.
+func sigBlk() string {
+	status, _ := os.ReadFile("/proc/thread-self/status")
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "SigBlk:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
 // The holder shares the process's memory, keeps only the descriptor it
-// was given and its pipe, sits in /, blocks every signal, lets the
-// caller's streams end with the process, and ends itself once the
-// process has.
+// was given and its pipe, sits in /, blocks every signal (the caller's
+// thread has its own mask again), lets the caller's streams end with the
+// process, and ends itself once the process has.
 func TestHolderOutlivesTheProcessAndHoldsNothingElse(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
