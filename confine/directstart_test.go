@@ -236,14 +236,21 @@ func nsHeld(t *testing.T, ns string) bool {
 func TestProgramsMountNamespaceOutlivesItUntilWaitedFor(t *testing.T) {
 	dir := t.TempDir()
 	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	// The program ends only once told (its stdin closed), after its
+	// start has returned: a slow start (the race detector) would
+	// otherwise find it ended already, past helping.
 	start := func() (string, Process) {
 		r, w, err := os.Pipe()
 		require.NoError(t, err)
 		defer r.Close()
-		cmd := exec.Command("/bin/readlink", "/proc/self/ns/mnt")
-		cmd.Dir, cmd.Stdout = dir, w
+		in, tell, err := os.Pipe()
+		require.NoError(t, err)
+		defer in.Close()
+		cmd := exec.Command("/bin/sh", "-c", "readlink /proc/self/ns/mnt; read -r _ || :")
+		cmd.Dir, cmd.Stdout, cmd.Stdin = dir, w, in
 		p, err := b.StartWith(cmd, nil, StartOptions{})
 		w.Close()
+		tell.Close()
 		require.NoError(t, err)
 		out, err := io.ReadAll(r) // to its end: the program has exited
 		require.NoError(t, err)
