@@ -22,7 +22,7 @@ func kindsOf(f *syntax.File) nodeKinds {
 			k.testClause = true
 		case *syntax.CallExpr:
 			k.assigns = k.assigns || len(n.Assigns) > 0
-			k.cd = k.cd || (len(n.Args) > 0 && n.Args[0].Lit() == "cd")
+			k.cd = k.cd || isCd(n)
 		}
 		return true
 	})

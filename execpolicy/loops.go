@@ -35,6 +35,9 @@ type unrolled struct {
 // hasCd reports whether st has a command whose first word is cd.
 func (u *unrolled) hasCd(st *syntax.Stmt) bool { return !u.noCd && hasCd(st) }
 
+// hasCdIn reports whether any of stmts has one.
+func (u *unrolled) hasCdIn(stmts []*syntax.Stmt) bool { return !u.noCd && hasCdIn(stmts) }
+
 // unrollLoops replaces each `for NAME in WORDS; do BODY; done` that
 // stands as a statement or as one part of an && or || list, at the top
 // or inside groups and ifs, by a group of what it stands for: BODY once
@@ -102,7 +105,7 @@ func (c *Checker) unrollIn(stmts []*syntax.Stmt, cwd *workspace.Workspace, known
 				// The copies hold no loop: this marks their groups and ifs.
 				inner := *known
 				v = c.unrollIn(body, cwd.Clone(), &inner, u)
-				*known = *known && (u.noCd || !hasCdIn(x.Do))
+				*known = *known && !u.hasCdIn(x.Do)
 			default:
 				*known = *known && c.followCd(el, cwd, u)
 			}
@@ -139,7 +142,7 @@ func listElements(st *syntax.Stmt) []*syntax.Stmt {
 // refused for it anyway.
 func (c *Checker) followCd(el *syntax.Stmt, cwd *workspace.Workspace, u *unrolled) bool {
 	call, ok := el.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "cd" {
+	if !ok || !isCd(call) {
 		return !u.hasCd(el)
 	}
 	if len(call.Args) != 2 {
@@ -221,13 +224,16 @@ func (c *Checker) unrollLoop(st *syntax.Stmt, fc *syntax.ForClause, cwd *workspa
 func hasCd(st *syntax.Stmt) bool {
 	found := false
 	syntax.Walk(st, func(n syntax.Node) bool {
-		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == "cd" {
+		if call, ok := n.(*syntax.CallExpr); ok && isCd(call) {
 			found = true
 		}
 		return !found
 	})
 	return found
 }
+
+// isCd reports whether call's first word is cd.
+func isCd(call *syntax.CallExpr) bool { return len(call.Args) > 0 && call.Args[0].Lit() == "cd" }
 
 func hasCdIn(stmts []*syntax.Stmt) bool {
 	for _, s := range stmts {

@@ -86,12 +86,17 @@ func CloseAfterExit(f *os.File) bool {
 		}
 		closing.send, closing.recv = fds[0], fds[1]
 	}
-	if err := syscall.Sendmsg(closing.send, []byte{0}, syscall.UnixRights(int(f.Fd())), nil, syscall.MSG_DONTWAIT); err != nil {
+	if closing.put(f) != nil {
 		return false
 	}
 	closing.n++
 	f.Close()
 	return true
+}
+
+// put sends f into the socket, where it stays in flight.
+func (c *afterExit) put(f *os.File) error {
+	return syscall.Sendmsg(c.send, []byte{0}, syscall.UnixRights(int(f.Fd())), nil, syscall.MSG_DONTWAIT)
 }
 
 // takeReceiver sends keep (if any) after the descriptors held for after
@@ -104,10 +109,8 @@ func (c *afterExit) takeReceiver(keep *os.File) int {
 	if c.recv < 0 {
 		return -1
 	}
-	if keep != nil {
-		if err := syscall.Sendmsg(c.send, []byte{0}, syscall.UnixRights(int(keep.Fd())), nil, syscall.MSG_DONTWAIT); err != nil {
-			return -1
-		}
+	if keep != nil && c.put(keep) != nil {
+		return -1
 	}
 	syscall.Close(c.send)
 	recv := c.recv

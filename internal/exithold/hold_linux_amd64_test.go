@@ -59,28 +59,48 @@ func childClosingLater() {
 	os.Exit(0)
 }
 
-// What CloseAfterExit was given stays open while the process runs,
-// though the process closed its descriptor, is held by the holder past
-// the process's exit in one socket, and is let go once the holder ends.
-func TestCloseAfterExitHoldsUntilTheHolderEnds(t *testing.T) {
+// underTest is this test binary run as the process under test (its role
+// as EXITHOLD_CHILD says), in a directory of its own, given extra as its
+// descriptors from 3, and the first line it wrote; it is killed when t
+// ends.
+type underTest struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.Reader
+	line   string
+}
+
+func startChild(t *testing.T, role string, extra ...*os.File) underTest {
+	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	defer r.Close()
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "EXITHOLD_CHILD=later")
-	cmd.ExtraFiles = []*os.File{w}
+	cmd.Env = append(os.Environ(), "EXITHOLD_CHILD="+role)
+	cmd.Dir = t.TempDir()
+	cmd.ExtraFiles = extra
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	defer cmd.Process.Kill()
-	w.Close()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	t.Cleanup(func() { cmd.Process.Kill() })
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
 	require.NoError(t, err)
-	holder := strings.TrimSpace(line)
+	return underTest{cmd, stdin, out, line}
+}
+
+// What CloseAfterExit was given stays open while the process runs,
+// though the process closed its descriptor, is held by the holder past
+// the process's exit in one socket, and is let go once the holder ends.
+func TestCloseAfterExitHoldsUntilTheHolderEnds(t *testing.T) {
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	c := startChild(t, "later", w)
+	w.Close()
+	cmd, stdin := c.cmd, c.stdin
+	holder := strings.TrimSpace(c.line)
 	require.NotEqual(t, "0", holder, "the holder started")
 
 	eof := make(chan struct{})
@@ -130,21 +150,9 @@ func sigBlk() string {
 // thread has its own mask again), lets the caller's streams end with the
 // process, and ends itself once the process has.
 func TestHolderOutlivesTheProcessAndHoldsNothingElse(t *testing.T) {
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "EXITHOLD_CHILD=1")
-	cmd.Dir = t.TempDir()
-	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	defer cmd.Process.Kill()
-
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	require.NoError(t, err)
-	fields := strings.Fields(line)
+	c := startChild(t, "1")
+	cmd, stdin, stdout := c.cmd, c.stdin, c.stdout
+	fields := strings.Fields(c.line)
 	require.Len(t, fields, 2)
 	holder, given := fields[0], fields[1]
 	require.NotEqual(t, "0", holder, "the holder started")
