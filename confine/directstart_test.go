@@ -169,11 +169,16 @@ func TestFirstProgramMakesItsOwnNamespacesWhenNothingBegan(t *testing.T) {
 	t.Cleanup(func() { preparedNS.taken.Store(wasTaken) })
 	dir := t.TempDir()
 	b := openBox(t, Spec{ReadWrite: []string{dir}})
+	// Each program ends only once told (its stdin closed), after its
+	// start has returned: one that has ended by then (a slow start) has
+	// no namespaces left to keep, and the next rightly makes its own.
 	var seen []string
 	for range 2 {
-		cmd := exec.Command("/bin/readlink", "/proc/self/ns/user", "/proc/self/ns/net")
-		cmd.Dir = dir
-		out, err := runOut(t, b, cmd, StartOptions{})
+		in, tell, err := os.Pipe()
+		require.NoError(t, err)
+		cmd := exec.Command("/bin/sh", "-c", "readlink /proc/self/ns/user /proc/self/ns/net; read -r _ || :")
+		cmd.Dir, cmd.Stdin = dir, in
+		out, err := runOutThen(t, b, cmd, StartOptions{}, func() { in.Close(); tell.Close() })
 		require.NoError(t, err, out)
 		seen = append(seen, out)
 	}

@@ -42,11 +42,18 @@ func readyZygote(t *testing.T, b *Box, git bool) *zygote {
 // runOut starts cmd in b through StartWith and returns its output and
 // how it ended.
 func runOut(t *testing.T, b *Box, cmd *exec.Cmd, opts StartOptions) (string, error) {
+	return runOutThen(t, b, cmd, opts, func() {})
+}
+
+// runOutThen is runOut calling started once the start has returned,
+// before waiting.
+func runOutThen(t *testing.T, b *Box, cmd *exec.Cmd, opts StartOptions, started func()) (string, error) {
 	out, err := os.CreateTemp(t.TempDir(), "out")
 	require.NoError(t, err)
 	defer out.Close()
 	cmd.Stdout, cmd.Stderr = out, out
 	p, err := b.StartWith(cmd, nil, opts)
+	started()
 	require.NoError(t, err)
 	werr := p.Wait()
 	data, err := os.ReadFile(out.Name())
