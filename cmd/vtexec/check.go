@@ -10,7 +10,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"unicode/utf8"
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/dirwatch"
@@ -117,7 +116,7 @@ func decodeStreamRequest(line []byte) (streamRequest, error) {
 		if vals[1] == nil {
 			return sr, nil
 		}
-		if cwd, plain := plainString(vals[1]); plain {
+		if cwd, exact := jsonline.String(vals[1]); exact {
 			sr.Cwd = cwd
 			return sr, nil
 		}
@@ -128,15 +127,6 @@ func decodeStreamRequest(line []byte) (streamRequest, error) {
 	sr = streamRequest{}
 	err := json.Unmarshal(line, &sr)
 	return sr, err
-}
-
-// plainString is a JSON string's value when it holds no escape and is
-// UTF-8 (which decoding would replace).
-func plainString(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
-		return "", false
-	}
-	return string(raw[1 : len(raw)-1]), true
 }
 
 // checkStream answers one verdict line per request line, in order. A bad
@@ -261,7 +251,9 @@ func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decisi
 		return badRequestDecision("", "not a JSON object: "+err.Error())
 	}
 	req := vtexec.Request{Workspace: cfg.wsDir, Cwd: sr.Cwd, AuditLog: cfg.auditLog, Session: cfg.session}
-	if err := json.Unmarshal(sr.Cmd, &req.Command); err != nil {
+	if cmd, exact := jsonline.String(sr.Cmd); exact {
+		req.Command = cmd
+	} else if err := json.Unmarshal(sr.Cmd, &req.Command); err != nil {
 		if err := json.Unmarshal(sr.Cmd, &req.Argv); err != nil {
 			return badRequestDecision("", `"cmd" must be a string or an array of strings`)
 		}
