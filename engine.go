@@ -25,21 +25,23 @@ import (
 
 // state is one request on its way through check, ask and run.
 type state struct {
-	engine   *Engine
-	req      Request
-	src      string
-	ws       *workspace.Workspace
-	files    PolicyFiles
-	pol      *execpolicy.Policy
-	sess     *cwdtrack.Session // nil without --session
-	store    cwdtrack.Store
-	decided  *execpolicy.Decided
-	checker  execpolicy.Checker // the engine's, with the policy's extra PATH
-	extra    []string           // the policy's extra PATH directories that exist
-	log      *audit.Log
-	note     string    // for the person, set by recordAlways
-	rt       *runTime  // set when the request runs in the interpreter
-	warnings []Warning // failures that did not stop the request
+	engine *Engine
+	req    Request
+	src    string
+	ws     *workspace.Workspace
+	files  PolicyFiles
+	// policyWatched: the policy came from an unchanged watch of its files.
+	policyWatched bool
+	pol           *execpolicy.Policy
+	sess          *cwdtrack.Session // nil without --session
+	store         cwdtrack.Store
+	decided       *execpolicy.Decided
+	checker       execpolicy.Checker // the engine's, with the policy's extra PATH
+	extra         []string           // the policy's extra PATH directories that exist
+	log           *audit.Log
+	note          string    // for the person, set by recordAlways
+	rt            *runTime  // set when the request runs in the interpreter
+	warnings      []Warning // failures that did not stop the request
 }
 
 func (st *state) warn(code, reason string) {
@@ -62,7 +64,7 @@ func (e *Engine) prepare(req Request) (*state, error) {
 	if st.files, err = e.policyFilesFor(st.ws.Root()); err != nil {
 		return nil, badRequest("set XDG_CONFIG_HOME and XDG_STATE_HOME", "%v", err)
 	}
-	if st.pol, err = e.policy(st.files); err != nil {
+	if st.pol, st.policyWatched, err = e.policy(st.files); err != nil {
 		return nil, err
 	}
 	for _, r := range st.pol.Roots {
@@ -243,14 +245,18 @@ type cachedPolicy struct {
 // policy returns the workspace's policy: the one loaded before if every
 // file it came from still has the identity it had then (one stat each,
 // or none while a watch of them has seen no change), else a fresh load.
-func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
+//
+// watched reports that the policy came from a watch of the files that
+// has seen no change since it was made: every directory on the way to
+// them has been a directory, or missing, all along.
+func (e *Engine) policy(files PolicyFiles) (pol *execpolicy.Policy, watched bool, err error) {
 	key := files.User + "\x00" + files.Project + "\x00" + files.ProjectLocal + "\x00" + files.TrustStore
 	e.mu.Lock()
 	c, ok := e.policies[key]
 	if ok && c.w != nil {
 		if !c.w.Changed() {
 			e.mu.Unlock()
-			return c.pol, nil
+			return c.pol, true, nil
 		}
 		c.w.Close()
 		c.w = nil
@@ -271,13 +277,13 @@ func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
 		}
 		e.mu.Unlock()
 		w.Close()
-		return c.pol, nil
+		return c.pol, false, nil
 	}
 	w.Close()
 	e.loads.Add(1)
 	pol, ids, stable, err := loadPolicy(files)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	now := time.Now()
 	keep := stable
@@ -296,7 +302,7 @@ func (e *Engine) policy(files PolicyFiles) (*execpolicy.Policy, error) {
 		}
 		e.policies[key] = &cachedPolicy{ids: ids, pol: pol}
 	}
-	return pol, nil
+	return pol, false, nil
 }
 
 // forgetPolicies drops the policies kept; e.mu is held.
@@ -679,10 +685,14 @@ func (st *state) marker(exit int) string {
 func (st *state) ownFilesOutside() error {
 	// The project's policy files are protected by the name .vtexec; a
 	// .vtexec that is a link would make them writable under another.
+	// A policy from an unchanged watch of the way to the project's files
+	// vouches for it (watchPolicyFiles gives none for a link or a file).
 	dot := filepath.Dir(st.files.Project)
-	if fi, err := os.Lstat(dot); err == nil && !fi.IsDir() {
-		return badRequest("make .vtexec a plain directory (a person can replace the link with the directory it points to)",
-			"%s is not a plain directory (a symbolic link or a file), so its policy files would be writable under another name", dot)
+	if !st.policyWatched {
+		if fi, err := os.Lstat(dot); err == nil && !fi.IsDir() {
+			return badRequest("make .vtexec a plain directory (a person can replace the link with the directory it points to)",
+				"%s is not a plain directory (a symbolic link or a file), so its policy files would be writable under another name", dot)
+		}
 	}
 	for _, d := range []struct{ env, dir string }{
 		{"XDG_CONFIG_HOME", filepath.Dir(st.files.User)},

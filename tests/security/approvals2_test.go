@@ -75,6 +75,30 @@ func TestVtexecDirMustBeARealDirectory(t *testing.T) {
 	assert.Equal(t, "bad_request", re.Code)
 }
 
+// A .vtexec made a link (or first made, as a link) after the workspace's
+// policy has been read and kept is seen at the next request, however
+// many came before with the same engine.
+func TestVtexecDirMadeALinkLaterIsRefused(t *testing.T) {
+	for _, had := range []bool{true, false} {
+		ws := fixture(t)
+		if !had {
+			require.NoError(t, os.RemoveAll(filepath.Join(ws, ".vtexec")))
+		}
+		e := vtexec.NewEngine(vtexec.Config{})
+		for range 4 { // loaded, found unchanged with a watch, then kept
+			_, err := e.Check(context.Background(), vtexec.Request{Command: "ls", Workspace: ws, AuditLog: "off"})
+			require.NoError(t, err)
+		}
+		require.NoError(t, os.MkdirAll(filepath.Join(ws, "conf"), 0o755))
+		require.NoError(t, os.RemoveAll(filepath.Join(ws, ".vtexec")))
+		require.NoError(t, os.Symlink("conf", filepath.Join(ws, ".vtexec")))
+		_, err := e.Check(context.Background(), vtexec.Request{Command: "true > conf/policy.toml", Workspace: ws, AuditLog: "off"})
+		var re *vtexec.RequestError
+		require.ErrorAs(t, err, &re, "had .vtexec: %v", had)
+		assert.Equal(t, "bad_request", re.Code)
+	}
+}
+
 // An extra root from the policy may not cover vtexec's own directories.
 func TestRootsDoNotCoverOwnDirectories(t *testing.T) {
 	ws := fixture(t)
