@@ -222,12 +222,23 @@ func scanValue(data []byte, i, depth int) (int, bool) {
 	case c == '-' || (c >= '0' && c <= '9'):
 		return scanNumber(data, i)
 	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if bytes.HasPrefix(data[i:], []byte(lit)) {
-			return i + len(lit), true
-		}
+	if lit := literal(data[i]); lit != "" && bytes.HasPrefix(data[i:], []byte(lit)) {
+		return i + len(lit), true
 	}
 	return i, false
+}
+
+// literal is the JSON literal a value starting with c can be, if any.
+func literal(c byte) string {
+	switch c {
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
+	case 'n':
+		return "null"
+	}
+	return ""
 }
 
 // scanString returns where the JSON string at data[i] (its opening
