@@ -80,11 +80,17 @@ func TestConcurrentAsksShareOneRun(t *testing.T) {
 	needGit(t)
 	dir := t.TempDir()
 	require.NoError(t, exec.Command("git", "init", "-q", dir).Run())
-	time.Sleep(2 * RacyWindow) // the files old enough to be confirmed
 	c := New()
+	// A first run during which a file changes is not trusted: the next
+	// asks need a run of their own.
+	head := filepath.Join(dir, ".git", "HEAD")
+	afterHelpers = func() { touch(t, head) }
+	t.Cleanup(func() { afterHelpers = nil })
 	first := c.Ask(dir, nil)
+	afterHelpers = nil
 	perAsk := c.Runs()
 	require.Greater(t, perAsk, int64(0))
+	time.Sleep(2 * RacyWindow) // the files old enough to be confirmed
 	var wg sync.WaitGroup
 	answers := make([]*Answers, 8)
 	for i := range answers {
@@ -100,38 +106,79 @@ func TestConcurrentAsksShareOneRun(t *testing.T) {
 	}
 }
 
-// Asked from a subdirectory, the index is the whole working tree's, as
-// asked from its top: ls-files runs beside rev-parse there, with the
-// whole tree as its pathspec.
-func TestIndexFromASubdirectoryIsTheWholeTree(t *testing.T) {
+// A first run over files that had settled long before is trusted at
+// once; one during which a file it read changed, or went away, is not,
+// however long the run took: the next ask runs git again and sees the
+// change.
+func TestFirstRunIsTrustedOnlyOverSettledFiles(t *testing.T) {
 	needGit(t)
-	top := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", top}, args...)...).CombinedOutput()
-		require.NoError(t, err, "%s", out)
+	settled := func(t *testing.T) (string, *Cache) {
+		dir := t.TempDir()
+		require.NoError(t, exec.Command("git", "init", "-q", dir).Run())
+		// In a directory of its own, which nothing else depends on.
+		require.NoError(t, os.Mkdir(filepath.Join(dir, ".git", "inc"), 0o755))
+		extra := filepath.Join(dir, ".git", "inc", "extra.cfg")
+		require.NoError(t, os.WriteFile(extra, []byte("[gone]\n\tkey = yes\n"), 0o644))
+		f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		_, err = f.WriteString("[include]\n\tpath = inc/extra.cfg\n")
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+		time.Sleep(2 * RacyWindow)
+		return dir, New()
 	}
-	git("init", "-q")
-	for _, f := range []string{"a/b/c.txt", "d/e.txt", "top.txt"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(top, filepath.Dir(f)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(top, f), []byte(f), 0o644))
+	t.Run("settled", func(t *testing.T) {
+		dir, c := settled(t)
+		c.Ask(dir, nil)
+		runs := c.Runs()
+		c.Ask(dir, nil)
+		assert.Equal(t, runs, c.Runs(), "asked again, an unchanged repository runs no git")
+	})
+	for _, change := range []struct {
+		name string
+		make func(t *testing.T, dir string)
+		key  string
+		want bool
+	}{
+		{"a key added", func(t *testing.T, dir string) {
+			f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+			require.NoError(t, err)
+			_, err = f.WriteString("[added]\n\tkey = yes\n")
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}, "added.key", true},
+		{"an included file removed", func(t *testing.T, dir string) {
+			require.NoError(t, os.Remove(filepath.Join(dir, ".git", "inc", "extra.cfg")))
+		}, "gone.key", false},
+	} {
+		t.Run(change.name, func(t *testing.T) {
+			dir, c := settled(t)
+			// A slow run: the change is old by the time it ends, so
+			// only what was there before the run can tell.
+			afterHelpers = func() {
+				change.make(t, dir)
+				time.Sleep(2 * RacyWindow)
+			}
+			t.Cleanup(func() { afterHelpers = nil })
+			first := c.Ask(dir, nil)
+			afterHelpers = nil
+			_, had := first.Value(change.key)
+			require.Equal(t, !change.want, had, "the first run read the files before the change")
+			time.Sleep(2 * RacyWindow) // only the first run's own view could hide it now
+			_, has := c.Ask(dir, nil).Value(change.key)
+			assert.Equal(t, change.want, has, "the answers of the run the change fell in were trusted")
+		})
 	}
-	git("add", ".")
-	git("update-index", "--add", "--cacheinfo", "160000,0123456789012345678901234567890123456789,mods/sub")
-	fromTop := New().Ask(top, nil)
-	fromSub := New().Ask(filepath.Join(top, "a", "b"), nil)
-	for _, a := range []*Answers{fromTop, fromSub} {
-		require.True(t, a.HasIndex)
-		require.NoError(t, a.Index.Err)
-		assert.Equal(t, []string{"mods/sub"}, a.Index.Gitlinks)
-		assert.ElementsMatch(t, []string{"a/b", "a", "d", "mods"}, a.Index.Dirs)
-	}
-	outside := New().Ask(t.TempDir(), nil)
-	assert.False(t, outside.HasIndex, "no working tree: no index")
 }
 
-// needGit requires git on the trusted PATH, as the other packages'
-// git tests do.
+// touch writes path's content back, changing its times.
+func touch(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+}
+
 func needGit(t *testing.T) {
 	t.Helper()
 	_, err := Program()

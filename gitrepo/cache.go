@@ -41,10 +41,11 @@ import (
 //     and includeIf.*.path target, whether it exists or not.
 //
 // An entry is trusted only once confirmed: a run of the helpers saw the
-// same identities just before and just after it, and none of the files
-// had changed within RacyWindow (timestamps are coarse, so a change in
-// the same tick would keep the identity). Until then the helpers run
-// again. Anything the key cannot describe (an include through a path git
+// same identities just before and just after it, or, for the first run,
+// every file had last changed more than RacyWindow before it began (and
+// so did the directory of one missing); and none of the files had
+// changed within RacyWindow (timestamps are coarse, so a change in the
+// same tick would keep the identity). Until then the helpers run again. Anything the key cannot describe (an include through a path git
 // resolves otherwise, a reftable, a file lstat cannot reach) is not
 // cached. Checks of the working tree and the file system (placement,
 // links in the git directory, index directories) are done on every
@@ -266,7 +267,11 @@ func (c *Cache) Ask(dir string, repoArgs []string) *Answers {
 		before = slices.Clone(e.deps)
 		(&depList{deps: before}).stat()
 	}
+	start := time.Now()
 	a := c.run(dir, repoArgs, env)
+	if afterHelpers != nil {
+		afterHelpers()
+	}
 	l := a.dependencies(dir, repoArgs, prog, env)
 	l.stat()
 	c.mu.Lock()
@@ -278,9 +283,48 @@ func (c *Cache) Ask(dir string, repoArgs []string) *Answers {
 	if c.answers == nil || len(c.answers) >= cacheSize {
 		c.answers = map[cacheKey]*cacheEntry{}
 	}
-	c.answers[key] = &cacheEntry{answers: a, deps: l.deps,
-		confirmed: before != nil && slices.Equal(before, l.deps) && !racy(l.deps, time.Now())}
+	confirmed := !racy(l.deps, time.Now())
+	if before != nil {
+		confirmed = confirmed && slices.Equal(before, l.deps)
+	} else {
+		// The first run has no identities from before it: files that had
+		// all settled well before it began cannot have changed while git
+		// read them.
+		confirmed = confirmed && settledBefore(l.deps, start.Add(-RacyWindow))
+	}
+	c.answers[key] = &cacheEntry{answers: a, deps: l.deps, confirmed: confirmed}
 	return a
+}
+
+// afterHelpers, set by tests, runs between the helpers and the look at
+// the files their answers depend on.
+var afterHelpers func()
+
+// settledBefore reports whether none of deps can have changed since t:
+// each one there last changed (its ctime, which no one can set back)
+// before t, and where one is missing, so did the nearest directory above
+// it that is there (an entry made or removed changes it). Where the
+// system gives no change time, it cannot tell.
+func settledBefore(deps []fileDep, t time.Time) bool {
+	limit := t.UnixNano()
+	for _, d := range deps {
+		for p := d.path; ; p = filepath.Dir(p) {
+			id, err := fsutil.Stat(p, false)
+			if err != nil {
+				return false
+			}
+			if id.Exists {
+				if id.Ctime == 0 || id.Ctime >= limit || id.Mtime >= limit {
+					return false
+				}
+				break
+			}
+			if filepath.Dir(p) == p {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // run runs the helpers. The listing does not wait for the others. Where
