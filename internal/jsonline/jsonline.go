@@ -99,34 +99,9 @@ func Fields(data []byte, keys ...string) (vals [][]byte, ok bool) {
 		return nil, false
 	}
 	vals = make([][]byte, len(keys))
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return vals, skipSpace(data, i+1) == len(data)
-	}
-	for {
-		if i >= len(data) || data[i] != '"' {
-			return nil, false
-		}
-		// A key; an escape in it is not read here.
-		end := i + 1
-		for end < len(data) && data[end] != '"' {
-			if data[end] == '\\' || data[end] < 0x20 {
-				return nil, false
-			}
-			end++
-		}
-		if end >= len(data) {
-			return nil, false
-		}
-		key := data[i+1 : end]
-		i = skipSpace(data, end+1)
-		if i >= len(data) || data[i] != ':' {
-			return nil, false
-		}
-		i = skipSpace(data, i+1)
-		vend, valid := scanValue(data, i, 0)
-		if !valid {
-			return nil, false
+	end, ok := scanObject(data, i, 0, func(key, value []byte) bool {
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return false // an escaped key is not read here
 		}
 		want := -1
 		for k, name := range keys {
@@ -135,27 +110,23 @@ func Fields(data []byte, keys ...string) (vals [][]byte, ok bool) {
 				break
 			}
 			if bytes.EqualFold(key, []byte(name)) {
-				return nil, false
+				return false
 			}
 		}
 		if want >= 0 {
 			if vals[want] != nil {
 				// Twice: encoding/json takes the last, and reports an
 				// earlier one that is of another type.
-				return nil, false
+				return false
 			}
-			vals[want] = data[i:vend]
+			vals[want] = value
 		}
-		i = skipSpace(data, vend)
-		switch {
-		case i < len(data) && data[i] == '}':
-			return vals, skipSpace(data, i+1) == len(data)
-		case i < len(data) && data[i] == ',':
-			i = skipSpace(data, i+1)
-		default:
-			return nil, false
-		}
+		return true
+	})
+	if !ok || skipSpace(data, end) != len(data) {
+		return nil, false
 	}
+	return vals, true
 }
 
 // maxDepth bounds the nesting Fields reads; deeper lines go to
@@ -180,45 +151,10 @@ func scanValue(data []byte, i, depth int) (int, bool) {
 	switch c := data[i]; {
 	case c == '"':
 		return scanString(data, i)
-	case c == '{' || c == '[':
-		if depth >= maxDepth {
-			return i, false
-		}
-		closing := byte(']')
-		if c == '{' {
-			closing = '}'
-		}
-		i = skipSpace(data, i+1)
-		if i < len(data) && data[i] == closing {
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			if c == '{' {
-				if i >= len(data) || data[i] != '"' {
-					return i, false
-				}
-				if i, ok = scanString(data, i); !ok {
-					return i, false
-				}
-				if i = skipSpace(data, i); i >= len(data) || data[i] != ':' {
-					return i, false
-				}
-				i = skipSpace(data, i+1)
-			}
-			if i, ok = scanValue(data, i, depth+1); !ok {
-				return i, false
-			}
-			i = skipSpace(data, i)
-			switch {
-			case i < len(data) && data[i] == closing:
-				return i + 1, true
-			case i < len(data) && data[i] == ',':
-				i = skipSpace(data, i+1)
-			default:
-				return i, false
-			}
-		}
+	case c == '{':
+		return scanObject(data, i, depth, nil)
+	case c == '[':
+		return scanArray(data, i, depth)
 	case c == '-' || (c >= '0' && c <= '9'):
 		return scanNumber(data, i)
 	}
@@ -226,6 +162,65 @@ func scanValue(data []byte, i, depth int) (int, bool) {
 		return i + len(lit), true
 	}
 	return i, false
+}
+
+// scanObject returns where the JSON object at data[i] ('{') ends, and
+// whether it is one valid object (see scanValue) that member, when
+// given, accepted: it is called with each member's key as written,
+// without its quotes, and value.
+func scanObject(data []byte, i, depth int, member func(key, value []byte) bool) (int, bool) {
+	return scanMembers(data, i, depth, '}', func(i int) (int, bool) {
+		if i >= len(data) || data[i] != '"' {
+			return i, false
+		}
+		keyEnd, ok := scanString(data, i)
+		if !ok {
+			return keyEnd, false
+		}
+		key := data[i+1 : keyEnd-1]
+		if i = skipSpace(data, keyEnd); i >= len(data) || data[i] != ':' {
+			return i, false
+		}
+		start := skipSpace(data, i+1)
+		end, ok := scanValue(data, start, depth+1)
+		if ok && member != nil {
+			ok = member(key, data[start:end])
+		}
+		return end, ok
+	})
+}
+
+// scanArray returns where the JSON array at data[i] ('[') ends, and
+// whether it is one valid array (see scanValue).
+func scanArray(data []byte, i, depth int) (int, bool) {
+	return scanMembers(data, i, depth, ']', func(i int) (int, bool) { return scanValue(data, i, depth+1) })
+}
+
+// scanMembers reads the members of the object or array opened at
+// data[i], each read by one, separated by commas, up to closing.
+func scanMembers(data []byte, i, depth int, closing byte, one func(int) (int, bool)) (int, bool) {
+	if depth >= maxDepth {
+		return i, false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == closing {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = one(i); !ok {
+			return i, false
+		}
+		i = skipSpace(data, i)
+		switch {
+		case i < len(data) && data[i] == closing:
+			return i + 1, true
+		case i < len(data) && data[i] == ',':
+			i = skipSpace(data, i+1)
+		default:
+			return i, false
+		}
+	}
 }
 
 // literal is the JSON literal a value starting with c can be, if any.
