@@ -45,7 +45,8 @@ import (
 // every file had last changed more than RacyWindow before it began (and
 // so did the directory of one missing); and none of the files had
 // changed within RacyWindow (timestamps are coarse, so a change in the
-// same tick would keep the identity). Until then the helpers run again. Anything the key cannot describe (an include through a path git
+// same tick would keep the identity). Until then the helpers run again.
+// Anything the key cannot describe (an include through a path git
 // resolves otherwise, a reftable, a file lstat cannot reach) is not
 // cached. Checks of the working tree and the file system (placement,
 // links in the git directory, index directories) are done on every
@@ -290,7 +291,7 @@ func (c *Cache) Ask(dir string, repoArgs []string) *Answers {
 		// The first run has no identities from before it: files that had
 		// all settled well before it began cannot have changed while git
 		// read them.
-		confirmed = confirmed && settledBefore(l.deps, start.Add(-RacyWindow))
+		confirmed = confirmed && settledBefore(l.deps, start)
 	}
 	c.answers[key] = &cacheEntry{answers: a, deps: l.deps, confirmed: confirmed}
 	return a
@@ -300,13 +301,12 @@ func (c *Cache) Ask(dir string, repoArgs []string) *Answers {
 // the files their answers depend on.
 var afterHelpers func()
 
-// settledBefore reports whether none of deps can have changed since t:
-// each one there last changed (its ctime, which no one can set back)
-// before t, and where one is missing, so did the nearest directory above
-// it that is there (an entry made or removed changes it). Where the
-// system gives no change time, it cannot tell.
-func settledBefore(deps []fileDep, t time.Time) bool {
-	limit := t.UnixNano()
+// settledBefore reports whether none of deps can have changed since
+// start: each one there last changed (its ctime, which no one can set
+// back) more than RacyWindow before it, and where one is missing, so did
+// the nearest directory above it that is there (an entry made or removed
+// changes it). Where the system gives no change time, it cannot tell.
+func settledBefore(deps []fileDep, start time.Time) bool {
 	for _, d := range deps {
 		for p := d.path; ; p = filepath.Dir(p) {
 			id, err := fsutil.Stat(p, false)
@@ -314,7 +314,7 @@ func settledBefore(deps []fileDep, t time.Time) bool {
 				return false
 			}
 			if id.Exists {
-				if id.Ctime == 0 || id.Ctime >= limit || id.Mtime >= limit {
+				if id.Ctime == 0 || id.Recent(start, RacyWindow) {
 					return false
 				}
 				break
