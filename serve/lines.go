@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -88,19 +89,37 @@ func (f *inFlight) admit(id json.RawMessage) {
 
 // answered uncounts the request a written line answers, if it is one.
 func (f *inFlight) answered(line []byte) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || len(m.ID) == 0 || len(m.Method) > 0 {
+	id := responseID(line)
+	if len(id) == 0 {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.ids[string(m.ID)] {
-		delete(f.ids, string(m.ID))
+	if f.ids[string(id)] {
+		delete(f.ids, string(id))
 		f.cond.Signal()
 	}
+}
+
+// responseID is the id of a response line (one with an id and no
+// method), nil for anything else. Every answer goes through here, its
+// whole result with it: one pass of jsonline reads the two members where
+// it can read the line exactly, encoding/json the rest.
+func responseID(line []byte) json.RawMessage {
+	if v, ok := jsonline.Fields(line, "id", "method"); ok {
+		if v[1] != nil {
+			return nil
+		}
+		return v[0]
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || len(m.Method) > 0 {
+		return nil
+	}
+	return m.ID
 }
 
 // Close closes the underlying writer if it can be.
@@ -191,6 +210,17 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 		return "", 0, nil
 	case !utf8.Valid(trimmed):
 		return "bad_request: the line is not valid UTF-8; vtexec runs exactly the bytes it is sent, so it refuses what it would have to replace", rpcParseError, nil
+	}
+	if id, ok := plainMessage(trimmed); ok {
+		return "", 0, id
+	}
+	return readMessage(trimmed)
+}
+
+// readMessage is checkMessage for a line that is not empty, valid UTF-8
+// and not a plainMessage, member by member.
+func readMessage(trimmed []byte) (why string, code int, id json.RawMessage) {
+	switch {
 	case !json.Valid(trimmed):
 		return "parse error: the line is not JSON; send one JSON-RPC 2.0 message a line", rpcParseError, nil
 	case jsonline.LoneSurrogate(trimmed):
@@ -254,6 +284,45 @@ func checkMessage(line []byte, tooLong bool) (why string, code int, id json.RawM
 	default:
 		return `invalid request: neither a request ("method") nor a response ("id" with "result" or "error")`, rpcInvalidRequest, m.ID
 	}
+}
+
+// plainMessage decides, in one pass over the line, the messages clients
+// send: a request or notification whose "method" is a plain non-empty
+// string, or a response with a "result", each with "jsonrpc" "2.0", an
+// id that is a string or a whole number within ±2^53 (or none), and no
+// "error". It returns the id to answer with, as checkMessage would, and
+// ok; for any other line, ok is false and checkMessage reads it member
+// by member. jsonline.Fields' line is one valid JSON object nesting at
+// most 32 levels whose six members are each there at most once, by
+// their exact names: what checkMessage's first checks establish.
+func plainMessage(line []byte) (id json.RawMessage, ok bool) {
+	v, ok := jsonline.Fields(line, "jsonrpc", "id", "method", "result", "error", "params")
+	if !ok || v[4] != nil || jsonline.LoneSurrogate(line) {
+		return nil, false
+	}
+	if version, ok := jsonline.String(v[0]); !ok || version != "2.0" {
+		return nil, false
+	}
+	if id = v[1]; id != nil {
+		switch c := id[0]; {
+		case c == '"':
+		case c == '-' || (c >= '0' && c <= '9'):
+			f, err := strconv.ParseFloat(string(id), 64)
+			if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	switch {
+	case v[2] != nil:
+		method, ok := jsonline.String(v[2])
+		return id, ok && method != ""
+	case id != nil && v[3] != nil:
+		return nil, true // a response to one of the server's requests
+	}
+	return nil, false
 }
 
 // sdkWire is the form the SDK decodes every line into (jsonrpc2's

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,13 +127,23 @@ func TestABadLineDoesNotEndTheServer(t *testing.T) {
 // a well-formed message or answers it, and never gives the SDK a line
 // that is not valid UTF-8 JSON.
 func FuzzGuardLines(f *testing.F) {
-	for _, s := range []string{`{}`, `[]`, `{"jsonrpc":"2.0","id":1,"method":"x"}`, "\xff", `"\ud800"`, `{"a":"\ud83d\ude00"}`, `[[[[`} {
+	for _, s := range append([]string{`{}`, `[]`, `{"jsonrpc":"2.0","id":1,"method":"x"}`, "\xff", `"\ud800"`, `{"a":"\ud83d\ude00"}`, `[[[[`}, messageSeeds...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n\r") {
 			return
 		}
+		// The one-pass reading of plain messages and of answers decides
+		// as the member-by-member one does.
+		trimmed := bytes.Trim([]byte(line), jsonSpace)
+		if id, ok := plainMessage(trimmed); ok {
+			why, code, full := readMessage(trimmed)
+			require.Equal(t, "", why)
+			require.Zero(t, code)
+			require.Equal(t, string(full), string(id))
+		}
+		require.Equal(t, string(responseIDByDecoding([]byte(line))), string(responseID([]byte(line))))
 		why, _, _ := checkMessage([]byte(line), false)
 		if why == "" && len(strings.TrimSpace(line)) > 0 {
 			require.True(t, json.Valid([]byte(line)))
@@ -142,6 +153,81 @@ func FuzzGuardLines(f *testing.F) {
 			require.Equal(t, "2.0", v.VersionTag)
 		}
 	})
+}
+
+// messageSeeds are lines near plainMessage's edges: each of its rules
+// broken once.
+var messageSeeds = []string{
+	`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"shell","arguments":{"command":"ls"}}}`,
+	`{"jsonrpc":"2.0","id":"a","result":{}}`, `{"jsonrpc":"2.0","id":7,"result":{},"method":"x"}`,
+	`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":1.5}}`,
+	`{"jsonrpc":"2.0","Id":7,"method":"x"}`, `{"jsonrpc":"2.0","id":7,"method":"x","Params":{}}`,
+	`{"jsonrpc":"2.0","id":7,"method":"x","params":{},"params":[]}`, `{"jsonrpc":"2.0","id":7,"id":8,"method":"x"}`,
+	`{"jsonrpc":"2\u002e0","id":7,"method":"x"}`, `{"jsonrpc":"2.0","id":7,"method":"\u0078"}`, `{"jsonrpc":"2.0","id":7,"method":""}`,
+	`{"jsonrpc":2,"id":7,"method":"x"}`, `{"jsonrpc":null,"id":7,"method":"x"}`, `{"jsonrpc":"2.0","id":null,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":7.5,"method":"x"}`, `{"jsonrpc":"2.0","id":1e400,"method":"x"}`, `{"jsonrpc":"2.0","id":18014398509481984,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":-0,"method":"x"}`, `{"jsonrpc":"2.0","id":true,"method":"x"}`, `{"jsonrpc":"2.0","id":[1],"method":"x"}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`, `{"jsonrpc":"2.0","method":7}`, `{"jsonrpc":"2.0","id":7}`,
+	`{"jsonrpc":"2.0","i\u0064":7,"result":{}}`, `{"jsonrpc":"2.0","id":7,"result":"\udc00"}`, `{"jsonrpc":"2.0","ID":7,"result":{}}`,
+}
+
+// responseIDByDecoding is responseID as encoding/json alone reads it.
+func responseIDByDecoding(line []byte) json.RawMessage {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || len(m.Method) > 0 {
+		return nil
+	}
+	return m.ID
+}
+
+// A request beyond the bound is not passed on until one in flight is
+// answered; a line that is no answer to it (a request of the server's
+// own with the same id, an answer to another id) makes no room.
+func TestGuardHoldsRequestsBeyondItsBound(t *testing.T) {
+	inR, inW := io.Pipe()
+	var out strings.Builder
+	r, w := GuardLines(inR, &out, 2)
+	lines := bufio.NewReader(r)
+	go func() {
+		for id := 1; id <= 3; id++ {
+			fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", id)
+		}
+	}()
+	for id := 1; id <= 2; id++ {
+		line, err := lines.ReadString('\n')
+		require.NoError(t, err)
+		require.Contains(t, line, fmt.Sprintf(`"id":%d`, id))
+	}
+	third := make(chan string, 1)
+	go func() {
+		line, _ := lines.ReadString('\n')
+		third <- line
+	}()
+	for _, notAnAnswer := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"roots/list"}` + "\n",
+		`{"jsonrpc":"2.0","id":9,"result":{}}` + "\n",
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}` + "\n",
+	} {
+		w.Write([]byte(notAnAnswer))
+	}
+	select {
+	case line := <-third:
+		t.Fatalf("passed on with two requests unanswered: %s", line)
+	case <-time.After(50 * time.Millisecond):
+	}
+	// An answer encoding/json reads ("i\u0064" is "id") and one of the
+	// ids counted, its members in another order.
+	w.Write([]byte(`{"result":{},"i\u0064":2,"jsonrpc":"2.0"}` + "\n"))
+	select {
+	case line := <-third:
+		require.Contains(t, line, `"id":3`)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the third request was not passed on after an answer")
+	}
+	inW.Close()
 }
 
 // FuzzServeLines: over one connection, every line gets an answer when it
@@ -201,4 +287,32 @@ func FuzzServeLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// What the guard spends on each message, both ways: a tools/call
+// request and a shell_check answer.
+var (
+	benchRequest = []byte(`{"jsonrpc":"2.0","id":57,"method":"tools/call","params":{"name":"shell_check","arguments":{"command":"cat file.txt"},"_meta":{"progressToken":57}}}`)
+	benchAnswer  = []byte(`{"jsonrpc":"2.0","id":57,"result":{"content":[{"type":"text","text":"` + strings.Repeat("allow: cat reads file.txt inside the workspace. ", 30) + `"}],"structuredContent":{"decision":"allow"}}}`)
+)
+
+func BenchmarkGuardRequest(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if why, _, _ := checkMessage(benchRequest, false); why != "" {
+			b.Fatal(why)
+		}
+	}
+}
+
+func BenchmarkGuardAnswer(b *testing.B) {
+	f := newInFlight(4)
+	b.ReportAllocs()
+	for b.Loop() {
+		f.admit([]byte("57"))
+		f.answered(benchAnswer)
+		if len(f.ids) != 0 {
+			b.Fatal("the answer was not counted")
+		}
+	}
 }
