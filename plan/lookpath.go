@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -251,10 +252,10 @@ const maxListings = 64
 // read the watches' queue (dirwatch.Drain) just before.
 func mayHold(dir, name string) bool {
 	listings.Lock()
-	defer listings.Unlock()
 	if l := listings.m[dir]; l != nil {
 		if !l.w.Seen() { // the queue was read by lookShadowed
 			_, ok := l.names[name]
+			listings.Unlock()
 			return ok
 		}
 		l.w.Close()
@@ -264,10 +265,18 @@ func mayHold(dir, name string) bool {
 		listings.uses = map[string]int{}
 	}
 	if listings.uses[dir]++; listings.uses[dir] < listAfter {
+		listings.Unlock()
 		return true
 	}
-	delete(listings.uses, dir)
+	// Listed outside the lock (a system directory holds a thousand
+	// names): lookups meanwhile, here and in other directories, go on
+	// by stat instead of waiting.
+	listings.uses[dir] = listingNow
+	listings.Unlock()
 	l := list(dir)
+	listings.Lock()
+	defer listings.Unlock()
+	delete(listings.uses, dir)
 	if l == nil {
 		return true
 	}
@@ -282,6 +291,10 @@ func mayHold(dir, name string) bool {
 	_, ok := l.names[name]
 	return ok
 }
+
+// listingNow marks a directory being listed: its count of lookups
+// cannot reach listAfter meanwhile.
+const listingNow = math.MinInt / 2
 
 // list reads the names in dir, watched from before the read; nil where
 // it cannot be watched or read.

@@ -155,12 +155,15 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	// answered in order.
 	workers := 1
 	if cfg.session == "" {
-		workers = runtime.GOMAXPROCS(0)
+		// Twice the CPUs: a line that waits (git inspecting the
+		// repository, a directory being listed) leaves its CPU to
+		// another line instead of idle.
+		workers = 2 * runtime.GOMAXPROCS(0)
 	}
 	// The read blocks, so it has a goroutine of its own: the stream ends
 	// when ctx is done (SIGTERM, SIGINT) even while it waits for a line.
 	// That goroutine ends at the next line or at EOF.
-	order := make(chan *streamLine, 64)
+	order := make(chan *streamLine, readAhead)
 	work := make(chan *streamLine, 64)
 	go func() {
 		defer close(work)
@@ -233,6 +236,11 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 		}
 	}
 }
+
+// readAhead is how many lines are read past the one answered next: a
+// line that waits (git inspecting the repository) holds the answers
+// after it back, not the checks.
+const readAhead = 1024
 
 // streamLine is one request line and, once done is closed, its answer.
 type streamLine struct {
