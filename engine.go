@@ -373,7 +373,7 @@ func (st *state) openSession() error {
 	if err != nil {
 		return badRequest("set XDG_STATE_HOME", "%v", err)
 	}
-	if _, err := st.ws.Resolve(store.Dir, workspace.Read); err == nil {
+	if real, err := st.engine.watchedReal(store.Dir); err == nil && st.ws.Holds(real) {
 		return badRequest("set XDG_STATE_HOME to a directory outside the workspace",
 			"the session state directory %s is inside the workspace, where commands could read the session token", store.Dir)
 	}
@@ -396,6 +396,31 @@ func (st *state) openSession() error {
 		return chdir(st.ws, st.sess.Cwd, "session cwd (pass --cwd to reset it)")
 	}
 	return nil
+}
+
+// watchedReal is workspace.Real(p) for a directory of vtexec's own,
+// asked about on every request of a session: from the second time, the
+// answer is kept while a watch of the way to p (each component's name in
+// the directory above it) sees no entry made, removed or renamed, which
+// is how a component becomes a link elsewhere.
+func (e *Engine) watchedReal(p string) (string, error) {
+	if real, ok := e.reals.Get(p); ok {
+		return real, nil
+	}
+	var w *dirwatch.Watch // before the walk: a change during it shows later
+	if e.reals.Again(p) {
+		if w = dirwatch.NewEntries(); !w.AddPaths(p) {
+			w.Close()
+			w = nil
+		}
+	}
+	real, err := workspace.Real(p)
+	if err != nil {
+		w.Close()
+		return "", err
+	}
+	e.reals.Put(p, real, w)
+	return real, nil
 }
 
 func (st *state) sessionRules() []execpolicy.PolicyRule {

@@ -271,6 +271,9 @@ type Engine struct {
 	// keeps out of every workspace), so one resolution serves every
 	// request (a check --jsonl stream makes thousands).
 	realPaths sync.Map
+	// reals are the real paths of vtexec's directories a person may
+	// change while a server runs (see watchedReal).
+	reals dirwatch.Kept[string, string]
 	// settle is how long a policy file must have stayed unchanged before
 	// the policy loaded from it is kept by its identity (see settle).
 	settle time.Duration

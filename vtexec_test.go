@@ -94,3 +94,29 @@ func TestMain(m *testing.M) {
 	testEngine.Close()
 	os.Exit(code)
 }
+
+// A session's file holds its token: a sessions directory that leads into
+// the workspace (a link in vtexec's state directory) is refused, for a
+// fresh engine and for one that has served the workspace before.
+func TestSessionsDirectoryLeadingIntoTheWorkspaceIsRefused(t *testing.T) {
+	_, state := hermetic(t)
+	dir := testDir(t)
+	ctx := context.Background()
+	e := NewEngine(Config{})
+	defer e.Close()
+	for range 3 { // from the second, the sessions directory's place is kept
+		_, err := e.Check(ctx, Request{Command: "ls", Workspace: dir, Session: "s1"})
+		require.NoError(t, err)
+	}
+
+	sessions := filepath.Join(state, "vtexec", "sessions")
+	require.NoError(t, os.RemoveAll(sessions))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "kept"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "kept"), sessions))
+	for _, e := range []*Engine{NewEngine(Config{}), e} {
+		_, err := e.Check(ctx, Request{Command: "ls", Workspace: dir, Session: "s2"})
+		var re *RequestError
+		require.True(t, errors.As(err, &re), "%v", err)
+		assert.Contains(t, re.Reason, "session token")
+	}
+}
