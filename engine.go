@@ -39,6 +39,7 @@ type state struct {
 	checker       execpolicy.Checker // the engine's, with the policy's extra PATH
 	extra         []string           // the policy's extra PATH directories that exist
 	log           *audit.Log
+	kept          *keptLog  // st.log's, to let go of (closeLog)
 	note          string    // for the person, set by recordAlways
 	rt            *runTime  // set when the request runs in the interpreter
 	warnings      []Warning // failures that did not stop the request
@@ -788,13 +789,72 @@ func (st *state) openAudit() error {
 		}
 		path = filepath.Join(dir, "audit.jsonl")
 	}
-	log, err := audit.Open(path)
+	k, err := st.engine.auditLog(path)
 	if err != nil {
 		return &RequestError{Code: codes.BadState, Reason: "audit log " + path + ": " + err.Error(),
 			Hint: "make the audit log a regular file vtexec can append to, pass --audit with another path, or --audit off"}
 	}
-	st.log = log
+	st.kept, st.log = k, k.log
 	return nil
+}
+
+// closeLog lets go of the request's audit log.
+func (st *state) closeLog() {
+	if st.kept != nil {
+		st.engine.releaseLog(st.kept)
+		st.kept = nil
+	}
+}
+
+// keptLog is an audit log an Engine keeps open between requests, and how
+// many requests write to it now.
+type keptLog struct {
+	path  string
+	log   *audit.Log
+	users int
+}
+
+// auditLog gives a request the audit log at path: the one kept open
+// since an earlier request while path still leads to its file (moved
+// away, removed or replaced, the log is opened again), else a new one
+// kept from then on. Opening it, with its checks, and closing it cost a
+// request more than writing its record.
+func (e *Engine) auditLog(path string) (*keptLog, error) {
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	if k := e.log; k != nil && k.path == path && k.log.WritesTo(path) {
+		k.users++
+		return k, nil
+	}
+	l, err := audit.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if old := e.log; old != nil && old.users == 0 {
+		old.log.Close()
+	} // else its last request closes it
+	e.log = &keptLog{path: path, log: l, users: 1}
+	return e.log, nil
+}
+
+// releaseLog ends a request's use of k, closing it if it is no longer
+// the one kept and this was its last request.
+func (e *Engine) releaseLog(k *keptLog) {
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	if k.users--; k.users == 0 && e.log != k {
+		k.log.Close()
+	}
+}
+
+// closeLog closes the audit log kept, now or when its last request ends.
+func (e *Engine) closeLog() {
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	if k := e.log; k != nil && k.users == 0 {
+		k.log.Close()
+	}
+	e.log = nil
 }
 
 // audit writes one record with what every record of this request shares.

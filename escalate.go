@@ -121,7 +121,7 @@ func (e *Engine) ResetSession(req Request) error {
 	if err != nil {
 		return err
 	}
-	defer st.log.Close()
+	defer st.closeLog()
 	if st.sess == nil {
 		return badRequest("check that the state directory is writable", "session %s could not be opened", req.Session)
 	}

@@ -19,7 +19,7 @@ func (e *Engine) Question(ctx context.Context, req Request) (Decision, *Question
 	if err != nil {
 		return Decision{}, nil, err
 	}
-	defer st.log.Close()
+	defer st.closeLog()
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	d.Warnings = st.warnings

@@ -274,6 +274,9 @@ type Engine struct {
 	// reals are the real paths of vtexec's directories a person may
 	// change while a server runs (see watchedReal).
 	reals dirwatch.Kept[string, string]
+	// log is the audit log kept open between requests (see auditLog).
+	logMu sync.Mutex
+	log   *keptLog
 	// settle is how long a policy file must have stayed unchanged before
 	// the policy loaded from it is kept by its identity (see settle).
 	settle time.Duration
@@ -311,6 +314,7 @@ func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.forgetPolicies()
 	e.mu.Unlock()
+	e.closeLog()
 	return nil
 }
 
@@ -324,7 +328,7 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	defer st.log.Close()
+	defer st.closeLog()
 	d := st.decision()
 	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
 	st.countProbe()
@@ -373,7 +377,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	defer st.log.Close()
+	defer st.closeLog()
 	d := st.decision()
 	st.countProbe()
 	if st.rt != nil && d.Decision != VerdictDeny {

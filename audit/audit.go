@@ -85,6 +85,7 @@ type Record struct {
 type Log struct {
 	mu sync.Mutex // serialises goroutines; flock is per open file description
 	f  *os.File   // nil after Close
+	id fsutil.Identity
 }
 
 // Open opens the audit log at path for appending, creating the parent
@@ -97,11 +98,28 @@ func Open(path string) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: create log directory: %w", err)
 	}
-	f, _, err := fsutil.OpenRegular(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600, true)
+	f, id, err := fsutil.OpenRegular(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600, true)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open log: %w", err)
 	}
-	return &Log{f: f}, nil
+	return &Log{f: f, id: id}, nil
+}
+
+// WritesTo reports whether l is open and path leads (links followed, as
+// Open follows them) to the file it writes: a log kept open between
+// requests is opened again once its file is moved away, removed or
+// replaced. Where the system gives files no identity, never.
+func (l *Log) WritesTo(path string) bool {
+	if l == nil || l.id.Ino == 0 {
+		return false
+	}
+	id, err := fsutil.Stat(path, true)
+	if err != nil || !id.Exists || id.Dev != l.id.Dev || id.Ino != l.id.Ino {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.f != nil
 }
 
 // Write appends r as one JSON line. The line is written with a single
