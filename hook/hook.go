@@ -267,6 +267,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	}
 	noteSighting(ev)
 	opt := Options{Engine: vtexec.NewEngine(vtexec.Config{}), Getenv: getenv, Environ: env, Workspace: *pinned, Getwd: os.Getwd}
+	defer opt.Engine.Close() // the audit log it keeps open
 	if !*noRewrite {
 		opt.Exe = selfPath()
 	}

@@ -141,6 +141,7 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	// One Engine for the stream: it keeps the loaded policy and reloads
 	// it only when a policy file or the trust store changes.
 	cfg.engine = vtexec.NewEngine(vtexec.Config{})
+	defer cfg.engine.Close() // the audit log it keeps open
 	// It only checks: what the caches watch is read once per line.
 	dirwatch.ReadPerRequest(true)
 	defer dirwatch.ReadPerRequest(false)

@@ -129,7 +129,10 @@ func TestAuditOnFullDiskIsAWarning(t *testing.T) {
 	ws := cliWorkspace(t)
 	dir := t.TempDir()
 	require.NoError(t, syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4k"))
-	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	t.Cleanup(func() {
+		engine().Close() // it keeps the audit log open
+		syscall.Unmount(dir, 0)
+	})
 	os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 8192), 0o600) // fills it; the error is expected
 	audit := filepath.Join(dir, "audit.jsonl")
 
