@@ -69,13 +69,13 @@ func TestAuditLogsAreClosedWhenLetGo(t *testing.T) {
 	require.NoError(t, err)
 	b, err := e.auditLog(filepath.Join(logs, "b.jsonl")) // a is still in use
 	require.NoError(t, err)
-	assert.True(t, a.log.WritesTo(a.path), "closed while a request still writes to it")
+	assert.True(t, a.WritesTo(a.path), "closed while a request still writes to it")
 	e.releaseLog(a)
-	assert.False(t, a.log.WritesTo(a.path), "left open after its last request")
+	assert.False(t, a.WritesTo(a.path), "left open after its last request")
 	e.releaseLog(b)
-	assert.True(t, b.log.WritesTo(b.path), "the kept log closed between requests")
+	assert.True(t, b.WritesTo(b.path), "the kept log closed between requests")
 	_, err = e.Check(context.Background(), Request{Command: "ls", Workspace: dir, AuditLog: b.path})
 	require.NoError(t, err)
 	require.NoError(t, e.Close())
-	assert.False(t, b.log.WritesTo(b.path), "left open after the engine closed")
+	assert.False(t, b.WritesTo(b.path), "left open after the engine closed")
 }

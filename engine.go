@@ -38,11 +38,10 @@ type state struct {
 	decided       *execpolicy.Decided
 	checker       execpolicy.Checker // the engine's, with the policy's extra PATH
 	extra         []string           // the policy's extra PATH directories that exist
-	log           *audit.Log
-	kept          *keptLog  // st.log's, to let go of (closeLog)
-	note          string    // for the person, set by recordAlways
-	rt            *runTime  // set when the request runs in the interpreter
-	warnings      []Warning // failures that did not stop the request
+	log           *keptLog           // nil when the request is not audited
+	note          string             // for the person, set by recordAlways
+	rt            *runTime           // set when the request runs in the interpreter
+	warnings      []Warning          // failures that did not stop the request
 }
 
 func (st *state) warn(code, reason string) {
@@ -794,23 +793,23 @@ func (st *state) openAudit() error {
 		return &RequestError{Code: codes.BadState, Reason: "audit log " + path + ": " + err.Error(),
 			Hint: "make the audit log a regular file vtexec can append to, pass --audit with another path, or --audit off"}
 	}
-	st.kept, st.log = k, k.log
+	st.log = k
 	return nil
 }
 
 // closeLog lets go of the request's audit log.
 func (st *state) closeLog() {
-	if st.kept != nil {
-		st.engine.releaseLog(st.kept)
-		st.kept = nil
+	if st.log != nil {
+		st.engine.releaseLog(st.log)
+		st.log = nil
 	}
 }
 
 // keptLog is an audit log an Engine keeps open between requests, and how
 // many requests write to it now.
 type keptLog struct {
+	*audit.Log
 	path  string
-	log   *audit.Log
 	users int
 }
 
@@ -822,7 +821,7 @@ type keptLog struct {
 func (e *Engine) auditLog(path string) (*keptLog, error) {
 	e.logMu.Lock()
 	defer e.logMu.Unlock()
-	if k := e.log; k != nil && k.path == path && k.log.WritesTo(path) {
+	if k := e.log; k != nil && k.path == path && k.WritesTo(path) {
 		k.users++
 		return k, nil
 	}
@@ -831,9 +830,9 @@ func (e *Engine) auditLog(path string) (*keptLog, error) {
 		return nil, err
 	}
 	if old := e.log; old != nil && old.users == 0 {
-		old.log.Close()
+		old.Close()
 	} // else its last request closes it
-	e.log = &keptLog{path: path, log: l, users: 1}
+	e.log = &keptLog{Log: l, path: path, users: 1}
 	return e.log, nil
 }
 
@@ -843,16 +842,17 @@ func (e *Engine) releaseLog(k *keptLog) {
 	e.logMu.Lock()
 	defer e.logMu.Unlock()
 	if k.users--; k.users == 0 && e.log != k {
-		k.log.Close()
+		k.Close()
 	}
 }
 
-// closeLog closes the audit log kept, now or when its last request ends.
-func (e *Engine) closeLog() {
+// closeKeptLog closes the audit log kept, now or when its last request
+// ends.
+func (e *Engine) closeKeptLog() {
 	e.logMu.Lock()
 	defer e.logMu.Unlock()
 	if k := e.log; k != nil && k.users == 0 {
-		k.log.Close()
+		k.Close()
 	}
 	e.log = nil
 }

@@ -271,8 +271,8 @@ type Engine struct {
 	// keeps out of every workspace), so one resolution serves every
 	// request (a check --jsonl stream makes thousands).
 	realPaths sync.Map
-	// reals are the real paths of vtexec's directories a person may
-	// change while a server runs (see watchedReal).
+	// reals holds the sessions directory's real path under a watch (see
+	// watchedReal); the directories above are kept in realPaths, unwatched.
 	reals dirwatch.Kept[string, string]
 	// log is the audit log kept open between requests (see auditLog).
 	logMu sync.Mutex
@@ -314,7 +314,7 @@ func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.forgetPolicies()
 	e.mu.Unlock()
-	e.closeLog()
+	e.closeKeptLog()
 	return nil
 }
 
