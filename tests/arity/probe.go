@@ -165,14 +165,15 @@ func (p *prober) dashdash(fa validators.FlagArity) observation {
 
 // differ reports whether two runs differ other than in numbers: inodes,
 // times and durations change from one run to the next, and so does the
-// padding before a number aligned in a column (flake8 -v's milliseconds
-// since start: "  95" and " 109"); a flag that takes the word after it
+// padding around a number aligned in a column (flake8 -v's milliseconds
+// since start, "  95" and " 109"; stat's inode, "Inode: 737         Links"
+// and "Inode: 1024        Links"); a flag that takes the word after it
 // changes more than numbers.
 func (p *prober) differ(x, y run) bool {
 	return !x.same(y) && masked(x) != masked(y)
 }
 
-var digits = regexp.MustCompile(`[ \t]*(?:0x[0-9a-f]+|[0-9]+)`)
+var digits = regexp.MustCompile(`[ \t]*(?:0x[0-9a-f]+|[0-9]+)[ \t]*`)
 
 func masked(r run) string {
 	return fmt.Sprintf("%d %v %s\x00%s", r.exit, r.timedOut, digits.ReplaceAllString(r.stdout, "N"), digits.ReplaceAllString(r.stderr, "N"))

@@ -16,6 +16,8 @@ func TestDifferIgnoresNumbersAndTheirPadding(t *testing.T) {
 		{log("   95", "1 files"), log("  109", "1 files"), false},
 		{log("95", "1 files"), log("95", "1 files"), false},
 		{run{exit: 0, stdout: "inode 0x1f"}, run{exit: 0, stdout: "inode 0xa2c"}, false},
+		{run{stdout: "Inode: 737         Links: 1\n"}, run{stdout: "Inode: 1024        Links: 1\n"}, false},
+		{run{stdout: "Inode: 737 Links: 1\n"}, run{stdout: "Inode: 737 Hard links: 1\n"}, true},
 		{log("  95", "1 files"), log("  95", "2 and 1 files"), true},
 		{run{exit: 0}, run{exit: 2}, true},
 		{run{stdout: "a\n"}, run{stdout: "a\nb\n"}, true},
