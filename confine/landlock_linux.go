@@ -77,15 +77,17 @@ var systemReadExec = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64
 // platform read /etc/debian_version and os-release), Debian's Python
 // settings (/etc/python3.X/sitecustomize.py), kernel facts for nproc and
 // runtimes. No secret is among them.
-var systemReadFiles = append([]string{
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
-	"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
-	"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
-	"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
-	"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
-	"/etc/debian_version", "/etc/lsb-release", "/etc/issue", "/etc/python3",
-	"/sys/devices/system/cpu", "/sys/fs/cgroup",
-}, etcPythonDirs()...)
+var systemReadFiles = sync.OnceValue(func() []string {
+	return append([]string{
+		"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
+		"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone",
+		"/etc/host.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+		"/etc/mime.types", "/etc/magic", "/etc/locale.alias", "/etc/default/locale",
+		"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives", "/etc/os-release",
+		"/etc/debian_version", "/etc/lsb-release", "/etc/issue", "/etc/python3",
+		"/sys/devices/system/cpu", "/sys/fs/cgroup",
+	}, etcPythonDirs()...)
+})
 
 // etcPythonDirs are the names Debian gives each Python version's
 // settings directory, /etc/python3.N: every one a Python 3 could have,
@@ -223,7 +225,7 @@ func systemRuleGroups(freshRoot bool) []ruleGroup {
 		{systemDevices, fsRead | ll.AccessFSWriteFile, true},
 	}
 	if !freshRoot {
-		groups = append(groups, ruleGroup{systemReadFiles, fsRead, true}, ruleGroup{[]string{"/proc"}, fsRead, true})
+		groups = append(groups, ruleGroup{systemReadFiles(), fsRead, true}, ruleGroup{[]string{"/proc"}, fsRead, true})
 	}
 	return groups
 }

@@ -429,7 +429,7 @@ func (p *planner) newRoot(keep []string, rootOwned bool) error {
 			return err
 		}
 	}
-	for _, path := range systemReadFiles {
+	for _, path := range systemReadFiles() {
 		if path == "/sys/fs/cgroup" {
 			continue // the machine's cgroup tree, not the box's
 		}

@@ -3,6 +3,7 @@ package execpolicy
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -11,30 +12,32 @@ import (
 // are passed to it; every other assignment stays refused. Each name has
 // a check of its value: nothing here can name a file to load, a program
 // to run or a flag to add.
-var outputEnv = map[string]func(string) bool{
-	"LC_ALL": isLocale, "LANG": isLocale, "LANGUAGE": isLanguageList, "LC_COLLATE": isLocale, "LC_CTYPE": isLocale,
-	"LC_MESSAGES": isLocale, "LC_NUMERIC": isLocale, "LC_TIME": isLocale, "LC_MONETARY": isLocale,
-	"TZ":       isTimeZone,
-	"NO_COLOR": func(v string) bool { return len(v) <= 8 && isAlnum(v) },
-	"COLUMNS":  isSmallNumber, "LINES": isSmallNumber,
-	// vtexec forces these (progenv.Env); a prefix may only repeat them.
-	"TERM": equals("dumb"), "PAGER": equals("cat"), "GIT_PAGER": equals("cat"), "MANPAGER": equals("cat"),
-	"CI":       oneOf("1", "0", "true", "false"),
-	"CLICOLOR": oneOf("0", "1"), "CLICOLOR_FORCE": oneOf("0", "1"), "FORCE_COLOR": oneOf("0", "1", "2", "3"),
-	// Settings of toolchains that cannot name code to run: no bytecode
-	// files, unbuffered output, the mode a Node project runs in, and
-	// Python's import path as directories of the workspace.
-	"PYTHONDONTWRITEBYTECODE": isFlagValue, "PYTHONUNBUFFERED": isFlagValue,
-	"NODE_ENV":   func(v string) bool { return v != "" && len(v) <= 32 && isNameChars(v, "-_") },
-	"PYTHONPATH": isRelativeDirs,
-	// Which platform go builds for, with or without cgo; how a Rust
-	// panic and cargo's output look.
-	"CGO_ENABLED":      oneOf("0", "1"),
-	"GOOS":             func(v string) bool { return v != "" && len(v) <= 16 && isAlnum(v) },
-	"GOARCH":           func(v string) bool { return v != "" && len(v) <= 16 && isAlnum(v) },
-	"RUST_BACKTRACE":   oneOf("0", "1", "full", "short"),
-	"CARGO_TERM_COLOR": oneOf("auto", "always", "never"),
-}
+var outputEnv = sync.OnceValue(func() map[string]func(string) bool {
+	return map[string]func(string) bool{
+		"LC_ALL": isLocale, "LANG": isLocale, "LANGUAGE": isLanguageList, "LC_COLLATE": isLocale, "LC_CTYPE": isLocale,
+		"LC_MESSAGES": isLocale, "LC_NUMERIC": isLocale, "LC_TIME": isLocale, "LC_MONETARY": isLocale,
+		"TZ":       isTimeZone,
+		"NO_COLOR": func(v string) bool { return len(v) <= 8 && isAlnum(v) },
+		"COLUMNS":  isSmallNumber, "LINES": isSmallNumber,
+		// vtexec forces these (progenv.Env); a prefix may only repeat them.
+		"TERM": equals("dumb"), "PAGER": equals("cat"), "GIT_PAGER": equals("cat"), "MANPAGER": equals("cat"),
+		"CI":       oneOf("1", "0", "true", "false"),
+		"CLICOLOR": oneOf("0", "1"), "CLICOLOR_FORCE": oneOf("0", "1"), "FORCE_COLOR": oneOf("0", "1", "2", "3"),
+		// Settings of toolchains that cannot name code to run: no bytecode
+		// files, unbuffered output, the mode a Node project runs in, and
+		// Python's import path as directories of the workspace.
+		"PYTHONDONTWRITEBYTECODE": isFlagValue, "PYTHONUNBUFFERED": isFlagValue,
+		"NODE_ENV":   func(v string) bool { return v != "" && len(v) <= 32 && isNameChars(v, "-_") },
+		"PYTHONPATH": isRelativeDirs,
+		// Which platform go builds for, with or without cgo; how a Rust
+		// panic and cargo's output look.
+		"CGO_ENABLED":      oneOf("0", "1"),
+		"GOOS":             func(v string) bool { return v != "" && len(v) <= 16 && isAlnum(v) },
+		"GOARCH":           func(v string) bool { return v != "" && len(v) <= 16 && isAlnum(v) },
+		"RUST_BACKTRACE":   oneOf("0", "1", "full", "short"),
+		"CARGO_TERM_COLOR": oneOf("auto", "always", "never"),
+	}
+})
 
 // isFlagValue is a variable set or not: 1, 0, true, yes …
 func isFlagValue(v string) bool { return len(v) <= 8 && isAlnum(v) }
@@ -62,8 +65,8 @@ func isRelativeDirs(v string) bool {
 
 // OutputEnvNames lists the variables a command may be prefixed with.
 func OutputEnvNames() []string {
-	names := make([]string, 0, len(outputEnv))
-	for n := range outputEnv {
+	names := make([]string, 0, len(outputEnv()))
+	for n := range outputEnv() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -106,7 +109,7 @@ func prefixAssign(a *syntax.Assign) (string, *Verdict) {
 		return "", deny(CodeAssignment, hint, "this kind of assignment is not allowed")
 	}
 	name := a.Name.Value
-	check, ok := outputEnv[name]
+	check, ok := outputEnv()[name]
 	if !ok {
 		return "", deny(CodeAssignment, hint, "%s= is not allowed: the environment is fixed by vtexec", name)
 	}

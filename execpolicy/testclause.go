@@ -50,7 +50,7 @@ func testArgs(x syntax.TestExpr) ([]*syntax.Word, string) {
 	case *syntax.UnaryTest:
 		op := x.Op.String()
 		w, ok := x.X.(*syntax.Word)
-		if !ok || !validators.TestUnaryOperators[op] {
+		if !ok || !validators.TestUnaryOperators()[op] {
 			return nil, "with " + op
 		}
 		if !plainTestWord(w) {

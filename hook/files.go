@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec"
 	"github.com/vtexec/vtexec/codes"
@@ -24,27 +25,29 @@ var (
 	r, w = workspace.Read, workspace.Write
 	// fileTools are the file tools each harness has and their path
 	// arguments (Gemini's from its 0.61.0 tool declarations).
-	fileTools = map[Harness]map[string][]arg{
-		Claude: {
-			"Read": {{"file_path", r, false}}, "Write": {{"file_path", w, false}},
-			"Edit": {{"file_path", w, false}}, "MultiEdit": {{"file_path", w, false}},
-			"NotebookEdit": {{"notebook_path", w, false}}, "NotebookRead": {{"notebook_path", r, false}},
-			"Glob": {{"path", r, false}, {"pattern", r, true}}, "Grep": {{"path", r, false}},
-			"LS": {{"path", r, false}},
-			// A workflow may be read from a file.
-			"Workflow": {{"scriptPath", r, false}},
-		},
-		Gemini: {
-			"read_file": {{"file_path", r, false}}, "write_file": {{"file_path", w, false}},
-			"replace": {{"file_path", w, false}}, "list_directory": {{"dir_path", r, false}},
-			"read_many_files": {{"include", r, true}},
-			"glob":            {{"dir_path", r, false}, {"pattern", r, true}},
-			"grep_search":     {{"dir_path", r, false}},
-			// The legacy name Gemini CLI still accepts for grep_search.
-			"search_file_content": {{"dir_path", r, false}},
-		},
-		Codex: {"view_image": {{"path", r, false}}},
-	}
+	fileTools = sync.OnceValue(func() map[Harness]map[string][]arg {
+		return map[Harness]map[string][]arg{
+			Claude: {
+				"Read": {{"file_path", r, false}}, "Write": {{"file_path", w, false}},
+				"Edit": {{"file_path", w, false}}, "MultiEdit": {{"file_path", w, false}},
+				"NotebookEdit": {{"notebook_path", w, false}}, "NotebookRead": {{"notebook_path", r, false}},
+				"Glob": {{"path", r, false}, {"pattern", r, true}}, "Grep": {{"path", r, false}},
+				"LS": {{"path", r, false}},
+				// A workflow may be read from a file.
+				"Workflow": {{"scriptPath", r, false}},
+			},
+			Gemini: {
+				"read_file": {{"file_path", r, false}}, "write_file": {{"file_path", w, false}},
+				"replace": {{"file_path", w, false}}, "list_directory": {{"dir_path", r, false}},
+				"read_many_files": {{"include", r, true}},
+				"glob":            {{"dir_path", r, false}, {"pattern", r, true}},
+				"grep_search":     {{"dir_path", r, false}},
+				// The legacy name Gemini CLI still accepts for grep_search.
+				"search_file_content": {{"dir_path", r, false}},
+			},
+			Codex: {"view_image": {{"path", r, false}}},
+		}
+	})
 	// patchKeys are where Codex's apply_patch may carry the patch text
 	// (0.169.0 sends it as "command").
 	patchKeys = []string{"command", "input", "patch"}
@@ -72,7 +75,7 @@ func decideFiles(ev Event, ws *workspace.Workspace) Verdict {
 			uses = append(uses, pathUse{p, w})
 		}
 	default:
-		args, ok := fileTools[ev.Harness][ev.ToolName]
+		args, ok := fileTools()[ev.Harness][ev.ToolName]
 		if !ok {
 			return Verdict{Kind: Pass}
 		}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vtexec/vtexec"
@@ -52,12 +53,12 @@ func Decide(ctx context.Context, ev Event, opt Options) Verdict {
 	}
 	switch toolClass(ev.Harness, ev.ToolName) {
 	case "shell":
-		t := shellTools[ev.Harness][ev.ToolName]
+		t := shellTools()[ev.Harness][ev.ToolName]
 		return decideShell(ctx, ev, opt, ws, t[0], t[1])
 	case "file":
 		return decideFiles(ev, ws)
 	case "refused":
-		return deny(CodeUncheckedTool, refusedTools[ev.Harness][ev.ToolName], "do it with the shell tool, which vtexec checks")
+		return deny(CodeUncheckedTool, refusedTools()[ev.Harness][ev.ToolName], "do it with the shell tool, which vtexec checks")
 	case "other":
 		return Verdict{Kind: Pass}
 	}
@@ -71,7 +72,9 @@ const CodeNoWorkspace = codes.NoWorkspace
 
 // projectVars are the variables in which a harness names the project to
 // its hooks; the harness sets them, the model cannot.
-var projectVars = map[Harness]string{Claude: "CLAUDE_PROJECT_DIR", Gemini: "GEMINI_PROJECT_DIR"}
+var projectVars = sync.OnceValue(func() map[Harness]string {
+	return map[Harness]string{Claude: "CLAUDE_PROJECT_DIR", Gemini: "GEMINI_PROJECT_DIR"}
+})
 
 // projectDir is the workspace and where it came from, only from what the
 // person set: the directory pinned at install, else the harness's project
@@ -87,7 +90,7 @@ func projectDir(h Harness, opt Options) (root, from string) {
 		}
 		return opt.Workspace, "pinned with --workspace (" + opt.Workspace + ")"
 	}
-	if name := projectVars[h]; name != "" {
+	if name := projectVars()[h]; name != "" {
 		d := ""
 		if opt.Getenv != nil {
 			d = opt.Getenv(name)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -58,11 +59,13 @@ func rewriteLine(exe, workspace, cwd, session, approvalID, command string) strin
 // its builtin, not the program vtexec checked under the same name, and a
 // builtin can change what later words run (hash, enable, cd with CDPATH):
 // no command whose first word is one of these runs outside vtexec.
-var bashWords = strings.Fields(`. : [ alias bg bind break builtin caller cd command compgen complete compopt
-	continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs
-	kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source
-	suspend test times trap true type typeset ulimit umask unalias unset wait
-	if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc`)
+var bashWords = sync.OnceValue(func() []string {
+	return strings.Fields(`. : [ alias bg bind break builtin caller cd command compgen complete compopt
+		continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs
+		kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source
+		suspend test times trap true type typeset ulimit umask unalias unset wait
+		if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc`)
+})
 
 // bashEnv are the variables a non-interactive bash reads from its
 // environment that change what a plain command runs or where: a file it
@@ -77,11 +80,13 @@ var bashEnv = []string{"BASH_ENV", "ENV", "CDPATH", "GLOBIGNORE", "IFS", "SHELLO
 // 0.61.0 runs bash -c "shopt -u …; COMMAND"; Codex runs a login shell,
 // which reads the user's profile; Claude Code first loads a snapshot of
 // the user's shell, with its functions and aliases.
-var shellOf = map[Harness]string{
-	Gemini: "",
-	Codex:  "Codex runs commands in a login shell (bash -lc), which first runs the user's profile files, where a function or alias may stand in for any program",
-	Claude: "Claude Code runs commands in a shell that first loads a snapshot of the user's shell, with its functions and aliases",
-}
+var shellOf = sync.OnceValue(func() map[Harness]string {
+	return map[Harness]string{
+		Gemini: "",
+		Codex:  "Codex runs commands in a login shell (bash -lc), which first runs the user's profile files, where a function or alias may stand in for any program",
+		Claude: "Claude Code runs commands in a shell that first loads a snapshot of the user's shell, with its functions and aliases",
+	}
+})
 
 // plainForBash reports why command, which vtexec allowed, is not safe for
 // bash to run itself, outside vtexec ("" if it is). Safe means: bash
@@ -99,7 +104,7 @@ var shellOf = map[Harness]string{
 // a policy rule or approval (which may grant network or tool presets that
 // only vtexec's box applies).
 func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron, dir string) string {
-	if why, ok := shellOf[h]; !ok {
+	if why, ok := shellOf()[h]; !ok {
 		return "vtexec does not know how " + string(h) + " starts its shell"
 	} else if why != "" {
 		return why
@@ -121,7 +126,7 @@ func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron,
 	}
 	typed := typedArgvs(f)
 	for _, argv := range typed {
-		if len(argv) > 0 && slices.Contains(bashWords, argv[0]) {
+		if len(argv) > 0 && slices.Contains(bashWords(), argv[0]) {
 			return "bash would run its own " + argv[0] + " (a builtin or keyword), not the program vtexec checked"
 		}
 	}

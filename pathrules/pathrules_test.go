@@ -241,7 +241,7 @@ func TestPathRulesCatchWrongRules(t *testing.T) {
 		},
 		"reserved names only bare": func(r *rules) {
 			r.refusal = func(p string) string {
-				if strings.Contains(p, ".") && reserved[strings.ToUpper(strings.SplitN(p[strings.LastIndexAny(p, `\/`)+1:], ".", 2)[0])] {
+				if strings.Contains(p, ".") && reserved()[strings.ToUpper(strings.SplitN(p[strings.LastIndexAny(p, `\/`)+1:], ".", 2)[0])] {
 					return ""
 				}
 				return WindowsRefusal(p)

@@ -7,6 +7,7 @@ package pathrules
 
 import (
 	"strings"
+	"sync"
 )
 
 // WinForm is the form of a Windows path.
@@ -57,13 +58,15 @@ func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 
 
 // reserved are the device names Windows resolves in any directory, with
 // any extension: C:\work\nul.txt is the null device.
-var reserved = map[string]bool{
-	"CON": true, "PRN": true, "AUX": true, "NUL": true, "CONIN$": true, "CONOUT$": true, "CLOCK$": true,
-	"COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true, "COM6": true, "COM7": true, "COM8": true, "COM9": true,
-	"COM¹": true, "COM²": true, "COM³": true,
-	"LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true, "LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
-	"LPT¹": true, "LPT²": true, "LPT³": true,
-}
+var reserved = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"CON": true, "PRN": true, "AUX": true, "NUL": true, "CONIN$": true, "CONOUT$": true, "CLOCK$": true,
+		"COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true, "COM6": true, "COM7": true, "COM8": true, "COM9": true,
+		"COM¹": true, "COM²": true, "COM³": true,
+		"LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true, "LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
+		"LPT¹": true, "LPT²": true, "LPT³": true,
+	}
+})
 
 // WindowsRefusal says why p may not be used as a path on Windows, or ""
 // when its form can be checked: forms whose meaning depends on state
@@ -128,7 +131,7 @@ func WindowsComponentRefusal(c string) string {
 	if i := strings.IndexByte(base, '.'); i >= 0 {
 		base = base[:i]
 	}
-	if reserved[strings.ToUpper(strings.TrimRight(base, " "))] {
+	if reserved()[strings.ToUpper(strings.TrimRight(base, " "))] {
 		return "a reserved device name"
 	}
 	if shortName(c) {

@@ -9,44 +9,49 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/plan"
 )
 
 // keptEnv names the variables Env copies from the source environment.
-var keptEnv = map[string]bool{
-	"HOME":   true,
-	"LANG":   true,
-	"TZ":     true,
-	"TMPDIR": true,
-	// The user's settings that cannot name code to run: no bytecode
-	// files in the workspace, unbuffered output.
-	"PYTHONDONTWRITEBYTECODE": true,
-	"PYTHONUNBUFFERED":        true,
-}
+var keptEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"HOME":   true,
+		"LANG":   true,
+		"TZ":     true,
+		"TMPDIR": true,
+		// The user's settings that cannot name code to run: no bytecode
+		// files in the workspace, unbuffered output.
+		"PYTHONDONTWRITEBYTECODE": true,
+		"PYTHONUNBUFFERED":        true,
+	}
+})
 
 // forcedEnv is set whatever the source says: no pager, no terminal, no
 // credential prompt, no system-wide git configuration, and git neutered
 // as described at gitConfig.
-var forcedEnv = map[string]string{
-	"PATH":                plan.TrustedPath,
-	"TERM":                "dumb",
-	"PAGER":               "cat",
-	"GIT_PAGER":           "cat",
-	"MANPAGER":            "cat",
-	"GIT_TERMINAL_PROMPT": "0",
-	"GIT_CONFIG_NOSYSTEM": "1",
-	// GIT_EDITOR beats core.editor, GIT_SEQUENCE_EDITOR beats
-	// sequence.editor: a repository's configuration cannot name the
-	// editor. "true" keeps the message or todo list as git prepared it
-	// (commit --amend, rebase --continue, rebase -i --autosquash); a
-	// commit without -m aborts on its empty message.
-	"GIT_EDITOR":          "true",
-	"GIT_SEQUENCE_EDITOR": "true",
-	// An empty GIT_PROXY_COMMAND wins over every core.gitProxy and
-	// means no proxy command for git:// remotes.
-	"GIT_PROXY_COMMAND": "",
-}
+var forcedEnv = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"PATH":                plan.TrustedPath,
+		"TERM":                "dumb",
+		"PAGER":               "cat",
+		"GIT_PAGER":           "cat",
+		"MANPAGER":            "cat",
+		"GIT_TERMINAL_PROMPT": "0",
+		"GIT_CONFIG_NOSYSTEM": "1",
+		// GIT_EDITOR beats core.editor, GIT_SEQUENCE_EDITOR beats
+		// sequence.editor: a repository's configuration cannot name the
+		// editor. "true" keeps the message or todo list as git prepared it
+		// (commit --amend, rebase --continue, rebase -i --autosquash); a
+		// commit without -m aborts on its empty message.
+		"GIT_EDITOR":          "true",
+		"GIT_SEQUENCE_EDITOR": "true",
+		// An empty GIT_PROXY_COMMAND wins over every core.gitProxy and
+		// means no proxy command for git:// remotes.
+		"GIT_PROXY_COMMAND": "",
+	}
+})
 
 // gitConfig is configuration handed to every git process through
 // GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n. It has the
@@ -106,7 +111,7 @@ func gitConfigEnv() map[string]string {
 // GIT_CONFIG_COUNT. Nothing else passes: no GIT_DIR, GIT_EXEC_PATH,
 // GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF or GIT_CONFIG_* from the source.
 func Env(source []string) []string {
-	vars := make(map[string]string, len(forcedEnv)+2*len(gitConfig)+9)
+	vars := make(map[string]string, len(forcedEnv())+2*len(gitConfig)+9)
 	for _, kv := range source {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok || strings.IndexByte(kv, 0) >= 0 || !keepEnv(key) {
@@ -114,7 +119,7 @@ func Env(source []string) []string {
 		}
 		vars[key] = value
 	}
-	for key, value := range forcedEnv {
+	for key, value := range forcedEnv() {
 		vars[key] = value
 	}
 	for key, value := range gitConfigEnv() {
@@ -170,7 +175,7 @@ func WithExtra(env, extra []string) []string {
 
 // keepEnv reports whether a variable of the source environment passes.
 func keepEnv(key string) bool {
-	return keptEnv[key] || (strings.HasPrefix(key, "LC_") && len(key) > len("LC_"))
+	return keptEnv()[key] || (strings.HasPrefix(key, "LC_") && len(key) > len("LC_"))
 }
 
 // WithSettings returns env with a command's own KEY=VALUE settings (a
@@ -187,7 +192,7 @@ func WithSettings(env, settings []string) []string {
 		if !ok || k == "" || strings.IndexByte(kv, 0) >= 0 {
 			continue
 		}
-		if forced, isForced := forcedEnv[k]; isForced && forced != v {
+		if forced, isForced := forcedEnv()[k]; isForced && forced != v {
 			continue
 		}
 		set[k] = v

@@ -97,7 +97,7 @@ func TestEnvEmptySource(t *testing.T) {
 	got := Env(nil)
 	assert.True(t, sort.StringsAreSorted(got))
 	assert.Contains(t, got, "PATH="+plan.TrustedPath)
-	assert.Len(t, got, len(forcedEnv)+1+2*len(gitConfig))
+	assert.Len(t, got, len(forcedEnv())+1+2*len(gitConfig))
 	for _, kv := range gitEnv {
 		assert.Contains(t, got, kv)
 	}

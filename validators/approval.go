@@ -3,6 +3,7 @@ package validators
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ApprovalShape is what a person's approval of a program covers: the
@@ -217,18 +218,20 @@ func always([]string) bool { return true }
 // The shapes of the script runners, installers and tools a person
 // approves: part of their profiles (see profileFor), each made when its
 // program's profile is.
-var approvalShapes = map[string]func() ApprovalShape{
-	"npm": npmShape, "pnpm": yarnLikeShape, "yarn": yarnLikeShape, "bun": yarnLikeShape,
-	"npx":  npxShape,
-	"node": nodeShape,
-	"make": makeShape, "gmake": makeShape,
-	"just":  justShape,
-	"cargo": cargoShape,
-	"pip":   pipShape, "pip3": pipShape,
-	"python": pythonShape, "python3": pythonShape,
-	"pytest": pytestShape,
-	"git":    gitShape,
-}
+var approvalShapes = sync.OnceValue(func() map[string]func() ApprovalShape {
+	return map[string]func() ApprovalShape{
+		"npm": npmShape, "pnpm": yarnLikeShape, "yarn": yarnLikeShape, "bun": yarnLikeShape,
+		"npx":  npxShape,
+		"node": nodeShape,
+		"make": makeShape, "gmake": makeShape,
+		"just":  justShape,
+		"cargo": cargoShape,
+		"pip":   pipShape, "pip3": pipShape,
+		"python": pythonShape, "python3": pythonShape,
+		"pytest": pytestShape,
+		"git":    gitShape,
+	}
+})
 
 var (
 	npmReporting = []string{"--silent", "-s", "--quiet", "-q", "--loglevel", "--verbose", "-d", "-dd", "--color", "--no-color", "--progress", "--no-progress", "--json", "--parseable", "--no-fund", "--no-audit", "--foreground-scripts"}

@@ -100,8 +100,10 @@ func checkCargoFmt(c *Call, a *Args) error {
 
 // cargoEnvKnown are [env] settings that only change how a program
 // reports or how many tests run at once.
-var cargoEnvKnown = map[string]bool{"RUST_TEST_THREADS": true, "RUST_BACKTRACE": true, "RUST_LOG": true,
-	"CARGO_TERM_COLOR": true, "RUST_MIN_STACK": true, "TZ": true, "LANG": true, "LC_ALL": true}
+var cargoEnvKnown = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"RUST_TEST_THREADS": true, "RUST_BACKTRACE": true, "RUST_LOG": true,
+		"CARGO_TERM_COLOR": true, "RUST_MIN_STACK": true, "TZ": true, "LANG": true, "LC_ALL": true}
+})
 
 // cargoConfigRunsPrograms reports whether a cargo configuration file cargo
 // reads from dir (.cargo/config.toml or .cargo/config in dir and every
@@ -149,7 +151,7 @@ func cargoConfigNamesPrograms(data []byte, sub string) bool {
 		return true
 	}
 	for k := range table(cfg["env"]) {
-		if !cargoEnvKnown[k] {
+		if !cargoEnvKnown()[k] {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package validators
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/codes"
 )
@@ -59,7 +60,7 @@ var DevToolRules = []DevToolRule{
 // to judge — for any other tool, and wherever an option before the
 // command might take the next argument as its value.
 func OwnOptionsEnd(program string, args []string) int {
-	own, ok := ownOptions[program]
+	own, ok := ownOptions()[program]
 	if !ok {
 		return len(args)
 	}
@@ -87,9 +88,11 @@ const (
 // ownOptions are, for the tools OwnOptionsEnd knows, their options and
 // whether each takes the next argument as its value (npx: npm's
 // bin/npx-cli.js, which stops at the first positional argument).
-var ownOptions = map[string]map[string]int{
-	"npx": {"-y": noValue, "--yes": noValue, "--no": noValue, "--no-install": noValue, "-q": noValue, "--quiet": noValue,
-		"--silent": noValue, "--prefer-offline": noValue, "--offline": noValue, "--no-audit": noValue, "--no-fund": noValue,
-		"-p": takesValue, "--package": takesValue, "--cache": takesValue, "--userconfig": takesValue, "-c": takesValue,
-		"--call": takesValue, "--shell": takesValue, "-n": takesValue, "--node-arg": takesValue},
-}
+var ownOptions = sync.OnceValue(func() map[string]map[string]int {
+	return map[string]map[string]int{
+		"npx": {"-y": noValue, "--yes": noValue, "--no": noValue, "--no-install": noValue, "-q": noValue, "--quiet": noValue,
+			"--silent": noValue, "--prefer-offline": noValue, "--offline": noValue, "--no-audit": noValue, "--no-fund": noValue,
+			"-p": takesValue, "--package": takesValue, "--cache": takesValue, "--userconfig": takesValue, "-c": takesValue,
+			"--call": takesValue, "--shell": takesValue, "-n": takesValue, "--node-arg": takesValue},
+	}
+})

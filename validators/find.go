@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/workspace"
@@ -114,15 +115,17 @@ func (findWrapper) canonicalWithCommand(argv []string, ws *workspace.Workspace) 
 // findReaders only read the files named as their operands, and write
 // nothing but their output: run on what find matches, they can reach no
 // more than find itself.
-var findReaders = map[string]bool{
-	"cat": true, "head": true, "tail": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
-	"file": true, "stat": true, "ls": true, "nl": true, "du": true, "md5sum": true, "sha1sum": true,
-	"sha256sum": true, "sha512sum": true, "cksum": true, "basename": true, "dirname": true, "echo": true,
-}
+var findReaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "head": true, "tail": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
+		"file": true, "stat": true, "ls": true, "nl": true, "du": true, "md5sum": true, "sha1sum": true,
+		"sha256sum": true, "sha512sum": true, "cksum": true, "basename": true, "dirname": true, "echo": true,
+	}
+})
 
 func findReaderNames() []string {
 	var names []string
-	for n := range findReaders {
+	for n := range findReaders() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -205,7 +208,7 @@ func checkFind(c *Call) (inner []string, at int, err error) {
 	if deletes {
 		return inner, at, findDeletes(c, starts)
 	}
-	if inner != nil && !(plain && findReaders[inner[0]]) {
+	if inner != nil && !(plain && findReaders()[inner[0]]) {
 		return inner, at, &Finding{Ask: true, Code: codes.UnseenArguments,
 			Reason: "find runs " + inner[0] + " on each file it matches, which vtexec does not see (one may be a link leading out, or a protected file)",
 			Hint:   "put -type f before -exec and run a command that only reads (" + strings.Join(findReaderNames(), " ") + "), or search with grep -rn; otherwise a person must approve"}

@@ -1,5 +1,7 @@
 package validators
 
+import "sync"
+
 // Programs refused outright, and the shapes of rule a program may not
 // have: what vtexec knows of a program besides its validator and its
 // profile (see ProfileOf).
@@ -82,26 +84,30 @@ func ForbiddenPrograms(f func(name string, why Refused)) {
 }
 
 // aliases are other names of a program.
-var aliases = map[string]string{"nodejs": "node", "pypy3": "pypy"}
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{"nodejs": "node", "pypy3": "pypy"}
+})
 
 // AliasOf is the program name is another name of, or "".
-func AliasOf(name string) string { return aliases[name] }
+func AliasOf(name string) string { return aliases()[name] }
 
 // noAnyArguments are programs a rule may not allow with any arguments:
 // what they would then approve is unbounded damage.
-var noAnyArguments = map[string]string{
-	"rm":       "it would approve removing anything in the workspace",
-	"rmdir":    "it would approve removing any directory in the workspace",
-	"unlink":   "it would approve removing anything in the workspace",
-	"shred":    "it would approve destroying any file in the workspace",
-	"truncate": "it would approve emptying any file in the workspace",
-	"find":     "it would approve find -delete on anything in the workspace",
-	"git":      "it would approve every git command, history rewrites and pushes included; name the subcommand (git commit)",
-}
+var noAnyArguments = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"rm":       "it would approve removing anything in the workspace",
+		"rmdir":    "it would approve removing any directory in the workspace",
+		"unlink":   "it would approve removing anything in the workspace",
+		"shred":    "it would approve destroying any file in the workspace",
+		"truncate": "it would approve emptying any file in the workspace",
+		"find":     "it would approve find -delete on anything in the workspace",
+		"git":      "it would approve every git command, history rewrites and pushes included; name the subcommand (git commit)",
+	}
+})
 
 // NoAnyArguments says why the program called name may not be allowed
 // with any arguments, or "" if it may.
-func NoAnyArguments(name string) string { return noAnyArguments[name] }
+func NoAnyArguments(name string) string { return noAnyArguments()[name] }
 
 // ShellBuiltin reports whether name is a shell builtin: builtins have no
 // meaning without a shell, or change shell state vtexec does not keep. cd

@@ -1,6 +1,9 @@
 package validators
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Flag tables of git's subcommands, from `git SUBCOMMAND -h` and the
 // manual pages of git 2.39. Options git parses with parse-options also
@@ -106,13 +109,15 @@ var gitRevFlags = []Flag{
 
 // gitLogOnly are options of gitRevFlags that only git log and its kin
 // know: rev-list, format-patch and stash show refuse them.
-var gitLogOnly = map[string]bool{"decorate": true, "decorate-refs": true, "decorate-refs-exclude": true, "L": true}
+var gitLogOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"decorate": true, "decorate-refs": true, "decorate-refs-exclude": true, "L": true}
+})
 
 // gitRevFlagsNotLog is gitRevFlags without gitLogOnly.
 func gitRevFlagsNotLog() []Flag {
 	var out []Flag
 	for _, f := range gitRevFlags {
-		if !gitLogOnly[f.Long] && !gitLogOnly[f.Short] {
+		if !gitLogOnly()[f.Long] && !gitLogOnly()[f.Short] {
 			out = append(out, f)
 		}
 	}

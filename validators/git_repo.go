@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/gitrepo"
 	"github.com/vtexec/vtexec/internal/fsutil"
@@ -405,7 +406,7 @@ func gitConfigRisk(key, value string) (string, gitRisk) {
 	case section == "diff" && sub && (name == "textconv" || name == "command"):
 		return "is a diff driver program, run by diff, log -p, show and blame on the files .gitattributes assigns to it", gitRiskAlways
 	case section == "filter" && sub && (name == "clean" || name == "smudge" || name == "process"):
-		if gitLFSFilter[lower] == value {
+		if gitLFSFilter()[lower] == value {
 			return "runs git-lfs", gitRiskLFS
 		}
 		return "is a filter program, run by status, diff, add and checkout on the files .gitattributes assigns to it", gitRiskAlways
@@ -624,11 +625,13 @@ func (in *gitInspection) alternates(objects string, depth int) error {
 }
 
 // gitLFSFilter is the filter `git lfs install` writes.
-var gitLFSFilter = map[string]string{
-	"filter.lfs.clean":   "git-lfs clean -- %f",
-	"filter.lfs.smudge":  "git-lfs smudge -- %f",
-	"filter.lfs.process": "git-lfs filter-process",
-}
+var gitLFSFilter = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"filter.lfs.clean":   "git-lfs clean -- %f",
+		"filter.lfs.smudge":  "git-lfs smudge -- %f",
+		"filter.lfs.process": "git-lfs filter-process",
+	}
+})
 
 // gitWritable reports whether a command vtexec allows could write p: it
 // resolves for writing in the workspace (inside, and not below .git).

@@ -532,7 +532,7 @@ func TestGitConfigRisk(t *testing.T) {
 		what, _ := gitConfigRisk(key, value)
 		assert.Empty(t, what, key)
 	}
-	for key, value := range gitLFSFilter {
+	for key, value := range gitLFSFilter() {
 		what, risk := gitConfigRisk(key, value)
 		assert.NotEmpty(t, what, key)
 		assert.Equal(t, gitRiskLFS, risk, key)

@@ -2,6 +2,7 @@ package validators
 
 import (
 	"strings"
+	"sync"
 )
 
 // Every configuration key of git is one of three kinds: it makes git run
@@ -176,9 +177,11 @@ var GitKeyRules = []GitKeyRule{
 // riskySections are the sections where a key no explicit rule names is
 // not taken for harmless by its section's wildcard: the keys there that
 // run programs or name files are many, and a new one must be classified.
-var riskySections = map[string]bool{"core": true, "diff": true, "filter": true, "merge": true, "gpg": true,
-	"credential": true, "remote": true, "submodule": true, "http": true, "protocol": true, "include": true,
-	"includeif": true, "init": true, "interactive": true, "format": true, "fetch": true, "fsmonitor": true}
+var riskySections = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"core": true, "diff": true, "filter": true, "merge": true, "gpg": true,
+		"credential": true, "remote": true, "submodule": true, "http": true, "protocol": true, "include": true,
+		"includeif": true, "init": true, "interactive": true, "format": true, "fetch": true, "fsmonitor": true}
+})
 
 // harmlessRiskyKeys are the keys of the risky sections that neither run a
 // program nor name a file (git 2.39's git help --config, reviewed).
@@ -236,7 +239,7 @@ func ClassifyGitKey(key string) (GitKeyRule, bool) {
 			return r, true
 		}
 		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(lower, prefix) {
-			if riskySections[section] && p == section+".*" {
+			if riskySections()[section] && p == section+".*" {
 				continue
 			}
 			return r, true

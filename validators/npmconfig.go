@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/vtexec/vtexec/internal/fsutil"
 	"github.com/vtexec/vtexec/workspace"
@@ -23,11 +24,13 @@ import (
 // (ErrUnlisted: npm ls then asks like any npm use).
 
 // npmPrintKeys are .npmrc keys that only change how npm prints.
-var npmPrintKeys = map[string]bool{
-	"color": true, "unicode": true, "progress": true, "loglevel": true, "fund": true, "audit": true,
-	"update-notifier": true, "json": true, "long": true, "parseable": true, "depth": true, "save-exact": true,
-	"engine-strict": true, "package-lock": true, "save": true, "save-prefix": true, "legacy-peer-deps": true,
-}
+var npmPrintKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"color": true, "unicode": true, "progress": true, "loglevel": true, "fund": true, "audit": true,
+		"update-notifier": true, "json": true, "long": true, "parseable": true, "depth": true, "save-exact": true,
+		"engine-strict": true, "package-lock": true, "save": true, "save-prefix": true, "legacy-peer-deps": true,
+	}
+})
 
 func npmProjectInside(name string, ws *workspace.Workspace) error {
 	project := ""
@@ -56,7 +59,7 @@ func npmProjectInside(name string, ws *workspace.Workspace) error {
 				continue
 			}
 			key, _, _ := strings.Cut(line, "=")
-			if !npmPrintKeys[strings.TrimSpace(key)] {
+			if !npmPrintKeys()[strings.TrimSpace(key)] {
 				return ErrUnlisted // it may move where npm reads: a person decides
 			}
 		}

@@ -140,20 +140,28 @@ var profileCache sync.Map
 
 // shellProfiles: not on the allowlist, shells are refused but for
 // `bash -c SCRIPT`.
-var shellProfiles = map[string]Profile{
-	"bash": {ShellScript: shellCScript},
-	"sh":   {ShellScript: shellCScript},
-}
+var shellProfiles = sync.OnceValue(func() map[string]Profile {
+	return map[string]Profile{
+		"bash": {ShellScript: shellCScript},
+		"sh":   {ShellScript: shellCScript},
+	}
+})
 
 // The programs, on the allowlist or not, whose input is data; the inert
 // builtins; the interpreters whose input is a program.
 var (
-	readsInputAsData = strings.Fields(`cat head tail grep egrep fgrep rg wc sort uniq tr cut nl rev fold od
-		base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`)
-	inertBuiltins      = strings.Fields(`echo printf true false test [ pwd`)
+	readsInputAsData = sync.OnceValue(func() []string {
+		return strings.Fields(`cat head tail grep egrep fgrep rg wc sort uniq tr cut nl rev fold od
+			base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`)
+	})
+	inertBuiltins = sync.OnceValue(func() []string {
+		return strings.Fields(`echo printf true false test [ pwd`)
+	})
 	venvInterpreters   = []string{"python", "pypy"}
-	runsInputAsProgram = strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
-		wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`)
+	runsInputAsProgram = sync.OnceValue(func() []string {
+		return strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
+			wish guile racket irb jshell sqlite mysql psql ed ex vi vim nvim dc`)
+	})
 )
 
 // profileFor puts together the traits of the program or builtin called
@@ -163,7 +171,7 @@ func profileFor(name string) (p Profile, known bool) {
 		known = known || in
 		return in
 	}
-	p, ok := shellProfiles[name]
+	p, ok := shellProfiles()[name]
 	note(ok)
 	if i, found := slices.BinarySearchFunc(programs, name, func(e programEntry, n string) int { return strings.Compare(e.name, n) }); note(found) {
 		p = programs[i].profile
@@ -174,20 +182,20 @@ func profileFor(name string) (p Profile, known bool) {
 	if f, ok := networkUses()[name]; note(ok) {
 		p.NeedsNetwork = f
 	}
-	if shape, ok := approvalShapes[name]; note(ok) {
+	if shape, ok := approvalShapes()[name]; note(ok) {
 		a := shape()
 		p.Approval = &a
 	}
-	if note(slices.Contains(readsInputAsData, name)) {
+	if note(slices.Contains(readsInputAsData(), name)) {
 		p.ReadsInputAsData = true
 	}
-	if note(slices.Contains(inertBuiltins, name)) {
+	if note(slices.Contains(inertBuiltins(), name)) {
 		p.Inert = true
 	}
 	if note(slices.Contains(venvInterpreters, name)) {
 		p.VenvInterpreter = true
 	}
-	if note(slices.Contains(runsInputAsProgram, name)) {
+	if note(slices.Contains(runsInputAsProgram(), name)) {
 		p.RunsInputAsProgram = true
 	}
 	if valued, ok := interpreterValued()[name]; note(ok) {

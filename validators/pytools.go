@@ -159,31 +159,33 @@ var mypyReports = []string{"any-exprs-report", "cobertura-xml-report", "html-rep
 	"xslt-txt-report", "junit-xml"}
 
 // mypyInvertible are mypy's flags that come with an inverse spelling.
-var mypyInvertible = map[string]string{
-	"warn-unused-configs": "no-warn-unused-configs", "namespace-packages": "no-namespace-packages",
-	"silence-site-packages": "no-silence-site-packages", "site-packages": "no-site-packages",
-	"disallow-any-unimported": "allow-any-unimported", "disallow-any-expr": "allow-any-expr",
-	"disallow-any-decorated": "allow-any-decorated", "disallow-any-explicit": "allow-any-explicit",
-	"disallow-any-generics": "allow-any-generics", "disallow-subclassing-any": "allow-subclassing-any",
-	"disallow-untyped-calls": "allow-untyped-calls", "disallow-untyped-defs": "allow-untyped-defs",
-	"disallow-incomplete-defs": "allow-incomplete-defs", "check-untyped-defs": "no-check-untyped-defs",
-	"disallow-untyped-decorators": "allow-untyped-decorators", "implicit-optional": "no-implicit-optional",
-	"strict-optional": "no-strict-optional", "warn-redundant-casts": "no-warn-redundant-casts",
-	"warn-unused-ignores": "no-warn-unused-ignores", "warn-no-return": "no-warn-no-return",
-	"warn-return-any": "no-warn-return-any", "warn-unreachable": "no-warn-unreachable",
-	"allow-untyped-globals": "disallow-untyped-globals", "allow-redefinition": "disallow-redefinition",
-	"implicit-reexport": "no-implicit-reexport", "strict-equality": "no-strict-equality",
-	"strict-concatenate": "no-strict-concatenate", "show-error-context": "hide-error-context",
-	"show-column-numbers": "hide-column-numbers", "show-error-end": "hide-error-end",
-	"show-error-codes": "hide-error-codes", "pretty": "no-pretty", "color-output": "no-color-output",
-	"error-summary": "no-error-summary", "show-absolute-path": "hide-absolute-path",
-	"incremental": "no-incremental", "sqlite-cache": "no-sqlite-cache",
-	"warn-incomplete-stub": "no-warn-incomplete-stub", "interactive": "non-interactive",
-	"explicit-package-bases": "no-explicit-package-bases", "fast-module-lookup": "no-fast-module-lookup",
-	"follow-imports-for-stubs": "no-follow-imports-for-stubs",
-	"local-partial-types":      "no-local-partial-types", "disable-bytearray-promotion": "",
-	"disable-memoryview-promotion": "",
-}
+var mypyInvertible = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"warn-unused-configs": "no-warn-unused-configs", "namespace-packages": "no-namespace-packages",
+		"silence-site-packages": "no-silence-site-packages", "site-packages": "no-site-packages",
+		"disallow-any-unimported": "allow-any-unimported", "disallow-any-expr": "allow-any-expr",
+		"disallow-any-decorated": "allow-any-decorated", "disallow-any-explicit": "allow-any-explicit",
+		"disallow-any-generics": "allow-any-generics", "disallow-subclassing-any": "allow-subclassing-any",
+		"disallow-untyped-calls": "allow-untyped-calls", "disallow-untyped-defs": "allow-untyped-defs",
+		"disallow-incomplete-defs": "allow-incomplete-defs", "check-untyped-defs": "no-check-untyped-defs",
+		"disallow-untyped-decorators": "allow-untyped-decorators", "implicit-optional": "no-implicit-optional",
+		"strict-optional": "no-strict-optional", "warn-redundant-casts": "no-warn-redundant-casts",
+		"warn-unused-ignores": "no-warn-unused-ignores", "warn-no-return": "no-warn-no-return",
+		"warn-return-any": "no-warn-return-any", "warn-unreachable": "no-warn-unreachable",
+		"allow-untyped-globals": "disallow-untyped-globals", "allow-redefinition": "disallow-redefinition",
+		"implicit-reexport": "no-implicit-reexport", "strict-equality": "no-strict-equality",
+		"strict-concatenate": "no-strict-concatenate", "show-error-context": "hide-error-context",
+		"show-column-numbers": "hide-column-numbers", "show-error-end": "hide-error-end",
+		"show-error-codes": "hide-error-codes", "pretty": "no-pretty", "color-output": "no-color-output",
+		"error-summary": "no-error-summary", "show-absolute-path": "hide-absolute-path",
+		"incremental": "no-incremental", "sqlite-cache": "no-sqlite-cache",
+		"warn-incomplete-stub": "no-warn-incomplete-stub", "interactive": "non-interactive",
+		"explicit-package-bases": "no-explicit-package-bases", "fast-module-lookup": "no-fast-module-lookup",
+		"follow-imports-for-stubs": "no-follow-imports-for-stubs",
+		"local-partial-types":      "no-local-partial-types", "disable-bytearray-promotion": "",
+		"disable-memoryview-promotion": "",
+	}
+})
 
 var mypySpec = sync.OnceValue(func() *Spec {
 	s := &Spec{Name: "mypy", Doc: "files and directories to check, confined", Operands: checkMypy, Flags: []Flag{
@@ -211,7 +213,7 @@ var mypySpec = sync.OnceValue(func() *Spec {
 	for _, r := range mypyReports {
 		s.Flags = append(s.Flags, Flag{Long: r, Arg: WritePath})
 	}
-	for flag, inverse := range mypyInvertible {
+	for flag, inverse := range mypyInvertible() {
 		s.Flags = append(s.Flags, Flag{Long: flag})
 		if inverse != "" {
 			s.Flags = append(s.Flags, Flag{Long: inverse})

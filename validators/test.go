@@ -18,11 +18,13 @@ import (
 
 // TestUnaryOperators are test's unary operators: file tests and the
 // string tests -n and -z. Each takes the next word.
-var TestUnaryOperators = map[string]bool{
-	"-b": true, "-c": true, "-d": true, "-e": true, "-f": true, "-g": true, "-G": true, "-h": true,
-	"-k": true, "-L": true, "-N": true, "-O": true, "-p": true, "-r": true, "-s": true, "-S": true,
-	"-t": true, "-u": true, "-w": true, "-x": true, "-n": true, "-z": true,
-}
+var TestUnaryOperators = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-b": true, "-c": true, "-d": true, "-e": true, "-f": true, "-g": true, "-G": true, "-h": true,
+		"-k": true, "-L": true, "-N": true, "-O": true, "-p": true, "-r": true, "-s": true, "-S": true,
+		"-t": true, "-u": true, "-w": true, "-x": true, "-n": true, "-z": true,
+	}
+})
 
 // testOperators are the words test and [ may read as operators: the
 // unary ones, the binary ones and the connectives.
@@ -33,7 +35,7 @@ var testOperators = sync.OnceValue(func() map[string]bool {
 		"-eq": true, "-ne": true, "-lt": true, "-le": true, "-gt": true, "-ge": true,
 		"-ef": true, "-nt": true, "-ot": true,
 	}
-	for op := range TestUnaryOperators {
+	for op := range TestUnaryOperators() {
 		m[op] = true
 	}
 	return m
