@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -55,8 +54,25 @@ type Approval struct {
 // Store keeps sessions as one JSON file each in Dir.
 type Store struct{ Dir string }
 
-// validID is compiled on first use: its {0,63} costs 0.1 ms at init.
-var validID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
+// validID reports whether id is 1 to 64 letters, digits, '.', '_' or
+// '-', not starting with one of the last three (the pattern
+// ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$, which a regexp matched in ~8 µs of
+// every server call).
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ErrWorkspace is returned when a session is used with another workspace.
 var ErrWorkspace = errors.New("session belongs to another workspace")
@@ -66,7 +82,7 @@ var ErrWorkspace = errors.New("session belongs to another workspace")
 // concurrent calls of one session do not lose each other's changes. If fn
 // returns an error nothing is saved.
 func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, error) {
-	if !validID().MatchString(id) {
+	if !validID(id) {
 		return nil, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
 	}
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
@@ -142,7 +158,7 @@ func (s Store) write(path string, sess *Session) error {
 // Remove forgets session id: its file and its lock file. A session
 // that does not exist is not an error.
 func (s Store) Remove(id string) error {
-	if !validID().MatchString(id) {
+	if !validID(id) {
 		return fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
 	}
 	path := filepath.Join(s.Dir, id+".json")
@@ -188,7 +204,7 @@ var cacheAfter = 100 * time.Millisecond
 // file is the one it was read from: one stat instead of an open, a read
 // and a parse.
 func (s Store) LoadCached(c *Cache, id, workspace string) (*Session, error) {
-	if !validID().MatchString(id) {
+	if !validID(id) {
 		return nil, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
 	}
 	path := filepath.Join(s.Dir, id+".json")
