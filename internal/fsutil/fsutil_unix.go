@@ -59,15 +59,15 @@ func OpenRegular(path string, flag int, perm os.FileMode, follow bool) (*os.File
 	if err != nil {
 		return nil, Identity{}, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	f, id, err := regularOnly(os.NewFile(uintptr(fd), path), path)
-	if err != nil {
-		return nil, Identity{}, err
-	}
+	// Blocking again before os.NewFile, which otherwise starts Go's
+	// network poller for a descriptor it cannot poll (epoll refuses
+	// regular files): four system calls, and a poller every later
+	// scheduling round checks.
 	if err := syscall.SetNonblock(fd, false); err != nil {
-		f.Close()
+		syscall.Close(fd)
 		return nil, Identity{}, err
 	}
-	return f, id, nil
+	return regularOnly(os.NewFile(uintptr(fd), path), path)
 }
 
 // ownedByMe reports whether the file belongs to this process's user.
