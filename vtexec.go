@@ -220,7 +220,16 @@ type Stop struct {
 const CodeDirNotReached = codes.CwdNotReached
 
 func (s *Stop) Error() string {
-	return fmt.Sprintf("stopped before %s: %s; %s", DisplayArgv(s.Argv), s.Reason, s.Hint)
+	return fmt.Sprintf("%s: %s; %s", StoppedAt(s.Argv), s.Reason, s.Hint)
+}
+
+// StoppedAt says where a run was stopped: before the command argv, or,
+// with none (a word that could not be expanded), only that it was.
+func StoppedAt(argv []string) string {
+	if len(argv) == 0 {
+		return "stopped"
+	}
+	return "stopped before " + DisplayArgv(argv)
 }
 
 // ExitRefused is the exit code reported for a command that did not run.

@@ -77,6 +77,11 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
 	kinds := kindsOf(f)
+	if kinds.bracket {
+		if v := unreadablePatterns(f); v != nil {
+			return v
+		}
+	}
 	if kinds.cmdSubst {
 		pwdSubstitutions(f)
 	}

@@ -1,6 +1,10 @@
 package execpolicy
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // nodeKinds says which kinds of nodes a parsed command holds, found in
 // one walk: the passes that rewrite or refuse one kind each walk the
@@ -10,6 +14,7 @@ type nodeKinds struct {
 	testClause bool // [[ ]]
 	assigns    bool // A=1 before a command, or alone
 	cd         bool // a command whose first word is cd
+	bracket    bool // a "[" anywhere: patterns to read
 }
 
 func kindsOf(f *syntax.File) nodeKinds {
@@ -20,6 +25,10 @@ func kindsOf(f *syntax.File) nodeKinds {
 			k.cmdSubst = true
 		case *syntax.TestClause:
 			k.testClause = true
+		case *syntax.Lit:
+			k.bracket = k.bracket || strings.Contains(n.Value, "[")
+		case *syntax.SglQuoted:
+			k.bracket = k.bracket || strings.Contains(n.Value, "[")
 		case *syntax.CallExpr:
 			k.assigns = k.assigns || len(n.Assigns) > 0
 			k.cd = k.cd || isCd(n)

@@ -140,7 +140,8 @@ func unquotedGlob(w *syntax.Word) bool {
 	return false
 }
 
-func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) ([]string, *Verdict) {
+func (c *Checker) expandWords(words []*syntax.Word, ws *workspace.Workspace) (_ []string, refused *Verdict) {
+	defer recoverPattern(&refused)
 	if v := pwdVerdict(words, ws.Cwd()); v != nil {
 		return nil, v
 	}

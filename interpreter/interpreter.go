@@ -256,7 +256,7 @@ type run struct {
 
 // Run runs the request. An error is vtexec's own failure; a refused
 // command is an Outcome with Stopped set.
-func Run(ctx context.Context, req Request, hooks Hooks) (Outcome, error) {
+func Run(ctx context.Context, req Request, hooks Hooks) (out Outcome, err error) {
 	if r := Unsupported(req.File); r != nil {
 		return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: r.Code, Reason: r.Reason, Hint: r.Hint}}, nil
 	}
@@ -277,6 +277,7 @@ func Run(ctx context.Context, req Request, hooks Hooks) (Outcome, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{hooks: hooks, limits: lim, stdout: req.Stdout, base: map[string]string{}, cancel: cancel}
+	defer stopOnUnreadablePattern(r, req.Dir, &out, &err)
 	for _, kv := range req.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			r.base[k] = v
@@ -304,7 +305,7 @@ func Run(ctx context.Context, req Request, hooks Hooks) (Outcome, error) {
 		return Outcome{}, err
 	}
 	err = runner.Run(ctx, req.File)
-	out := Outcome{Dir: runner.Dir}
+	out = Outcome{Dir: runner.Dir}
 	r.mu.Lock()
 	out.Ran, out.Stopped = r.ran, r.stopped
 	r.mu.Unlock()
@@ -590,4 +591,27 @@ func (r *run) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, 
 		return os.Stat(name)
 	}
 	return os.Lstat(name)
+}
+
+// stopOnUnreadablePattern turns the shell library's panic on a pattern
+// it cannot compile (a bracket expression whose range ends in an escaped
+// character, from a value known only at run time) into a stop; any other
+// panic goes on. The checker refuses such patterns where they are
+// written out; a pipeline's left side runs in a goroutine of the
+// library's own, where no recover reaches.
+func stopOnUnreadablePattern(r *run, dir string, out *Outcome, err *error) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	s, ok := p.(string)
+	if !ok || !strings.HasPrefix(s, "regexp: Compile(") {
+		panic(p)
+	}
+	r.mu.Lock()
+	ran := r.ran
+	r.mu.Unlock()
+	*out = Outcome{Exit: 126, Dir: dir, Ran: ran, Stopped: &Stop{Code: codes.ParseError, Reason: "a pattern cannot be read: " + strings.TrimPrefix(s, "regexp: "),
+		Hint: "write the bracket expression's range in order with plain characters, or quote the variable to mean its value literally"}}
+	*err = nil
 }

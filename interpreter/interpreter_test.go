@@ -274,3 +274,18 @@ func TestRequestIsBounded(t *testing.T) {
 	assert.Nil(t, o.Stopped)
 	assert.Equal(t, "hi\n", out)
 }
+
+// A value known only at run time that makes a bracket expression the
+// shell library cannot compile ([N-\*]: a range ending in an escaped
+// character) stops the request with a refusal; it does not end the
+// process.
+func TestUnreadablePatternStopsTheRequest(t *testing.T) {
+	e := newFake(t)
+	o, out, _ := e.run(t, `cat b.txt; p=$(echo '[N-\*]'); cat $p; cat a.txt`, Limits{})
+	require.NotNil(t, o.Stopped)
+	assert.Equal(t, "parse_error", o.Stopped.Code)
+	assert.Contains(t, o.Stopped.Reason, "cannot be read")
+	assert.Equal(t, 126, o.Exit)
+	assert.Equal(t, "three\n", out, "only what ran before it")
+	assert.Equal(t, [][]string{{"cat", "b.txt"}, {"echo", `[N-\*]`}}, o.Ran)
+}

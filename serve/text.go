@@ -39,7 +39,7 @@ func renderResult(res vtexec.Result) string {
 		b.WriteString("note: output beyond vtexec's limit was cut from the middle ([vtexec: N bytes omitted]); write it to a file and read parts of it\n")
 	}
 	if s := res.Stopped; s != nil {
-		fmt.Fprintf(&b, "stopped before %s: %s %s\nhint: %s\n", vtexec.DisplayArgv(s.Argv), s.Code, vtexec.DisplayText(s.Reason), vtexec.DisplayText(s.Hint))
+		fmt.Fprintf(&b, "%s: %s %s\nhint: %s\n", vtexec.StoppedAt(s.Argv), s.Code, vtexec.DisplayText(s.Reason), vtexec.DisplayText(s.Hint))
 	}
 	if d.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", d.Note)

@@ -253,3 +253,26 @@ func TestRunTimePersonRefusesAtTheCommand(t *testing.T) {
 	assert.Equal(t, vtexec.ExitRefused, res.ExitCode)
 	assert.FileExists(t, filepath.Join(ws, "file.txt"))
 }
+
+// A bracket expression the shell library turns into no regular
+// expression (a range ending in an escaped or quoted character, [N-\*])
+// made the library panic wherever it was expanded: the checker, a loop's
+// words, the interpreter at run time — one line from an agent ended a
+// check, a run or the MCP server. Written out, it is refused before
+// anything runs; from a value known only at run time, the run stops at
+// the command that uses it.
+func TestUnreadablePatternsEndNoProcess(t *testing.T) {
+	ws := fixture(t)
+	for _, cmd := range []string{`ls [N'-*']`, `cat [N-\*]`, `p=x; cat [N'-*'] $p`, `p='[N-\*]'; cat $p | wc -l`, `case x in [N-\*]) ls;; esac`} {
+		d := decide(t, ws, cmd)
+		assert.Equal(t, "deny", string(d.Decision), cmd)
+		assert.Equal(t, "parse_error", d.Code, "%s: %s", cmd, d.Reason)
+		assert.NotEmpty(t, d.Hint)
+	}
+	after := filepath.Join(ws, "after.txt")
+	res := runIn(t, ws, `p=$(echo '[N-\*]'); cat $p; touch after.txt`)
+	require.NotNil(t, res.Stopped, "it ran: %+v", res)
+	assert.Equal(t, "parse_error", res.Stopped.Code, res.Stopped.Reason)
+	assert.Equal(t, vtexec.ExitRefused, res.ExitCode)
+	assert.NoFileExists(t, after, "nothing after the stop runs")
+}

@@ -1,0 +1,58 @@
+package execpolicy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/workspace"
+)
+
+// A pattern the shell library translates into no regular expression
+// ([N-\*]: a range whose end is an escaped or quoted character) is
+// refused wherever it is written, before anything expands it; expanding
+// it would panic.
+func TestUnreadablePatternsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
+	ws, err := workspace.New(dir)
+	require.NoError(t, err)
+	for _, src := range []string{
+		`ls [N-\*]`, `ls [N\-\*]`, `ls [N'-*']`, `ls [N-"*"]`, `[N'-*']`,
+		`ls [!N-\*]`, `ls [^N-\*]`, `ls ?[N-\*]`, `ls d/[N-\*]/x`, `ls [N{-\*,a}]`,
+		`p=x; ls [N'-*'] $p`, `for p in x; do ls [N'-*'] $p; done`, `p=x; ls $p | cat [N'-*']`,
+		`case x in [N'-*']) ls;; esac`,
+		`p='[N-\*]'; ls $p`, `for p in a '[N-\*]'; do ls $p | cat; done`,
+		// The fuzzer's first find.
+		`''[N'-*']''''`,
+	} {
+		v := Check(src, ws)
+		require.NotNil(t, v, src)
+		assert.Equal(t, Deny, v.Decision, src)
+		assert.Equal(t, CodeParse, v.Code, src)
+		assert.Contains(t, v.Reason, "cannot be read", src)
+	}
+	for _, src := range []string{`ls [a-z]*`, `ls '[N-*]'`, `ls [N-\]]`, `ls [[:alpha:]-\*]`, `cat [a]'.txt'`} {
+		v := Check(src, ws)
+		assert.False(t, v.Decision == Deny && strings.Contains(v.Reason, "cannot be read"), "%s: %s %s", src, v.Code, v.Reason)
+	}
+}
+
+// What slips past the written-out check still does not panic: the
+// checker's expansion turns the library's panic on a pattern into a
+// refusal, and lets any other panic go on.
+func TestRecoverPatternTakesOnlyThePatternPanic(t *testing.T) {
+	refused := func(p any) (v *Verdict) {
+		defer recoverPattern(&v)
+		panic(p)
+	}
+	v := refused("regexp: Compile(`(?s)^[N-\\*]$`): error parsing regexp: invalid character class range: `N-\\*`")
+	require.NotNil(t, v)
+	assert.Equal(t, CodeParse, v.Code)
+	assert.Contains(t, v.Reason, "cannot be read")
+	assert.Panics(t, func() { refused("index out of range") })
+}
