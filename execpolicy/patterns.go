@@ -1,96 +1,78 @@
 package execpolicy
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec/internal/shpattern"
 )
 
-// The shell library turns a pattern (a glob, a case pattern, the operand
-// of ${x#...}) into a regular expression and compiles it with
-// regexp.MustCompile. For some bracket expressions its translation is no
-// regular expression at all: in [N-\*] and [N'-*'] the range's end is an
-// escaped character, whose order it does not check, and compiling panics.
-// vtexec refuses such a pattern before anything expands it (the checker,
-// a loop's words, the interpreter at run time), and a panic the checker's
-// own expansion meets anyway becomes a refusal.
-
-// patternModes are the modes the library compiles patterns in: path
-// globs component by component, and whole-string patterns with extglob.
-var patternModes = []pattern.Mode{
-	pattern.Filenames | pattern.EntireString | pattern.NoGlobStar,
-	pattern.Filenames | pattern.EntireString | pattern.NoGlobStar | pattern.GlobLeadingDot,
-	pattern.EntireString | pattern.ExtendedOperators,
-	pattern.EntireString,
-}
-
 // unreadablePatterns refuses a command with a written-out word (no
-// expansion in it) that the library would read as a pattern it cannot
-// compile, or a written-out value (of a variable, of a loop's variable)
-// that would be one where the variable is used unquoted.
+// expansion in it) that the shell library would read as a pattern it
+// cannot compile (see shpattern), or a written-out value (of a variable,
+// of a loop's variable) that would be one where the variable is used
+// unquoted.
 func unreadablePatterns(f *syntax.File) *Verdict {
 	var found *Verdict
-	value := func(w *syntax.Word) {
-		if w == nil || !static(w) {
-			return
-		}
-		if v, err := expand.Literal(nil, w); err == nil && strings.Contains(v, "[") {
-			if why := uncompilable(v); why != "" {
-				found = unreadablePattern(v, why)
-			}
-		}
-	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if found != nil {
-			return false
+			return false // false keeps Walk out of n's children, not its siblings
 		}
 		switch n := n.(type) {
 		case *syntax.Assign:
-			value(n.Value)
+			found = unreadableValue(n.Value)
 		case *syntax.WordIter:
 			for _, it := range n.Items {
-				value(it)
+				if found = unreadableValue(it); found != nil {
+					break
+				}
 			}
+		case *syntax.Word:
+			found = unreadableWord(n)
 		}
-		w, ok := n.(*syntax.Word)
-		if found != nil || !ok || !bracketed(w) {
-			return found == nil
-		}
-		split := *w // SplitBraces rewrites the word it is given
-		syntax.SplitBraces(&split)
-		for b, err := range expand.BracesSeq(nil, &split) {
-			if err != nil {
-				break // too many words: the checker refuses it later
-			}
-			if !static(b) {
-				continue
-			}
-			pat, err := expand.Pattern(nil, b)
-			if err != nil {
-				continue
-			}
-			if why := uncompilable(pat); why != "" {
-				found = unreadablePattern(pat, why)
-				return false
-			}
-		}
-		return true
+		return found == nil
 	})
 	return found
 }
 
-// bracketed reports whether w has an unquoted "[", where a bracket
-// expression begins.
-func bracketed(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "[") {
-			return true
+// unreadableWord refuses w, written out, if a word its braces expand to
+// is a pattern the library cannot compile.
+func unreadableWord(w *syntax.Word) *Verdict {
+	if !unquotedAny(w, "[") {
+		return nil // no bracket expression
+	}
+	split := *w // SplitBraces rewrites the word it is given
+	syntax.SplitBraces(&split)
+	for b, err := range expand.BracesSeq(nil, &split) {
+		if err != nil {
+			return nil // too many words: the checker refuses it later
+		}
+		if !static(b) {
+			continue
+		}
+		if pat, err := expand.Pattern(nil, b); err == nil {
+			if why := shpattern.Uncompilable(pat); why != "" {
+				return unreadablePattern(pat, why)
+			}
 		}
 	}
-	return false
+	return nil
+}
+
+// unreadableValue refuses w, written out, if its text used unquoted would
+// be a pattern the library cannot compile.
+func unreadableValue(w *syntax.Word) *Verdict {
+	if w == nil || !static(w) {
+		return nil
+	}
+	if v, err := expand.Literal(nil, w); err == nil && strings.Contains(v, "[") {
+		if why := shpattern.Uncompilable(v); why != "" {
+			return unreadablePattern(v, why)
+		}
+	}
+	return nil
 }
 
 // static reports whether w is text alone: literals and quotes of them.
@@ -111,47 +93,25 @@ func static(w *syntax.Word) bool {
 	return true
 }
 
-// uncompilable is why pat, read as a pattern whole or as a path's
-// components, gives the library a regular expression that does not
-// compile ("" if none does).
-func uncompilable(pat string) string {
-	for _, c := range append([]string{pat}, strings.Split(pat, "/")...) {
-		if !pattern.HasMeta(c, 0) {
-			continue
-		}
-		for _, mode := range patternModes {
-			expr, err := pattern.Regexp(c, mode)
-			if err != nil {
-				continue // the library reports it; nothing panics
-			}
-			if _, err := regexp.Compile(expr); err != nil {
-				return err.Error()
-			}
-		}
+// unreadablePattern is the refusal of a pattern that cannot be read ("":
+// met while expanding, its word unknown).
+func unreadablePattern(pat, why string) *Verdict {
+	if pat == "" {
+		return deny(CodeParse, shpattern.Hint, "a pattern cannot be read: %s", why)
 	}
-	return ""
-}
-
-const patternHint = "write the bracket expression's range in order with plain characters (a quoted or escaped character may not end a range), or quote the whole word to mean it literally"
-
-// unreadablePattern is the refusal of a pattern that cannot be read.
-func unreadablePattern(word, why string) *Verdict {
-	if word == "" {
-		return deny(CodeParse, patternHint, "a pattern cannot be read: %s", why)
-	}
-	return deny(CodeParse, patternHint, "the pattern %q cannot be read: %s", word, why)
+	return deny(CodeParse, shpattern.Hint, "the pattern %q cannot be read: %s", pat, why)
 }
 
 // recoverPattern turns the library's panic on a pattern it cannot compile
 // into a refusal; any other panic goes on.
 func recoverPattern(v **Verdict) {
-	r := recover()
-	if r == nil {
+	p := recover()
+	if p == nil {
 		return
 	}
-	if s, ok := r.(string); ok && strings.HasPrefix(s, "regexp: Compile(") {
-		*v = unreadablePattern("", strings.TrimPrefix(s, "regexp: "))
-		return
+	why, ok := shpattern.Recovered(p)
+	if !ok {
+		panic(p)
 	}
-	panic(r)
+	*v = unreadablePattern("", why)
 }

@@ -1,8 +1,6 @@
 package execpolicy
 
 import (
-	"strings"
-
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vtexec/vtexec/validators"
@@ -80,12 +78,7 @@ func testArgs(x syntax.TestExpr) ([]*syntax.Word, string) {
 // plainTestWord reports whether w means the same inside [[ ]] and as a
 // command's word: no unquoted glob or brace character, no tilde.
 func plainTestWord(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[]{}~") {
-			return false
-		}
-	}
-	return len(w.Parts) > 0
+	return len(w.Parts) > 0 && !unquotedAny(w, "*?[]{}~")
 }
 
 func litWord(s string) *syntax.Word {

@@ -131,9 +131,12 @@ func (c *Checker) globsOutside(words []*syntax.Word, ws *workspace.Workspace) *V
 }
 
 // unquotedGlob reports whether w has a glob character outside quotes.
-func unquotedGlob(w *syntax.Word) bool {
+func unquotedGlob(w *syntax.Word) bool { return unquotedAny(w, "*?[") }
+
+// unquotedAny reports whether w has one of chars outside quotes.
+func unquotedAny(w *syntax.Word, chars string) bool {
 	for _, part := range w.Parts {
-		if l, ok := part.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[") {
+		if l, ok := part.(*syntax.Lit); ok && strings.ContainsAny(l.Value, chars) {
 			return true
 		}
 	}

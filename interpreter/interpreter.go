@@ -29,6 +29,7 @@ import (
 	"sync"
 
 	"github.com/vtexec/vtexec/codes"
+	"github.com/vtexec/vtexec/internal/shpattern"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -594,24 +595,22 @@ func (r *run) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, 
 }
 
 // stopOnUnreadablePattern turns the shell library's panic on a pattern
-// it cannot compile (a bracket expression whose range ends in an escaped
-// character, from a value known only at run time) into a stop; any other
-// panic goes on. The checker refuses such patterns where they are
-// written out; a pipeline's left side runs in a goroutine of the
-// library's own, where no recover reaches.
+// it cannot compile (see shpattern), from a value known only at run
+// time, into a stop; any other panic goes on. The checker refuses such
+// patterns where they are written out; a pipeline's left side runs in a
+// goroutine of the library's own, where no recover reaches.
 func stopOnUnreadablePattern(r *run, dir string, out *Outcome, err *error) {
 	p := recover()
 	if p == nil {
 		return
 	}
-	s, ok := p.(string)
-	if !ok || !strings.HasPrefix(s, "regexp: Compile(") {
+	why, ok := shpattern.Recovered(p)
+	if !ok {
 		panic(p)
 	}
 	r.mu.Lock()
 	ran := r.ran
 	r.mu.Unlock()
-	*out = Outcome{Exit: 126, Dir: dir, Ran: ran, Stopped: &Stop{Code: codes.ParseError, Reason: "a pattern cannot be read: " + strings.TrimPrefix(s, "regexp: "),
-		Hint: "write the bracket expression's range in order with plain characters, or quote the variable to mean its value literally"}}
+	*out = Outcome{Exit: 126, Dir: dir, Ran: ran, Stopped: &Stop{Code: codes.ParseError, Reason: "a pattern cannot be read: " + why, Hint: shpattern.Hint}}
 	*err = nil
 }
