@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/vtexec/vtexec"
@@ -72,9 +71,7 @@ const CodeNoWorkspace = codes.NoWorkspace
 
 // projectVars are the variables in which a harness names the project to
 // its hooks; the harness sets them, the model cannot.
-var projectVars = sync.OnceValue(func() map[Harness]string {
-	return map[Harness]string{Claude: "CLAUDE_PROJECT_DIR", Gemini: "GEMINI_PROJECT_DIR"}
-})
+var projectVars = map[Harness]string{Claude: "CLAUDE_PROJECT_DIR", Gemini: "GEMINI_PROJECT_DIR"}
 
 // projectDir is the workspace and where it came from, only from what the
 // person set: the directory pinned at install, else the harness's project
@@ -90,7 +87,7 @@ func projectDir(h Harness, opt Options) (root, from string) {
 		}
 		return opt.Workspace, "pinned with --workspace (" + opt.Workspace + ")"
 	}
-	if name := projectVars()[h]; name != "" {
+	if name := projectVars[h]; name != "" {
 		d := ""
 		if opt.Getenv != nil {
 			d = opt.Getenv(name)

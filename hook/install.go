@@ -46,9 +46,7 @@ func eventName(h Harness) string {
 
 // matchers send every tool to the hook, which knows each by name and
 // refuses one it does not know (see toolClass).
-var matchers = sync.OnceValue(func() map[Harness]string {
-	return map[Harness]string{Claude: ".*", Gemini: ".*", Codex: ".*"}
-})
+var matchers = map[Harness]string{Claude: ".*", Gemini: ".*", Codex: ".*"}
 
 // HookCommand is the command line a harness runs for the hook; pinned, if
 // not "", is the workspace every event of it is confined to.
@@ -68,7 +66,7 @@ func entry(exe string, h Harness, pinned string) map[string]any {
 	} else {
 		hk["timeout"] = json.Number("30") // seconds
 	}
-	return map[string]any{"matcher": matchers()[h], "hooks": []any{hk}}
+	return map[string]any{"matcher": matchers[h], "hooks": []any{hk}}
 }
 
 // CodexSnippet is the TOML to add to $CODEX_HOME/config.toml.

@@ -42,7 +42,7 @@ func TestInstallThenUninstallKeepsOtherHooks(t *testing.T) {
 		require.NoError(t, json.Unmarshal(installed, &s))
 		groups := s.Hooks[eventName(h)]
 		last := groups[len(groups)-1]
-		assert.Equal(t, matchers()[h], last.Matcher)
+		assert.Equal(t, matchers[h], last.Matcher)
 		assert.Equal(t, `'/opt/vt exec/vtexec' hook --harness `+string(h), last.Hooks[0]["command"])
 		assert.Len(t, groups, 2, "the other hook of the event stays")
 

@@ -80,13 +80,11 @@ var bashEnv = []string{"BASH_ENV", "ENV", "CDPATH", "GLOBIGNORE", "IFS", "SHELLO
 // 0.61.0 runs bash -c "shopt -u …; COMMAND"; Codex runs a login shell,
 // which reads the user's profile; Claude Code first loads a snapshot of
 // the user's shell, with its functions and aliases.
-var shellOf = sync.OnceValue(func() map[Harness]string {
-	return map[Harness]string{
-		Gemini: "",
-		Codex:  "Codex runs commands in a login shell (bash -lc), which first runs the user's profile files, where a function or alias may stand in for any program",
-		Claude: "Claude Code runs commands in a shell that first loads a snapshot of the user's shell, with its functions and aliases",
-	}
-})
+var shellOf = map[Harness]string{
+	Gemini: "",
+	Codex:  "Codex runs commands in a login shell (bash -lc), which first runs the user's profile files, where a function or alias may stand in for any program",
+	Claude: "Claude Code runs commands in a shell that first loads a snapshot of the user's shell, with its functions and aliases",
+}
 
 // plainForBash reports why command, which vtexec allowed, is not safe for
 // bash to run itself, outside vtexec ("" if it is). Safe means: bash
@@ -104,7 +102,7 @@ var shellOf = sync.OnceValue(func() map[Harness]string {
 // a policy rule or approval (which may grant network or tool presets that
 // only vtexec's box applies).
 func plainForBash(h Harness, command string, d vtexec.Decision, env bashEnviron, dir string) string {
-	if why, ok := shellOf()[h]; !ok {
+	if why, ok := shellOf[h]; !ok {
 		return "vtexec does not know how " + string(h) + " starts its shell"
 	} else if why != "" {
 		return why

@@ -3,21 +3,18 @@ package pathrules
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // darwinLinks are the links at the root of macOS that lead into
 // /private: /var/folders/… and /private/var/folders/… are one place.
-var darwinLinks = sync.OnceValue(func() map[string]string {
-	return map[string]string{"/var": "/private/var", "/tmp": "/private/tmp", "/etc": "/private/etc"}
-})
+var darwinLinks = map[string]string{"/var": "/private/var", "/tmp": "/private/tmp", "/etc": "/private/etc"}
 
 // DarwinCanonical returns the absolute macOS path p cleaned, with the
 // root's links into /private followed (their names in any case).
 func DarwinCanonical(p string) string {
 	p = path.Clean(p)
 	lower := strings.ToLower(p) // /VAR is /var on a volume that ignores case
-	for link, target := range darwinLinks() {
+	for link, target := range darwinLinks {
 		if lower == link || strings.HasPrefix(lower, link+"/") {
 			return target + p[len(link):]
 		}

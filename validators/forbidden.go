@@ -84,12 +84,10 @@ func ForbiddenPrograms(f func(name string, why Refused)) {
 }
 
 // aliases are other names of a program.
-var aliases = sync.OnceValue(func() map[string]string {
-	return map[string]string{"nodejs": "node", "pypy3": "pypy"}
-})
+var aliases = map[string]string{"nodejs": "node", "pypy3": "pypy"}
 
 // AliasOf is the program name is another name of, or "".
-func AliasOf(name string) string { return aliases()[name] }
+func AliasOf(name string) string { return aliases[name] }
 
 // noAnyArguments are programs a rule may not allow with any arguments:
 // what they would then approve is unbounded damage.

@@ -1,9 +1,6 @@
 package validators
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // Flag tables of git's subcommands, from `git SUBCOMMAND -h` and the
 // manual pages of git 2.39. Options git parses with parse-options also
@@ -109,15 +106,13 @@ var gitRevFlags = []Flag{
 
 // gitLogOnly are options of gitRevFlags that only git log and its kin
 // know: rev-list, format-patch and stash show refuse them.
-var gitLogOnly = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"decorate": true, "decorate-refs": true, "decorate-refs-exclude": true, "L": true}
-})
+var gitLogOnly = map[string]bool{"decorate": true, "decorate-refs": true, "decorate-refs-exclude": true, "L": true}
 
 // gitRevFlagsNotLog is gitRevFlags without gitLogOnly.
 func gitRevFlagsNotLog() []Flag {
 	var out []Flag
 	for _, f := range gitRevFlags {
-		if !gitLogOnly()[f.Long] && !gitLogOnly()[f.Short] {
+		if !gitLogOnly[f.Long] && !gitLogOnly[f.Short] {
 			out = append(out, f)
 		}
 	}

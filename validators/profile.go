@@ -140,12 +140,10 @@ var profileCache sync.Map
 
 // shellProfiles: not on the allowlist, shells are refused but for
 // `bash -c SCRIPT`.
-var shellProfiles = sync.OnceValue(func() map[string]Profile {
-	return map[string]Profile{
-		"bash": {ShellScript: shellCScript},
-		"sh":   {ShellScript: shellCScript},
-	}
-})
+var shellProfiles = map[string]Profile{
+	"bash": {ShellScript: shellCScript},
+	"sh":   {ShellScript: shellCScript},
+}
 
 // The programs, on the allowlist or not, whose input is data; the inert
 // builtins; the interpreters whose input is a program.
@@ -154,9 +152,7 @@ var (
 		return strings.Fields(`cat head tail grep egrep fgrep rg wc sort uniq tr cut nl rev fold od
 			base64 md5sum sha1sum sha256sum sha512sum jq tee paste column expand unexpand tac`)
 	})
-	inertBuiltins = sync.OnceValue(func() []string {
-		return strings.Fields(`echo printf true false test [ pwd`)
-	})
+	inertBuiltins      = strings.Fields(`echo printf true false test [ pwd`)
 	venvInterpreters   = []string{"python", "pypy"}
 	runsInputAsProgram = sync.OnceValue(func() []string {
 		return strings.Fields(`python pypy node deno bun perl ruby php lua luajit Rscript R julia tclsh
@@ -171,7 +167,7 @@ func profileFor(name string) (p Profile, known bool) {
 		known = known || in
 		return in
 	}
-	p, ok := shellProfiles()[name]
+	p, ok := shellProfiles[name]
 	note(ok)
 	if i, found := slices.BinarySearchFunc(programs, name, func(e programEntry, n string) int { return strings.Compare(e.name, n) }); note(found) {
 		p = programs[i].profile
@@ -189,7 +185,7 @@ func profileFor(name string) (p Profile, known bool) {
 	if note(slices.Contains(readsInputAsData(), name)) {
 		p.ReadsInputAsData = true
 	}
-	if note(slices.Contains(inertBuiltins(), name)) {
+	if note(slices.Contains(inertBuiltins, name)) {
 		p.Inert = true
 	}
 	if note(slices.Contains(venvInterpreters, name)) {

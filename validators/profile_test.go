@@ -55,7 +55,7 @@ func TestNoProgramNamesOutsideTheRegistry(t *testing.T) {
 	for _, r := range DevToolRules {
 		names[r.Program] = true
 	}
-	for n, a := range aliases() {
+	for n, a := range aliases {
 		names[n], names[a] = true, true
 	}
 	for n := range noAnyArguments() {
@@ -172,7 +172,7 @@ func TestProfiles(t *testing.T) {
 // profile, from every table profileFor reads.
 func profileNames() []string {
 	var out []string
-	for n := range shellProfiles() {
+	for n := range shellProfiles {
 		out = append(out, n)
 	}
 	for _, p := range programs {
@@ -188,7 +188,7 @@ func profileNames() []string {
 		out = append(out, n)
 	}
 	out = append(out, readsInputAsData()...)
-	out = append(out, inertBuiltins()...)
+	out = append(out, inertBuiltins...)
 	out = append(out, venvInterpreters...)
 	out = append(out, runsInputAsProgram()...)
 	for n := range interpreterValued() {
