@@ -45,14 +45,14 @@ func unreadableWord(w *syntax.Word) *Verdict {
 	}
 	split := *w // SplitBraces rewrites the word it is given
 	syntax.SplitBraces(&split)
-	for b, err := range expand.BracesSeq(nil, &split) {
+	for b, err := range expand.BracesSeq(noConfig(), &split) {
 		if err != nil {
 			return nil // too many words: the checker refuses it later
 		}
 		if !static(b) {
 			continue
 		}
-		if pat, err := expand.Pattern(nil, b); err == nil {
+		if pat, err := expand.Pattern(noConfig(), b); err == nil {
 			if why := shpattern.Uncompilable(pat); why != "" {
 				return unreadablePattern(pat, why)
 			}
@@ -67,13 +67,18 @@ func unreadableValue(w *syntax.Word) *Verdict {
 	if w == nil || !static(w) {
 		return nil
 	}
-	if v, err := expand.Literal(nil, w); err == nil && strings.Contains(v, "[") {
+	if v, err := expand.Literal(noConfig(), w); err == nil && strings.Contains(v, "[") {
 		if why := shpattern.Uncompilable(v); why != "" {
 			return unreadablePattern(v, why)
 		}
 	}
 	return nil
 }
+
+// noConfig is an empty expansion config of its own: given nil, the
+// library fills in and uses one config kept for every caller, which
+// checks on other goroutines write at the same time.
+func noConfig() *expand.Config { return &expand.Config{} }
 
 // static reports whether w is text alone: literals and quotes of them.
 func static(w *syntax.Word) bool {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +56,28 @@ func TestRecoverPatternTakesOnlyThePatternPanic(t *testing.T) {
 	assert.Equal(t, CodeParse, v.Code)
 	assert.Contains(t, v.Reason, "cannot be read")
 	assert.Panics(t, func() { refused("index out of range") })
+}
+
+// The pattern checks run on every line of a stream, on all its workers
+// at once: nothing they ask the shell library may share state between
+// calls (its expansion with no config writes to one kept for all; the
+// race detector sees it, and an interleaving tore its environment and
+// ended a stream).
+func TestUnreadablePatternChecksRunConcurrently(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := workspace.New(dir)
+	require.NoError(t, err)
+	lines := []string{`p='[a-z]'; ls $p`, `for p in a '[b]'; do ls $p; done`, `ls [a-z]*`, `ls [N-\*]`, `x=[q] ls`}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				src := lines[(g+i)%len(lines)]
+				require.NotNil(t, Check(src, ws), src)
+			}
+		}()
+	}
+	wg.Wait()
 }
