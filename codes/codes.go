@@ -99,6 +99,7 @@ const (
 	Destructive            = "destructive"
 	BadPath                = "bad_path"
 	CheckLimit             = "check_limit"
+	CheckFailed            = "check_failed"
 	BadRequest             = "bad_request"
 	Usage                  = "usage"
 	InternalError          = "internal_error"
@@ -175,6 +176,7 @@ var entries = []Entry{
 	{Codes: []Code{Destructive}, Kind: Ask, Security: false, Meaning: "(ask) a removal a person must approve (`rm`, `find -delete`): the question lists what goes, once or for a session, never always"},
 	{Codes: []Code{BadPath}, Kind: Refusal, Security: true, Meaning: "an empty path, a NUL byte, over 4096 bytes, a symlink loop, `..` after a missing directory"},
 	{Codes: []Code{CheckLimit}, Kind: Refusal, Security: false, Meaning: "the check of the request would read more than 1,000,000 directory entries (the walks below directories a command writes or follows links in, and the globs, of every operand and command together), or took longer than its deadline: half the request's timeout, at most 10 s"},
+	{Codes: []Code{CheckFailed}, Kind: Refusal, Security: false, Meaning: "vtexec's checker failed on the command (a fault of vtexec's own, reported on its standard error with where it happened): the command is refused, never run, and the stream or server goes on"},
 	{Codes: []Code{BadRequest}, Kind: Refusal, Security: false, Meaning: "a request vtexec cannot act on (malformed JSON line, missing workspace, cwd outside)"},
 	{Codes: []Code{ServerMissing}, Kind: Error, Security: false, Meaning: "`vtexec serve` found no `vtexec-serve` beside vtexec: the server is that program, installed with vtexec"},
 	{Codes: []Code{ServerMismatch}, Kind: Error, Security: false, Meaning: "the `vtexec-serve` beside vtexec is of another build (version or commit) than vtexec: one program was updated without the other; `vtexec serve` does not start it"},

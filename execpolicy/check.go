@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,9 +54,27 @@ func Check(src string, ws *workspace.Workspace) *Verdict {
 // Check parses src and checks every command in it against ws, whose
 // current directory is where the command starts. It never runs anything
 // and never changes ws.
-func (c *Checker) Check(src string, ws *workspace.Workspace) *Verdict {
+//
+// A fault of the checker's own (a panic) refuses src with code
+// check_failed and is reported on standard error: a stream of checks or
+// a server goes on with its next request.
+func (c *Checker) Check(src string, ws *workspace.Workspace) (v *Verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "vtexec: the checker failed on a command: %v\n%s", p, debug.Stack())
+			v = deny(CodeCheckFailed, "the command was not run: write it another way, and report the fault (vtexec's standard error has it)",
+				"vtexec's checker failed on this command: %v", p)
+		}
+	}()
+	if checkFault != nil {
+		checkFault(src)
+	}
 	return c.check(src, ws, 0)
 }
+
+// checkFault, set by tests, runs first in every Check: a fault of the
+// checker's own to recover from.
+var checkFault func(src string)
 
 func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict {
 	if len(src) > MaxCommandBytes {

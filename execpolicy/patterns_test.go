@@ -81,3 +81,24 @@ func TestUnreadablePatternChecksRunConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A fault of the checker's own refuses that one command, with its own
+// code, and the next check goes on: a stream or a server is not ended.
+func TestCheckerFaultRefusesOnlyItsCommand(t *testing.T) {
+	ws, err := workspace.New(t.TempDir())
+	require.NoError(t, err)
+	checkFault = func(src string) {
+		if src == "ls faulty" {
+			var m map[string]int
+			m["x"]++ // a nil map: a runtime panic
+		}
+	}
+	t.Cleanup(func() { checkFault = nil })
+	v := Check("ls faulty", ws)
+	require.NotNil(t, v)
+	assert.Equal(t, Deny, v.Decision)
+	assert.Equal(t, CodeCheckFailed, v.Code)
+	assert.Contains(t, v.Reason, "nil map")
+	assert.NotEmpty(t, v.Hint)
+	assert.Equal(t, Allow, Check("ls", ws).Decision)
+}

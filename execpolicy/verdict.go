@@ -30,6 +30,7 @@ func (d Decision) rank() int {
 // and the workspace add their own (unknown_flag, outside_workspace, ...).
 const (
 	CodeParse        = codes.ParseError
+	CodeCheckFailed  = codes.CheckFailed
 	CodeTooLong      = codes.TooLong
 	CodeSubstitution = codes.Substitution
 	CodeExpansion    = codes.Expansion
