@@ -276,3 +276,36 @@ func TestUnreadablePatternsEndNoProcess(t *testing.T) {
 	assert.Equal(t, vtexec.ExitRefused, res.ExitCode)
 	assert.NoFileExists(t, after, "nothing after the stop runs")
 }
+
+// The same pattern as a value known only at run time, in a command the
+// shell library runs on a goroutine of its own (every command of a
+// pipeline but the last, a process substitution), panicked where no
+// recover reaches: a repository holding a file named [N-\*] ended the
+// MCP server, every session on it, the first time an agent piped a
+// file name it had listed. Such a value may not stand unquoted there:
+// the request is refused before anything runs, whatever made the value.
+func TestRunTimePatternsOffTheMainGoroutineEndNoProcess(t *testing.T) {
+	ws := fixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, `[N-\*]`), []byte("x\n"), 0o644))
+	for _, cmd := range []string{
+		`f=$(ls | grep -F N-); cat $f | wc -l`,
+		`for f in $(ls | grep -F N-); do cat $f | wc -l; done`,
+		`read -r f < <(ls | grep -F N-); cat $f | wc -l`,
+		`f=$(ls | grep -F N-); cat $f/x 2>&1 | wc -l`,
+		`f=$(ls | grep -F N-); echo ${f#$f} | wc -l`,
+		`f=$(ls | grep -F N-); wc -l <(cat $f)`,
+		`ls $(ls | grep -F N-) | wc -l`,
+	} {
+		after := filepath.Join(ws, "after.txt")
+		res := runIn(t, ws, cmd+"; touch after.txt")
+		assert.Equal(t, "deny", string(res.Decision.Decision), "%s ran: %+v", cmd, res)
+		assert.Equal(t, "expansion", res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
+		assert.Contains(t, res.Decision.Hint, "quote it", cmd)
+		assert.Equal(t, vtexec.ExitRefused, res.ExitCode, cmd)
+		assert.NoFileExists(t, after, cmd)
+	}
+	// Quoted, or in the pipeline's last command, the same value is data.
+	res := runIn(t, ws, `f=$(ls | grep -F N-); cat "$f" | wc -l`)
+	require.Nil(t, res.Stopped, "%+v", res)
+	assert.Equal(t, "1\n", res.Stdout)
+}
