@@ -187,6 +187,12 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 			rt.staticAsks = true
 		}
 	}
+	if refused == nil {
+		// After the commands: a refused program says more.
+		if r := interpreter.OffMainPatterns(f); r != nil {
+			refuse(execpolicy.Part{Decision: execpolicy.Deny, Code: r.Code, Reason: r.Reason, Hint: r.Hint})
+		}
+	}
 	d := &execpolicy.Decided{Verdict: &execpolicy.Verdict{Decision: execpolicy.Allow, Parts: parts}, Rules: rules}
 	switch {
 	case refused != nil:

@@ -258,8 +258,10 @@ type run struct {
 // Run runs the request. An error is vtexec's own failure; a refused
 // command is an Outcome with Stopped set.
 func Run(ctx context.Context, req Request, hooks Hooks) (out Outcome, err error) {
-	if r := Unsupported(req.File); r != nil {
-		return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: r.Code, Reason: r.Reason, Hint: r.Hint}}, nil
+	for _, refused := range []func(*syntax.File) *Refusal{Unsupported, OffMainPatterns} {
+		if r := refused(req.File); r != nil {
+			return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: r.Code, Reason: r.Reason, Hint: r.Hint}}, nil
+		}
 	}
 	lim := req.Limits
 	if lim.Commands <= 0 {
@@ -291,6 +293,9 @@ func Run(ctx context.Context, req Request, hooks Hooks) (out Outcome, err error)
 		r.base["TMPDIR"] = req.PipeDir
 	} else if ProcessSubstitution(req.File) {
 		return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: codes.Substitution, Reason: "process substitution needs a directory for its pipes, and none was given", Hint: "write the data to a file inside the workspace and pass the file"}}, nil
+	}
+	if s := unreadableEnv(env); s != nil {
+		return Outcome{Exit: 126, Dir: req.Dir, Stopped: s}, nil
 	}
 	runner, err := interp.New(
 		interp.Env(expand.ListEnviron(env...)),
