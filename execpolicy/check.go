@@ -775,7 +775,7 @@ func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdi
 			return "", v
 		}
 		hint := "use a program installed on the system PATH"
-		if dir := userPathDir(name); dir != "" {
+		if dir := userPathDir(name, c.trustedPath()); dir != "" {
 			hint = fmt.Sprintf("%s is in %s, which is not on the trusted PATH: a person can add it to their policy %s", name, dir, extraPathLine(dir))
 		}
 		return "", deny(CodeNotAllowed, hint, "no program %q on the trusted PATH", name)
@@ -798,17 +798,23 @@ func extraPathLine(dir string) string {
 // userPathDir is the directory of the user's own PATH (vtexec's
 // environment) where a program called name is, or "": to say where a
 // program the trusted PATH lacks is. Nothing is run or trusted from it.
-func userPathDir(name string) string {
+// Only directories the trusted PATH does not hold are searched: the
+// program is in none of those.
+func userPathDir(name, trusted string) string {
 	if strings.Contains(name, "/") {
 		return ""
 	}
-	var abs []string
+	var others []string
+	trustedDirs := filepath.SplitList(trusted)
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if filepath.IsAbs(dir) {
-			abs = append(abs, dir)
+		if filepath.IsAbs(dir) && !slices.Contains(trustedDirs, dir) {
+			others = append(others, dir)
 		}
 	}
-	if p, ok := plan.LookPath(name, strings.Join(abs, string(filepath.ListSeparator))); ok {
+	if len(others) == 0 {
+		return ""
+	}
+	if p, ok := plan.LookPath(name, strings.Join(others, string(filepath.ListSeparator))); ok {
 		return filepath.Dir(p)
 	}
 	return ""

@@ -102,3 +102,27 @@ func TestCheckerFaultRefusesOnlyItsCommand(t *testing.T) {
 	assert.NotEmpty(t, v.Hint)
 	assert.Equal(t, Allow, Check("ls", ws).Decision)
 }
+
+// A program the trusted PATH lacks is refused with where the user's own
+// PATH has it, if it does: the hint names the directory to add.
+func TestMissingProgramHintNamesTheUsersDirectory(t *testing.T) {
+	ws, err := workspace.New(t.TempDir())
+	require.NoError(t, err)
+	own := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(own, "mytool"), []byte("#!/bin/sh\n"), 0o755))
+	t.Setenv("PATH", "/usr/bin:/bin:"+own)
+	c := Checker{TrustedPath: "/usr/bin:/bin"}
+	v := c.Check("mytool --x", ws)
+	require.Equal(t, Deny, v.Decision, v.Reason)
+	assert.Equal(t, CodeNotAllowed, v.Code)
+	assert.Contains(t, v.Hint, "mytool is in "+own+", which is not on the trusted PATH")
+	v = c.Check("nosuchtool-vtexec", ws)
+	assert.Equal(t, CodeNotAllowed, v.Code)
+	assert.Equal(t, "use a program installed on the system PATH", v.Hint)
+	// On the trusted PATH too, the directory is not the user's own: the
+	// program is not there (a file that is not executable).
+	require.NoError(t, os.Chmod(filepath.Join(own, "mytool"), 0o644))
+	c = Checker{TrustedPath: "/usr/bin:/bin:" + own}
+	v = c.Check("mytool --x", ws)
+	assert.Equal(t, "use a program installed on the system PATH", v.Hint, v.Reason)
+}
