@@ -27,6 +27,9 @@ func Exact(data []byte) error {
 // surrogate that is not half of a pair (\ud83d\ude00 is one character;
 // \ud800 alone is none).
 func LoneSurrogate(data []byte) bool {
+	if !bytes.Contains(data, []byte(`\u`)) {
+		return false // no escape of a code unit at all
+	}
 	inString := false
 	pendingHigh := false
 	for i := 0; i < len(data); i++ {
