@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"runtime/debug"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vtexec/vtexec/codes"
 )
 
 // addTool registers a tool like mcp.AddTool, but puts out into the
@@ -22,7 +27,8 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h func(context.Context, *m
 		}
 		t.OutputSchema = schema
 	}
-	mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (_ *mcp.CallToolResult, _ any, err error) {
+		defer recoverCall(t.Name, &err)
 		res, out, err := h(ctx, req, in)
 		if err != nil {
 			return nil, nil, err
@@ -43,4 +49,19 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h func(context.Context, *m
 		return res, nil, nil
 	})
 	return nil
+}
+
+// recoverCall turns a fault of vtexec's own in one call (a panic on the
+// handler's goroutine) into that call's error, as net/http does for a
+// request: the other sessions on the server go on. The fault and its
+// stack go to standard error. A panic on another goroutine still ends
+// the process.
+func recoverCall(tool string, err *error) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "vtexec serve: the %s call failed: %v\n%s", tool, p, debug.Stack())
+	*err = &Error{Code: codes.InternalError, Reason: fmt.Sprintf("vtexec failed on this call: %v", p),
+		Hint: "vtexec itself failed; the command may not have run, or only in part: check the workspace, and report the fault (the server's standard error has it)"}
 }

@@ -64,3 +64,31 @@ func TestStructuredContentMatchesSchema(t *testing.T) {
 		assert.NoError(t, schemas[c.tool].Validate(v), "%s %v: %s", c.tool, c.args, b)
 	}
 }
+
+// A fault of vtexec's own in one call fails that call with a structured
+// error, and the server answers the next one: a panic on a handler's
+// goroutine does not end the server and its other sessions.
+func TestAFaultingCallFailsAloneAndTheServerGoesOn(t *testing.T) {
+	s, _ := newServer(t)
+	type in struct{}
+	type out struct {
+		OK bool `json:"ok"`
+	}
+	require.NoError(t, addTool(s.mcp, &mcp.Tool{Name: "fault", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, out, error) {
+			var m map[string]int
+			m["x"]++ // a nil map: a runtime panic
+			return nil, out{OK: true}, nil
+		}))
+	cs := connect(t, s, nil)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fault", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.NotEmpty(t, res.Content)
+	text := res.Content[0].(*mcp.TextContent).Text
+	assert.Contains(t, text, "internal_error")
+	assert.Contains(t, text, "nil map")
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolCheck, Arguments: map[string]any{"command": "ls"}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+}
