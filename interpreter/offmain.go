@@ -116,9 +116,9 @@ var runTimeSpecial = map[string]bool{"PWD": true, "OLDPWD": true, "DIRSTACK": tr
 // runTimeVars are the variables f sets to a value known only at run time:
 // assigned anything but written-out text, a loop's variable over words
 // that are not (a glob's file names included), or set by read, mapfile,
-// readarray or getopts (REPLY and MAPFILE too).
+// readarray or getopts (REPLY, MAPFILE and OPTARG too).
 func runTimeVars(f *syntax.File) map[string]bool {
-	dyn := map[string]bool{"REPLY": true, "MAPFILE": true}
+	dyn := map[string]bool{"REPLY": true, "MAPFILE": true, "OPTARG": true}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.Assign:

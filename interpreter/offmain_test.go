@@ -36,6 +36,7 @@ func TestOffMainPatterns(t *testing.T) {
 		`echo $PWD | wc -c`,
 		`f=$(ls); ls $f | sort | head -n 1`,
 		`: ${x:=$(ls)}; echo $x | wc -c`,
+		`getopts b: o -b '[N-\*]'; echo $OPTARG | wc -c`,
 		`f=$(ls); echo ${x:-$f} | wc -c`,
 	} {
 		r := OffMainPatterns(parse(src))
