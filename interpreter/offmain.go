@@ -125,12 +125,12 @@ func runTimeVars(f *syntax.File) map[string]bool {
 			if x.Name == nil {
 				return true
 			}
-			if (x.Value != nil && !writtenOut(x.Value)) || x.Index != nil {
+			if (x.Value != nil && runTime(x.Value)) || x.Index != nil {
 				dyn[x.Name.Value] = true
 			}
 			if x.Array != nil {
 				for _, e := range x.Array.Elems {
-					if e.Value != nil && !writtenOut(e.Value) {
+					if e.Value != nil && runTime(e.Value) {
 						dyn[x.Name.Value] = true
 					}
 				}
@@ -138,7 +138,7 @@ func runTimeVars(f *syntax.File) map[string]bool {
 		case *syntax.ForClause:
 			if it, ok := x.Loop.(*syntax.WordIter); ok {
 				for _, w := range it.Items {
-					if !writtenOut(w) || globbed(w) {
+					if runTime(w) || globbed(w) {
 						dyn[it.Name.Value] = true
 					}
 				}
@@ -146,7 +146,7 @@ func runTimeVars(f *syntax.File) map[string]bool {
 		case *syntax.ParamExp:
 			// ${x:=word} assigns word to x.
 			if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) &&
-				x.Exp.Word != nil && !writtenOut(x.Exp.Word) {
+				x.Exp.Word != nil && runTime(x.Exp.Word) {
 				dyn[x.Param.Value] = true
 			}
 		case *syntax.CallExpr:
@@ -165,25 +165,6 @@ func runTimeVars(f *syntax.File) map[string]bool {
 		return true
 	})
 	return dyn
-}
-
-// writtenOut reports whether w is text alone: literals and quotes of
-// them (the checker has read such a value as a pattern already).
-func writtenOut(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit, *syntax.SglQuoted:
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // globbed reports whether w has a glob character outside quotes: its

@@ -10,8 +10,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/vtexec/vtexec/codes"
 )
 
 // addTool registers a tool like mcp.AddTool, but puts out into the
@@ -62,6 +60,5 @@ func recoverCall(tool string, err *error) {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "vtexec serve: the %s call failed: %v\n%s", tool, p, debug.Stack())
-	*err = &Error{Code: codes.InternalError, Reason: fmt.Sprintf("vtexec failed on this call: %v", p),
-		Hint: "vtexec itself failed; the command may not have run, or only in part: check the workspace, and report the fault (the server's standard error has it)"}
+	*err = toError(fmt.Errorf("vtexec failed on this call: %v", p))
 }
