@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -92,11 +93,33 @@ func (e *Engine) prepare(req Request) (*state, error) {
 		return nil, err
 	}
 	st.ws.SetBudget(checkBudget(req))
+	if err := st.decide(); err != nil {
+		st.closeLog()
+		return nil, err
+	}
+	return st, nil
+}
+
+// decide checks the request and decides it under the policy and the
+// session. A fault of vtexec's own while deciding refuses the request
+// (check_failed, the stack on standard error), as one in the checker
+// does: a stream, a server or a session goes on with the next request.
+func (st *state) decide() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "vtexec: deciding a command failed: %v\n%s", p, debug.Stack())
+			err = &RequestError{Code: codes.CheckFailed, Reason: fmt.Sprintf("vtexec failed while deciding this command: %v", p),
+				Hint: "the command was not run: write it another way, and report the fault (vtexec's standard error has it)"}
+		}
+	}()
+	if f := st.engine.decideFault; f != nil {
+		f(st.src)
+	}
 	verdict := st.checker.Check(st.src, st.ws)
 	st.decided = st.pol.Apply(verdict, st.sessionRules())
 	st.decideRunTime(verdict)
 	st.holdEscalated()
-	return st, nil
+	return nil
 }
 
 // applied is the check of src in ws under the policy and the session's

@@ -292,6 +292,9 @@ type Engine struct {
 	// afterRun, if set, is called once a command has run (a test's fault
 	// injection).
 	afterRun func(*state)
+	// decideFault, if set, runs first in every decision (a test's fault
+	// of vtexec's own outside the checker).
+	decideFault func(src string)
 	// keepReady: see Config.KeepReady.
 	keepReady bool
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/codes"
 )
 
 func testDir(t *testing.T) string {
@@ -63,6 +65,34 @@ func TestBadRequests(t *testing.T) {
 		_, err = testEngine.Run(ctx, req)
 		assert.True(t, errors.As(err, &re), name)
 	}
+}
+
+// A fault of vtexec's own while deciding, outside the checker (the
+// interpreter's shapes, the policy, the session), refuses that request
+// with its code, for a check and a run alike, and the engine goes on.
+func TestDecidingFaultRefusesOnlyItsRequest(t *testing.T) {
+	dir := testDir(t)
+	ctx := context.Background()
+	e := NewEngine(Config{})
+	defer e.Close()
+	e.decideFault = func(src string) {
+		if src == "ls faulty" {
+			var m map[string]int
+			m["x"]++ // a nil map: a runtime panic
+		}
+	}
+	_, err := e.Check(ctx, Request{Command: "ls faulty", Workspace: dir})
+	var re *RequestError
+	require.True(t, errors.As(err, &re), "%v", err)
+	assert.Equal(t, codes.CheckFailed, re.Code)
+	assert.Contains(t, re.Reason, "nil map")
+	assert.NotEmpty(t, re.Hint)
+	_, err = e.Run(ctx, Request{Command: "ls faulty", Workspace: dir})
+	require.True(t, errors.As(err, &re), "%v", err)
+	assert.Equal(t, codes.CheckFailed, re.Code)
+	d, err := e.Check(ctx, Request{Command: "ls", Workspace: dir})
+	require.NoError(t, err)
+	assert.Equal(t, VerdictAllow, d.Decision)
 }
 
 func TestRunRefusedDoesNotRun(t *testing.T) {
