@@ -15,7 +15,7 @@ import (
 )
 
 // hermetic points the config and state directories at fresh temp dirs.
-func hermetic(t *testing.T) (config, state string) {
+func hermetic(t testing.TB) (config, state string) {
 	t.Helper()
 	config, state = t.TempDir(), t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", config)

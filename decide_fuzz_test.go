@@ -27,11 +27,7 @@ func FuzzDecide(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	hermeticFuzz(f)
-	dir, err := filepath.EvalSymlinks(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
+	dir := testDir(f)
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
 		f.Fatal(err)
 	}
@@ -65,11 +61,4 @@ func FuzzDecide(f *testing.F) {
 			t.Fatalf("%q: a fault of vtexec's own: %s", src, d.Reason)
 		}
 	})
-}
-
-// hermeticFuzz gives a fuzz target state and config directories of its
-// own.
-func hermeticFuzz(f *testing.F) {
-	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
-	f.Setenv("XDG_STATE_HOME", f.TempDir())
 }

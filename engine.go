@@ -109,7 +109,7 @@ func (st *state) decide() (err error) {
 		if p := recover(); p != nil {
 			fmt.Fprintf(os.Stderr, "vtexec: deciding a command failed: %v\n%s", p, debug.Stack())
 			err = &RequestError{Code: codes.CheckFailed, Reason: fmt.Sprintf("vtexec failed while deciding this command: %v", p),
-				Hint: "the command was not run: write it another way, and report the fault (vtexec's standard error has it)"}
+				Hint: execpolicy.FaultHint}
 		}
 	}()
 	if f := st.engine.decideFault; f != nil {

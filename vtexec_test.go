@@ -14,7 +14,7 @@ import (
 	"github.com/vtexec/vtexec/codes"
 )
 
-func testDir(t *testing.T) string {
+func testDir(t testing.TB) string {
 	t.Helper()
 	if os.Getenv("XDG_STATE_HOME") == "" || !strings.HasPrefix(os.Getenv("XDG_STATE_HOME"), os.TempDir()) {
 		hermetic(t)

@@ -62,8 +62,7 @@ func (c *Checker) Check(src string, ws *workspace.Workspace) (v *Verdict) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(os.Stderr, "vtexec: the checker failed on a command: %v\n%s", p, debug.Stack())
-			v = deny(CodeCheckFailed, "the command was not run: write it another way, and report the fault (vtexec's standard error has it)",
-				"vtexec's checker failed on this command: %v", p)
+			v = deny(CodeCheckFailed, FaultHint, "vtexec's checker failed on this command: %v", p)
 		}
 	}()
 	if checkFault != nil {
@@ -71,6 +70,10 @@ func (c *Checker) Check(src string, ws *workspace.Workspace) (v *Verdict) {
 	}
 	return c.check(src, ws, 0)
 }
+
+// FaultHint is the hint of a request refused for a fault of vtexec's own
+// (check_failed), wherever it was recovered.
+const FaultHint = "the command was not run: write it another way, and report the fault (vtexec's standard error has it)"
 
 // checkFault, set by tests, runs first in every Check: a fault of the
 // checker's own to recover from.
