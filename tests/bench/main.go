@@ -197,14 +197,14 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 	hook := []string{vtexec, "hook", "--harness", "claude", "--workspace", ws}
 	event := []byte(`{"session_id":"bench","cwd":` + strconv.Quote(ws) + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
 	cases := []oneCase{
-		{"baseline", []string{baseline}, nil, false, false},
-		{"cat", []string{cat, "file.txt"}, nil, false, false},
-		{"check", []string{vtexec, "check", "--", "ls"}, nil, true, false},
-		{"run", []string{vtexec, "run", "--", "cat file.txt"}, nil, true, false},
+		{name: "baseline", argv: []string{baseline}},
+		{name: "cat", argv: []string{cat, "file.txt"}},
+		{name: "check", argv: []string{vtexec, "check", "--", "ls"}, fresh: true},
+		{name: "run", argv: []string{vtexec, "run", "--", "cat file.txt"}, fresh: true},
 		// Claude Code starts the hook for every tool call: the first of
 		// a session makes the session's file, the later ones read it.
-		{"hook", hook, event, true, false},
-		{"hook-again", hook, event, true, true},
+		{name: "hook", argv: hook, stdin: event, fresh: true},
+		{name: "hook-again", argv: hook, stdin: event, fresh: true, again: true},
 	}
 	if bwrap, err := exec.LookPath("bwrap"); err == nil {
 		argv := []string{bwrap, "--unshare-all", "--die-with-parent", "--new-session",
@@ -218,13 +218,13 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
 			r.skip["bwrap"] = fmt.Sprintf("bwrap fails here: %v: %s", err, bytes.TrimSpace(out))
 		} else {
-			cases = append(cases, oneCase{"bwrap", argv, nil, false, false})
+			cases = append(cases, oneCase{name: "bwrap", argv: argv})
 		}
 	} else {
 		r.skip["bwrap"] = "bwrap is not installed (Debian: bubblewrap)"
 	}
 	if len(corpus) > 0 {
-		cases = append(cases, oneCase{"jsonl-fresh", []string{vtexec, "check", "--jsonl"}, corpus, true, false})
+		cases = append(cases, oneCase{name: "jsonl-fresh", argv: []string{vtexec, "check", "--jsonl"}, stdin: corpus, fresh: true})
 	} else {
 		r.skip["jsonl"] = "no corpus"
 	}
@@ -250,9 +250,10 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 				return cmd, &out
 			}
 			if c.again {
-				if cmd, out := command(); cmd.Run() != nil {
+				first, out := command()
+				if err := first.Run(); err != nil {
 					cleanup()
-					return nil, fmt.Errorf("%s, the first call: %s", c.name, tail(out.Bytes()))
+					return nil, fmt.Errorf("%s, the untimed first call: %v\n%s", c.name, err, tail(out.Bytes()))
 				}
 			}
 			cmd, out := command()
