@@ -3,12 +3,15 @@ package vtexec
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/audit"
 )
 
 // An engine keeps its audit log open between requests, and every record
@@ -78,4 +81,52 @@ func TestAuditLogsAreClosedWhenLetGo(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, e.Close())
 	assert.False(t, b.WritesTo(b.path), "left open after the engine closed")
+}
+
+// A record Check holds (HoldAudit) is written by WriteAudit, not before:
+// the records of several decisions in their order, each once however
+// many copies of its decision are given, and the log it goes to stays
+// open until then, even when the log is rotated in between.
+func TestHeldAuditRecordsAreWrittenByWriteAudit(t *testing.T) {
+	dir := testDir(t)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	e := NewEngine(Config{})
+	defer e.Close()
+	commands := func(file string) []string {
+		t.Helper()
+		b, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			return nil
+		}
+		require.NoError(t, err)
+		var got []string
+		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			var r audit.Record
+			require.NoError(t, json.Unmarshal(line, &r))
+			got = append(got, r.Command)
+		}
+		return got
+	}
+	var ds []Decision
+	for _, cmd := range []string{"ls one", "cat two", "rm -rf /"} {
+		d, err := e.Check(context.Background(), Request{Command: cmd, Workspace: dir, AuditLog: path, HoldAudit: true})
+		require.NoError(t, err)
+		ds = append(ds, d)
+	}
+	assert.Empty(t, commands(path), "written before WriteAudit")
+	require.NoError(t, os.Rename(path, path+".1"))
+	late, err := e.Check(context.Background(), Request{Command: "ls later", Workspace: dir, AuditLog: path, HoldAudit: true})
+	require.NoError(t, err)
+
+	copies := append([]Decision{}, ds...)
+	e.WriteAudit(append([]Decision{ds[2], ds[0]}, ds[1], late))
+	e.WriteAudit(copies)
+	assert.Equal(t, []string{"rm -rf /", "ls one", "cat two"}, commands(path+".1"), "where they were decided, in the order given, once")
+	assert.Equal(t, []string{"ls later"}, commands(path))
+	for _, d := range append(ds, late) {
+		assert.Empty(t, d.Warnings)
+	}
 }

@@ -885,16 +885,81 @@ func (st *state) audit(r audit.Record) {
 	if st.log == nil {
 		return
 	}
+	if err := st.log.Write(st.shared(r)); err != nil {
+		st.warn(codes.AuditFailed, auditFailed(err))
+	}
+}
+
+// shared is r with what every record of this request shares.
+func (st *state) shared(r audit.Record) audit.Record {
 	r.Session, r.Cwd, r.Command = st.req.Session, st.ws.Cwd(), st.src
 	if st.decided.Plan != nil {
 		for _, c := range st.decided.Plan.Commands() {
 			r.Argv = append(r.Argv, c.Argv)
 		}
 	}
-	if err := st.log.Write(r); err != nil {
-		st.warn(codes.AuditFailed, "the audit line was not written: "+err.Error())
+	return r
+}
+
+func auditFailed(err error) string { return "the audit line was not written: " + err.Error() }
+
+// heldRecord is a decision's audit record, encoded when it was decided,
+// that Engine.WriteAudit writes; it keeps the log it goes to open.
+type heldRecord struct {
+	log  *keptLog
+	line audit.Line
+}
+
+// hold encodes r as audit would write it, for WriteAudit.
+func (st *state) hold(r audit.Record) *heldRecord {
+	if st.log == nil {
+		return nil
+	}
+	line, err := audit.Encode(st.shared(r))
+	if err != nil {
+		st.warn(codes.AuditFailed, auditFailed(err))
+		return nil
+	}
+	st.engine.logMu.Lock()
+	st.log.users++ // until WriteAudit
+	st.engine.logMu.Unlock()
+	return &heldRecord{log: st.log, line: line}
+}
+
+// WriteAudit writes the audit records Check held (Request.HoldAudit)
+// for ds, in their order, with one write for the records that go to one
+// log; a record that could not be written becomes a warning on its
+// decision, as Check reports one it wrote. Each record is written once,
+// however many copies of its decision are given.
+func (e *Engine) WriteAudit(ds []Decision) {
+	for i := 0; i < len(ds); {
+		if !ds[i].held.pending() {
+			ds[i].held = nil
+			i++
+			continue
+		}
+		k := ds[i].held.log
+		var lines []audit.Line
+		var of []int
+		for ; i < len(ds) && (!ds[i].held.pending() || ds[i].held.log == k); i++ {
+			if ds[i].held.pending() {
+				lines = append(lines, ds[i].held.line)
+				of = append(of, i)
+				ds[i].held.line = nil
+			}
+			ds[i].held = nil
+		}
+		err := k.WriteLines(lines...)
+		for _, n := range of {
+			if err != nil {
+				ds[n].Warnings = append(ds[n].Warnings, Warning{Code: codes.AuditFailed, Reason: auditFailed(err)})
+			}
+			e.releaseLog(k)
+		}
 	}
 }
+
+func (h *heldRecord) pending() bool { return h != nil && h.line != nil }
 
 // recheck returns the runner's check before each step: every command of
 // the step is checked again against the tree as it is then. The first

@@ -59,6 +59,11 @@ type Request struct {
 	AuditLog string
 	// WantApprovalID makes Check hand out an approval id for an ask.
 	WantApprovalID bool
+	// HoldAudit (Check only) keeps the decision's audit record in the
+	// Decision instead of writing it: Engine.WriteAudit writes the
+	// records of many decisions with one write, and must be called
+	// before each is answered.
+	HoldAudit bool
 	// Confinement is "required", "best-effort" or "off" (Run only); ""
 	// means the policy's, else required where the kernel has Landlock.
 	Confinement string
@@ -126,6 +131,8 @@ type Decision struct {
 	// vtexec's own that did not change the decision, such as an audit
 	// line that could not be written.
 	Warnings []Warning `json:"warnings,omitempty"`
+
+	held *heldRecord // its audit record until WriteAudit (HoldAudit)
 }
 
 // Command is one simple command of a checked plan.
@@ -342,7 +349,12 @@ func (e *Engine) Check(ctx context.Context, req Request) (Decision, error) {
 	}
 	defer st.closeLog()
 	d := st.decision()
-	st.audit(audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile})
+	rec := audit.Record{Kind: audit.KindDecision, Decision: string(d.Decision), Code: d.Code, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, RuleFile: d.RuleFile}
+	if req.HoldAudit {
+		d.held = st.hold(rec)
+	} else {
+		st.audit(rec)
+	}
 	st.countProbe()
 	if req.WantApprovalID && d.Decision == VerdictAsk && st.rt == nil {
 		id, err := newApprovalID(st.question(d), req.Session, time.Now())

@@ -136,6 +136,39 @@ func (l *Log) Write(r Record) error {
 	if err != nil {
 		return err
 	}
+	return l.write(line)
+}
+
+// Line is one record encoded as Write writes it, for WriteLines.
+type Line []byte
+
+// Encode returns r as the line Write would write for it.
+func Encode(r Record) (Line, error) { return encode(r) }
+
+// WriteLines appends lines in their order with one write(2) call under
+// the lock, as Write appends one: a stream of decisions is recorded with
+// one call for many. They land together or not at all: a short write
+// cuts all of them off the file again.
+func (l *Log) WriteLines(lines ...Line) error {
+	if l == nil || len(lines) == 0 {
+		return nil
+	}
+	if len(lines) == 1 {
+		return l.write(lines[0])
+	}
+	n := 0
+	for _, line := range lines {
+		n += len(line)
+	}
+	all := make([]byte, 0, n)
+	for _, line := range lines {
+		all = append(all, line...)
+	}
+	return l.write(all)
+}
+
+// write writes whole encoded lines with one call.
+func (l *Log) write(lines []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -147,7 +180,7 @@ func (l *Log) Write(r Record) error {
 	}
 	var werr error
 	if err := rc.Write(func(fd uintptr) bool {
-		werr = writeLocked(fd, line)
+		werr = writeLocked(fd, lines)
 		return true
 	}); err != nil {
 		return fmt.Errorf("audit: write: %w", err)

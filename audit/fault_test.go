@@ -97,3 +97,39 @@ func TestFullFileSystem(t *testing.T) {
 	}
 	t.Logf("%d records written, then the file system was full", written)
 }
+
+// WriteLines records many lines with one write(2), in their order, and
+// a short write cuts every one of them off again: they land together or
+// not at all.
+func TestWriteLinesIsOneWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := Open(path)
+	require.NoError(t, err)
+	defer l.Close()
+	require.NoError(t, l.Write(Record{Kind: KindDecision, Command: "first", Decision: "allow"}))
+	var batch []Line
+	for _, c := range []string{"a", "b", "c"} {
+		line, err := Encode(Record{Kind: KindDecision, Command: c, Decision: "allow"})
+		require.NoError(t, err)
+		batch = append(batch, line)
+	}
+
+	calls := 0
+	writeFD = func(fd int, b []byte) (int, error) { calls++; return syscall.Write(fd, b) }
+	require.NoError(t, l.WriteLines(batch...))
+	assert.Equal(t, 1, calls, "one write(2) for the batch")
+
+	writeFD = func(fd int, b []byte) (int, error) { return syscall.Write(fd, b[:len(b)-10]) }
+	err = l.WriteLines(batch...)
+	writeFD = syscall.Write
+	assert.ErrorIs(t, err, io.ErrShortWrite)
+	require.NoError(t, l.WriteLines())
+
+	var got []string
+	for _, line := range readLines(t, path) {
+		var r Record
+		require.NoError(t, json.Unmarshal(line, &r), "%s", line)
+		got = append(got, r.Command)
+	}
+	assert.Equal(t, []string{"first", "a", "b", "c"}, got)
+}

@@ -3,13 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/vtexec/vtexec/codes"
 	"github.com/vtexec/vtexec/internal/dirwatch"
@@ -169,9 +173,9 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	go func() {
 		defer close(work)
 		in := bufio.NewReaderSize(stdin, 64<<10)
-		for {
+		for n := 0; ; n++ {
 			line, err := readLine(in)
-			l := &streamLine{line: line, err: err, done: make(chan struct{})}
+			l := &streamLine{n: n, line: line, err: err, done: make(chan struct{})}
 			if err == nil {
 				select {
 				case work <- l:
@@ -191,10 +195,16 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 			}
 		}
 	}()
+	// Each line's audit record is held until its answer is written: the
+	// records of the lines answered together are written with one write,
+	// before their answers.
+	var held heldLines
+	defer held.stop(cfg.engine)
 	for range workers {
 		go func() {
 			for l := range work {
-				l.d = checkLine(ctx, cfg, l.line)
+				d := checkLine(ctx, cfg, l.line)
+				held.add(cfg.engine, l, d)
 				close(l.done)
 			}
 		}()
@@ -202,40 +212,115 @@ func checkStream(ctx context.Context, cfg streamConfig, stdin io.Reader, stdout 
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
+	var batch []*streamLine
+	answer := func() error {
+		ds := held.take(batch)
+		cfg.engine.WriteAudit(ds)
+		batch = batch[:0]
+		for _, d := range ds {
+			if err := enc.Encode(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for {
 		var l *streamLine
 		select {
 		case <-ctx.Done():
+			answer()
 			return out.Flush()
 		case l = <-order:
 		}
 		select {
 		case <-ctx.Done():
+			answer()
 			return out.Flush()
 		case <-l.done:
 		}
-		d := l.d
 		switch {
 		case errors.Is(l.err, io.EOF):
+			if err := answer(); err != nil {
+				return err
+			}
 			return out.Flush()
 		case errors.Is(l.err, errLineTooLong):
-			d = badRequestDecision("", fmt.Sprintf("request line longer than %d bytes", maxLine))
+			l.d = badRequestDecision("", fmt.Sprintf("request line longer than %d bytes", maxLine))
 		case l.err != nil:
+			answer()
 			out.Flush()
 			return l.err
 		}
-		if err := enc.Encode(d); err != nil {
-			return err
-		}
+		batch = append(batch, l)
 		// Answer now unless the next request is already waiting: a
 		// harness that sends one line and waits gets its verdict, a bulk
 		// stream still writes in large blocks.
+		if len(order) == 0 || len(batch) == maxBatch {
+			if err := answer(); err != nil {
+				return err
+			}
+		}
 		if len(order) == 0 {
 			if err := out.Flush(); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// maxBatch is how many answers at most wait for one another's audit
+// records.
+const maxBatch = 256
+
+// heldLines are the lines decided and not yet answered, whose audit
+// records are held (Request.HoldAudit). Once the stream stops, what was
+// decided is still recorded: the lines held then, and every line a
+// check still running decides later.
+type heldLines struct {
+	mu      sync.Mutex
+	lines   map[*streamLine]struct{}
+	stopped bool
+}
+
+func (h *heldLines) add(e *vtexec.Engine, l *streamLine, d vtexec.Decision) {
+	h.mu.Lock()
+	l.d = d
+	if !h.stopped {
+		if h.lines == nil {
+			h.lines = map[*streamLine]struct{}{}
+		}
+		h.lines[l] = struct{}{}
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	e.WriteAudit([]vtexec.Decision{d})
+}
+
+// take returns the decisions of ls, in order, no longer held here.
+func (h *heldLines) take(ls []*streamLine) []vtexec.Decision {
+	ds := make([]vtexec.Decision, len(ls))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, l := range ls {
+		ds[i] = l.d
+		delete(h.lines, l)
+	}
+	return ds
+}
+
+// stop records what is held, and makes later lines record themselves.
+func (h *heldLines) stop(e *vtexec.Engine) {
+	h.mu.Lock()
+	h.stopped = true
+	ls := slices.SortedFunc(maps.Keys(h.lines), func(a, b *streamLine) int { return cmp.Compare(a.n, b.n) })
+	h.lines = nil
+	h.mu.Unlock()
+	ds := make([]vtexec.Decision, len(ls))
+	for i, l := range ls {
+		ds[i] = l.d
+	}
+	e.WriteAudit(ds)
 }
 
 // readAhead is how many lines are read past the one answered next: a
@@ -245,6 +330,7 @@ const readAhead = 1024
 
 // streamLine is one request line and, once done is closed, its answer.
 type streamLine struct {
+	n    int // its place in the stream
 	line []byte
 	err  error
 	d    vtexec.Decision
@@ -259,7 +345,7 @@ func checkLine(ctx context.Context, cfg streamConfig, line []byte) vtexec.Decisi
 	if err != nil {
 		return badRequestDecision("", "not a JSON object: "+err.Error())
 	}
-	req := vtexec.Request{Workspace: cfg.wsDir, Cwd: sr.Cwd, AuditLog: cfg.auditLog, Session: cfg.session}
+	req := vtexec.Request{Workspace: cfg.wsDir, Cwd: sr.Cwd, AuditLog: cfg.auditLog, Session: cfg.session, HoldAudit: true}
 	if cmd, exact := jsonline.String(sr.Cmd); exact {
 		req.Command = cmd
 	} else if err := json.Unmarshal(sr.Cmd, &req.Command); err != nil {
