@@ -235,15 +235,35 @@ func (pl *pipeline) wait(ctx context.Context) bool {
 	default:
 	}
 	pl.signal(syscall.SIGTERM)
-	grace := time.NewTimer(pl.r.opts.Grace)
-	defer grace.Stop()
-	select {
-	case <-done:
-	case <-grace.C:
+	if !pl.sparedOnly() {
+		grace := time.NewTimer(pl.r.opts.Grace)
+		defer grace.Stop()
+		select {
+		case <-done:
+		case <-grace.C:
+		}
 	}
 	pl.signal(syscall.SIGKILL)
 	<-done
 	return true
+}
+
+// sparedOnly reports whether the pipeline is one program that SIGTERM
+// would end anywhere but where it runs, the first process of its box's
+// PID namespace (sparedSIGTERM): it is killed at once instead. A
+// pipeline of several keeps its grace: killing that first process would
+// end the others with it, before they have used theirs.
+func (pl *pipeline) sparedOnly() bool {
+	var only confine.Process
+	for _, proc := range pl.procs {
+		if proc != nil {
+			if only != nil {
+				return false
+			}
+			only = proc
+		}
+	}
+	return only != nil && sparedSIGTERM(only.Pid())
 }
 
 // signal sends sig to the pipeline's process group, and to each process

@@ -71,6 +71,9 @@ func (s *Single) Exec(ctx context.Context, c plan.Cmd, stdin io.Reader, stdout, 
 	case <-ctx.Done():
 		stop(proc, pgid, syscall.SIGTERM)
 		grace := time.NewTimer(s.opts.Grace)
+		if sparedSIGTERM(proc.Pid()) {
+			grace.Reset(0) // it would have ended: see pipeline.sparedOnly
+		}
 		select {
 		case werr = <-done:
 		case <-grace.C:
