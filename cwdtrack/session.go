@@ -97,9 +97,11 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 
 	sess, err := s.read(path)
 	var before []byte // the session as read; nil for a new one
+	var fresh []byte  // a new session as made, before fn
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		sess = &Session{ID: id, Token: NewToken(), Workspace: workspace, Cwd: workspace}
+		fresh, _ = json.Marshal(sess)
 	case err != nil:
 		return nil, err
 	case sess.Workspace != workspace:
@@ -112,10 +114,15 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 	}
 	// Unchanged: nothing to write (most calls only read the session, and
 	// a write costs two fsyncs).
-	if after, err := json.Marshal(sess); before != nil && err == nil && bytes.Equal(before, after) {
+	after, err := json.Marshal(sess)
+	if before != nil && err == nil && bytes.Equal(before, after) {
 		return sess, nil
 	}
-	return sess, s.write(path, sess)
+	// A new session fn left as made is written without waiting for the
+	// disk: a crash that loses it loses nothing the next call would not
+	// make again (a new session, a new token).
+	durable := fresh == nil || err != nil || !bytes.Equal(fresh, after)
+	return sess, s.write(path, sess, durable)
 }
 
 // Load returns session id, creating it rooted at workspace if it is new.
@@ -147,13 +154,16 @@ func (s Store) readWithIdentity(path string) (*Session, fsutil.Identity, error) 
 	return &sess, id, nil
 }
 
-func (s Store) write(path string, sess *Session) error {
+func (s Store) write(path string, sess *Session, durable bool) error {
 	data, err := json.MarshalIndent(sess, "", "  ")
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteAtomic(path, append(data, '\n'), 0o600)
+	return writeAtomic[durable](path, append(data, '\n'), 0o600)
 }
+
+// writeAtomic writes a session file, durably or not; tests watch it.
+var writeAtomic = map[bool]func(string, []byte, os.FileMode) error{true: fsutil.WriteAtomic, false: fsutil.WriteAtomicNoSync}
 
 // Remove forgets session id: its file and its lock file. A session
 // that does not exist is not an error.

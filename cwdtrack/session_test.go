@@ -95,3 +95,29 @@ func TestSessionUnchangedIsNotWritten(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, s, again)
 }
+
+// A new session left as made is written without waiting for the disk
+// (its loss loses nothing the next call would not make again); every
+// change, the first included, is written durably.
+func TestOnlyAChangeWaitsForTheDisk(t *testing.T) {
+	var writes []bool
+	for _, durable := range []bool{true, false} {
+		w := writeAtomic[durable]
+		writeAtomic[durable] = func(path string, data []byte, perm os.FileMode) error {
+			writes = append(writes, durable)
+			return w(path, data, perm)
+		}
+		t.Cleanup(func() { writeAtomic[durable] = w })
+	}
+	st := Store{Dir: t.TempDir()}
+	_, err := st.Update("new", "/ws", func(*Session) error { return nil })
+	require.NoError(t, err)
+	_, err = st.Update("new", "/ws", func(s *Session) error { s.Cwd = "/ws/src"; return nil })
+	require.NoError(t, err)
+	_, err = st.Update("changed-at-once", "/ws", func(s *Session) error { s.Cwd = "/ws/src"; return nil })
+	require.NoError(t, err)
+	assert.Equal(t, []bool{false, true, true}, writes)
+	s, err := st.Load("new", "/ws")
+	require.NoError(t, err)
+	assert.Equal(t, "/ws/src", s.Cwd)
+}
