@@ -84,7 +84,7 @@ func (f *inFlight) admit(id json.RawMessage) {
 	for len(f.ids) >= f.max {
 		f.cond.Wait()
 	}
-	f.ids[string(id)] = true
+	f.ids[flightKey(id)] = true
 }
 
 // answered uncounts the request a written line answers, if it is one.
@@ -93,12 +93,32 @@ func (f *inFlight) answered(line []byte) {
 	if len(id) == 0 {
 		return
 	}
+	key := flightKey(id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.ids[string(id)] {
-		delete(f.ids, string(id))
+	if f.ids[key] {
+		delete(f.ids, key)
 		f.cond.Signal()
 	}
+}
+
+// flightKey is an id as the SDK reads it, and so as its answer names
+// it: a number as the whole number it decodes (1.0, 1e0 and 1 are all
+// answered as 1), a string as the string it decodes ("\u0061" is "a"),
+// not the bytes the client sent.
+func flightKey(id json.RawMessage) string {
+	if len(id) > 0 && id[0] == '"' {
+		if !bytes.ContainsRune(id, '\\') {
+			return "s" + string(id[1:len(id)-1])
+		}
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			return "s" + s
+		}
+	} else if f, err := strconv.ParseFloat(string(id), 64); err == nil {
+		return "n" + strconv.FormatInt(int64(f), 10)
+	}
+	return "?" + string(id)
 }
 
 // responseID is the id of a response line (one with an id and no

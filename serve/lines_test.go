@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -315,4 +316,61 @@ func BenchmarkGuardAnswer(b *testing.B) {
 			b.Fatal("the answer was not counted")
 		}
 	}
+}
+
+// Every answered request makes room for the next, whatever form its id
+// was sent in: the SDK answers 1.0 and 1e0 as 1, "\u0061" as "a", and a
+// request counted under one form and answered under another held its
+// room for good — after DefaultMaxCalls of them the server read nothing
+// more.
+func TestEveryIDFormIsUncountedByItsAnswer(t *testing.T) {
+	s, _ := newServer(t)
+	in, out := stdioServer(t, s)
+	write := func(line string) {
+		_, err := io.WriteString(in, line+"\n")
+		require.NoError(t, err)
+	}
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	require.NotEmpty(t, nextLine(t, out).Result)
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	forms := []func(int) (sent, answered string){
+		func(n int) (string, string) { return fmt.Sprintf("%d.0", n), fmt.Sprint(n) },
+		func(n int) (string, string) { return fmt.Sprintf("%de0", n), fmt.Sprint(n) },
+		func(n int) (string, string) { return fmt.Sprintf("%d.00e+0", n), fmt.Sprint(n) },
+		func(n int) (string, string) { return fmt.Sprintf(`"\u0061%d"`, n), fmt.Sprintf(`"a%d"`, n) },
+		func(n int) (string, string) { return fmt.Sprintf(`"x\/%d"`, n), fmt.Sprintf(`"x/%d"`, n) },
+	}
+	for n := 1; n <= 3*DefaultMaxCalls; n++ {
+		sent, answered := forms[n%len(forms)](n)
+		write(`{"jsonrpc":"2.0","id":` + sent + `,"method":"ping"}`)
+		got := nextLine(t, out)
+		require.Nil(t, got.Error)
+		require.JSONEq(t, answered, string(got.ID), "request %d", n)
+	}
+	write(`{"jsonrpc":"2.0","id":-0,"method":"ping"}`)
+	assert.JSONEq(t, `0`, string(nextLine(t, out).ID))
+}
+
+// FuzzFlightKey: a request the guard counts is uncounted by the answer
+// the SDK writes for it, whatever form its id was sent in.
+func FuzzFlightKey(f *testing.F) {
+	for _, id := range []string{`1`, `1.0`, `1e0`, `-0`, `9007199254740992`, `"a"`, `"\u0061"`, `"\/"`, `"\ud83d\ude00"`, `"é"`, `10.00e-1`} {
+		f.Add(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+	}
+	for _, s := range messageSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		why, _, id := checkMessage([]byte(line), false)
+		if why != "" || id == nil {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage([]byte(line))
+		require.NoError(t, err)
+		req, ok := msg.(*jsonrpc.Request)
+		require.True(t, ok)
+		answer, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)})
+		require.NoError(t, err)
+		require.Equal(t, flightKey(id), flightKey(responseID(answer)), "sent %s, answered %s", id, answer)
+	})
 }
