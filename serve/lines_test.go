@@ -72,18 +72,26 @@ func nextLine(t *testing.T, sc *bufio.Scanner) rpcLine {
 	return rpcLine{}
 }
 
-// Every malformed line gets a JSON-RPC error answer and the connection
-// goes on: a call after them all is answered.
-func TestABadLineDoesNotEndTheServer(t *testing.T) {
+// initializedServer is a server over a guarded pipe pair whose session
+// is initialized (request id 0): a writer of its input lines and a
+// reader of its output lines.
+func initializedServer(t *testing.T) (write func(line string), out *bufio.Scanner) {
 	s, _ := newServer(t)
 	in, out := stdioServer(t, s)
-	write := func(line string) {
+	write = func(line string) {
 		_, err := io.WriteString(in, line+"\n")
 		require.NoError(t, err)
 	}
-	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	require.NotEmpty(t, nextLine(t, out).Result)
 	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return write, out
+}
+
+// Every malformed line gets a JSON-RPC error answer and the connection
+// goes on: a call after them all is answered.
+func TestABadLineDoesNotEndTheServer(t *testing.T) {
+	write, out := initializedServer(t)
 
 	bad := map[string]int{
 		`{"jsonrpc":"2.0","id":2,"method":"tools/li`: rpcParseError,
@@ -324,15 +332,7 @@ func BenchmarkGuardAnswer(b *testing.B) {
 // room for good — after DefaultMaxCalls of them the server read nothing
 // more.
 func TestEveryIDFormIsUncountedByItsAnswer(t *testing.T) {
-	s, _ := newServer(t)
-	in, out := stdioServer(t, s)
-	write := func(line string) {
-		_, err := io.WriteString(in, line+"\n")
-		require.NoError(t, err)
-	}
-	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	require.NotEmpty(t, nextLine(t, out).Result)
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	write, out := initializedServer(t)
 	forms := []func(int) (sent, answered string){
 		func(n int) (string, string) { return fmt.Sprintf("%d.0", n), fmt.Sprint(n) },
 		func(n int) (string, string) { return fmt.Sprintf("%de0", n), fmt.Sprint(n) },
