@@ -115,7 +115,7 @@ func TestPolicyAllowCleansUpAfterAKilledWrite(t *testing.T) {
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitignore"),
 		[]byte("# written by vtexec: local approvals and lock files stay out of git\npolicy.local.toml\n*.lock\n"), 0o644))
-	stale := filepath.Join(dir, ".policy.local.toml.tmp-12345")
+	stale := filepath.Join(dir, ".policy.local.toml.tmp-0")
 	require.NoError(t, os.WriteFile(stale, []byte("[[rule]]\n"), 0o600))
 	old := time.Now().Add(-time.Hour)
 	require.NoError(t, os.Chtimes(stale, old, old))

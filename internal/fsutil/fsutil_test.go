@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,4 +51,35 @@ func TestLockSerialises(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, 1, max, "one holder at a time")
+}
+
+// A write goes through .NAME.tmp-0: what a killed write left there is
+// replaced once it is a minute old; while another write holds it, the
+// write goes through a name of its own, and removes then what killed
+// writes left under such names.
+func TestWriteAtomicTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	fixed := filepath.Join(dir, ".f.tmp-0")
+	old := time.Now().Add(-time.Hour)
+
+	require.NoError(t, os.WriteFile(fixed, []byte("killed"), 0o600))
+	require.NoError(t, os.Chtimes(fixed, old, old))
+	require.NoError(t, WriteAtomic(p, []byte("one"), 0o600))
+	assert.NoFileExists(t, fixed)
+
+	require.NoError(t, os.WriteFile(fixed, []byte("another write's"), 0o600))
+	stale := filepath.Join(dir, ".f.tmp-12345")
+	require.NoError(t, os.WriteFile(stale, nil, 0o600))
+	require.NoError(t, os.Chtimes(stale, old, old))
+	require.NoError(t, WriteAtomic(p, []byte("two"), 0o600))
+	data, err := os.ReadFile(fixed)
+	require.NoError(t, err)
+	assert.Equal(t, "another write's", string(data))
+	assert.NoFileExists(t, stale)
+	data, err = os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, "two", string(data))
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 2, "f and the other write's file")
 }
