@@ -932,29 +932,32 @@ func (st *state) hold(r audit.Record) *heldRecord {
 // decision, as Check reports one it wrote. Each record is written once,
 // however many copies of its decision are given.
 func (e *Engine) WriteAudit(ds []Decision) {
-	for i := 0; i < len(ds); {
-		if !ds[i].held.pending() {
-			ds[i].held = nil
-			i++
+	type run struct { // held records that go to one log, and whose they are
+		log   *keptLog
+		lines []audit.Line
+		of    []int
+	}
+	var runs []run
+	for i := range ds {
+		h := ds[i].held
+		ds[i].held = nil
+		if !h.pending() {
 			continue
 		}
-		k := ds[i].held.log
-		var lines []audit.Line
-		var of []int
-		for ; i < len(ds) && (!ds[i].held.pending() || ds[i].held.log == k); i++ {
-			if ds[i].held.pending() {
-				lines = append(lines, ds[i].held.line)
-				of = append(of, i)
-				ds[i].held.line = nil
-			}
-			ds[i].held = nil
+		if len(runs) == 0 || runs[len(runs)-1].log != h.log {
+			runs = append(runs, run{log: h.log})
 		}
-		err := k.WriteLines(lines...)
-		for _, n := range of {
+		r := &runs[len(runs)-1]
+		r.lines, r.of = append(r.lines, h.line), append(r.of, i)
+		h.line = nil // written now, whoever holds a copy
+	}
+	for _, r := range runs {
+		err := r.log.WriteLines(r.lines...)
+		for _, i := range r.of {
 			if err != nil {
-				ds[n].Warnings = append(ds[n].Warnings, Warning{Code: codes.AuditFailed, Reason: auditFailed(err)})
+				ds[i].Warnings = append(ds[i].Warnings, Warning{Code: codes.AuditFailed, Reason: auditFailed(err)})
 			}
-			e.releaseLog(k)
+			e.releaseLog(r.log)
 		}
 	}
 }

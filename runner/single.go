@@ -70,10 +70,11 @@ func (s *Single) Exec(ctx context.Context, c plan.Cmd, stdin io.Reader, stdout, 
 	case werr = <-done:
 	case <-ctx.Done():
 		stop(proc, pgid, syscall.SIGTERM)
-		grace := time.NewTimer(s.opts.Grace)
+		wait := s.opts.Grace
 		if sparedSIGTERM(proc.Pid()) {
-			grace.Reset(0) // it would have ended: see pipeline.sparedOnly
+			wait = 0 // it would have ended: see pipeline.sparedOnly
 		}
+		grace := time.NewTimer(wait)
 		select {
 		case werr = <-done:
 		case <-grace.C:

@@ -285,16 +285,17 @@ type heldLines struct {
 func (h *heldLines) add(e *vtexec.Engine, l *streamLine, d vtexec.Decision) {
 	h.mu.Lock()
 	l.d = d
-	if !h.stopped {
+	stopped := h.stopped
+	if !stopped {
 		if h.lines == nil {
 			h.lines = map[*streamLine]struct{}{}
 		}
 		h.lines[l] = struct{}{}
-		h.mu.Unlock()
-		return
 	}
 	h.mu.Unlock()
-	e.WriteAudit([]vtexec.Decision{d})
+	if stopped {
+		e.WriteAudit([]vtexec.Decision{d})
+	}
 }
 
 // take returns the decisions of ls, in order, no longer held here.
@@ -309,18 +310,14 @@ func (h *heldLines) take(ls []*streamLine) []vtexec.Decision {
 	return ds
 }
 
-// stop records what is held, and makes later lines record themselves.
+// stop records what is held, in the stream's order, and makes later
+// lines record themselves.
 func (h *heldLines) stop(e *vtexec.Engine) {
 	h.mu.Lock()
 	h.stopped = true
 	ls := slices.SortedFunc(maps.Keys(h.lines), func(a, b *streamLine) int { return cmp.Compare(a.n, b.n) })
-	h.lines = nil
 	h.mu.Unlock()
-	ds := make([]vtexec.Decision, len(ls))
-	for i, l := range ls {
-		ds[i] = l.d
-	}
-	e.WriteAudit(ds)
+	e.WriteAudit(h.take(ls))
 }
 
 // readAhead is how many lines are read past the one answered next: a
