@@ -499,7 +499,7 @@ func makeRunDirs(root string) (*runDirs, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(base, "workspace-"+hex.EncodeToString(sum[:12]))
+	dir := filepath.Join(base, workspaceDirName(root))
 	runsBase := base
 	if mem := memoryBase(); mem != "" {
 		runsBase = mem
@@ -508,20 +508,29 @@ func makeRunDirs(root string) (*runDirs, error) {
 	// writable, and so would be what is bound beneath it.
 	d := &runDirs{root: root, runs: filepath.Join(runsBase, "r-"+hex.EncodeToString(sum[:8])), cache: filepath.Join(dir, "cache"),
 		pipes: filepath.Join(dir, "pipes")}
-	for _, p := range []string{dir, d.runs, d.cache, d.pipes} {
+	// The run holds the workspace's directory: no sweep removes it
+	// meanwhile (see sweepWorkspaces).
+	release, err := holdWorkspaceDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range []string{d.runs, d.cache, d.pipes} {
 		if err := fsutil.OwnDir(p); err != nil {
+			release()
 			return nil, err
 		}
 	}
-	tidy(dir, d.runs, d.cache, d.pipes)
+	tidy(root, dir, runsBase, d.runs, d.cache, d.pipes)
 	run, err := os.MkdirTemp(d.runs, "")
 	if err != nil {
+		release()
 		return nil, err
 	}
 	// HOME is the run's directory, TMPDIR a directory in it.
 	d.home, d.tmp = run, filepath.Join(run, "tmp")
 	if err := os.Mkdir(d.tmp, 0o700); err != nil {
 		removeTree(run)
+		release()
 		return nil, err
 	}
 	d.remove = func() {
@@ -529,8 +538,23 @@ func makeRunDirs(root string) (*runDirs, error) {
 		if os.Remove(d.tmp) != nil || os.Remove(run) != nil {
 			removeTree(run)
 		}
+		release()
 	}
 	return d, nil
+}
+
+// holdWorkspaceDir makes the workspace's directory dir if need be and
+// holds it until release; made again if a sweep moved it away meanwhile.
+func holdWorkspaceDir(dir string) (release func(), err error) {
+	for try := 0; ; try++ {
+		if err := fsutil.OwnDir(dir); err != nil {
+			return nil, err
+		}
+		release, err := fsutil.ShareDir(dir)
+		if err == nil || !errors.Is(err, fsutil.ErrMoved) || try == 2 {
+			return release, err
+		}
+	}
 }
 
 // EarlyDirs makes the run directories of the workspace at root while
@@ -600,9 +624,11 @@ const (
 
 // tidy, at most every cacheCheckEvery (the time is kept in
 // dir/cache.checked), removes what a killed vtexec left in runs (see
-// sweepRuns) and the HOME and TMPDIR earlier versions kept in dir, and
-// empties cache when it has grown over maxCache.
-func tidy(dir, runs, cache, pipes string) {
+// sweepRuns) and the HOME and TMPDIR earlier versions kept in dir,
+// empties cache when it has grown over maxCache, records the workspace's
+// root in dir, and sweeps the directories of other workspaces (see
+// sweepWorkspaces).
+func tidy(root, dir, runsBase, runs, cache, pipes string) {
 	stamp := filepath.Join(dir, "cache.checked")
 	if fi, err := os.Lstat(stamp); err == nil && time.Since(fi.ModTime()) < cacheCheckEvery {
 		return
@@ -610,6 +636,8 @@ func tidy(dir, runs, cache, pipes string) {
 	if f, err := os.Create(stamp); err == nil {
 		f.Close()
 	}
+	recordRoot(dir, root)
+	sweepLater(filepath.Dir(dir), runsBase, dir)
 	sweepRuns(runs)
 	sweepRuns(pipes)
 	for _, old := range []string{"home", "tmp"} {

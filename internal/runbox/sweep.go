@@ -1,0 +1,175 @@
+package runbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
+)
+
+// A workspace's directory (its caches, up to maxCache) and its runs'
+// directory are kept between runs, named by a hash of its root. They
+// outlive the workspace unless swept: on a machine where agents work in
+// throwaway checkouts and temporary directories they pile up by the
+// thousand. A workspace's directory is swept when:
+const (
+	// its root, recorded in it, is gone and no run began for this long;
+	goneAfter = time.Hour
+	// it holds no record of its root (an earlier vtexec made it) and no
+	// run began for this long;
+	unrecordedAfter = 24 * time.Hour
+	// no run began in it for this long, its root there or not.
+	unusedAfter = 30 * 24 * time.Hour
+)
+
+// rootRecord is the file in a workspace's directory that names its root.
+const rootRecord = "root"
+
+// A sweep looks at up to sweepScan entries and removes up to sweepMax
+// directories; every workspace's tidy (on its first run, then at most
+// every cacheCheckEvery) starts one, so what is left is cleared as fast
+// as it is made.
+const (
+	sweepScan = 1024
+	sweepMax  = 16
+)
+
+// trashPrefix names a swept directory, moved aside (under the
+// workspace's lock) before it is removed: a removal a process's exit cut
+// short is finished by a later sweep.
+const trashPrefix = "trash-"
+
+// sweeping keeps one sweep at a time in a process.
+var sweeping sync.Mutex
+
+// sweepLater sweeps base off the caller's path. A process that ends
+// first cuts it short; what it moved aside a later sweep removes.
+func sweepLater(base, runsBase, own string) {
+	go func() {
+		if !sweeping.TryLock() {
+			return
+		}
+		defer sweeping.Unlock()
+		sweepWorkspaces(base, runsBase, own, time.Now())
+	}()
+}
+
+// sweepWorkspaces removes the stale workspace directories in base (not
+// own) with their runs' directories in runsBase, and what earlier sweeps
+// moved aside. It returns how many it removed.
+func sweepWorkspaces(base, runsBase, own string, now time.Time) int {
+	d, err := os.Open(base)
+	if err != nil {
+		return 0
+	}
+	defer d.Close()
+	removed := 0
+	for scanned := 0; removed < sweepMax && scanned < sweepScan; {
+		entries, err := d.ReadDir(256)
+		scanned += len(entries)
+		for _, e := range entries {
+			if removed == sweepMax {
+				break
+			}
+			name, path := e.Name(), filepath.Join(base, e.Name())
+			switch {
+			case !e.IsDir() || path == own:
+			case strings.HasPrefix(name, trashPrefix):
+				removeTree(path)
+				removed++
+			case strings.HasPrefix(name, "workspace-") && staleWorkspace(path, now):
+				if sweepWorkspace(path, runsBase, now) {
+					removed++
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	return removed
+}
+
+// sweepWorkspace removes the workspace directory dir and its runs'
+// directory unless a run holds it, and says whether it did.
+func sweepWorkspace(dir, runsBase string, now time.Time) bool {
+	release, ok := fsutil.TakeDir(dir)
+	if !ok {
+		return false // a run holds it
+	}
+	// Under the lock no run can begin in it: stale still?
+	if !staleWorkspace(dir, now) {
+		release()
+		return false
+	}
+	sum := strings.TrimPrefix(filepath.Base(dir), "workspace-")
+	if len(sum) >= 16 {
+		removeTree(filepath.Join(runsBase, "r-"+sum[:16]))
+	}
+	trash := filepath.Join(filepath.Dir(dir), trashPrefix+filepath.Base(dir)+"-"+strconv.FormatInt(now.UnixNano(), 36))
+	err := os.Rename(dir, trash)
+	release()
+	if err != nil {
+		return false
+	}
+	removeTree(trash)
+	return true
+}
+
+// staleWorkspace reports whether the workspace directory dir may be
+// swept (see goneAfter).
+func staleWorkspace(dir string, now time.Time) bool {
+	fi, err := os.Lstat(filepath.Join(dir, "cache.checked"))
+	if err != nil {
+		if fi, err = os.Lstat(dir); err != nil {
+			return false
+		}
+	}
+	idle := now.Sub(fi.ModTime())
+	switch {
+	case idle < goneAfter:
+		return false
+	case idle > unusedAfter:
+		return true
+	}
+	root, ok := recordedRoot(dir)
+	if !ok {
+		return idle > unrecordedAfter
+	}
+	_, err = os.Lstat(root)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// recordedRoot is the root dir's record names, if it names the root
+// whose directory dir is.
+func recordedRoot(dir string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, rootRecord))
+	if err != nil || len(data) == 0 {
+		return "", false
+	}
+	root := string(data)
+	return root, filepath.Base(dir) == workspaceDirName(root)
+}
+
+// workspaceDirName is the name of the directory of the workspace at root.
+func workspaceDirName(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return "workspace-" + hex.EncodeToString(sum[:12])
+}
+
+// recordRoot writes the record of root in its workspace's directory dir
+// once.
+func recordRoot(dir, root string) {
+	rec := filepath.Join(dir, rootRecord)
+	if _, err := os.Lstat(rec); errors.Is(err, fs.ErrNotExist) {
+		fsutil.WriteAtomicNoSync(rec, []byte(root), 0o600)
+	}
+}

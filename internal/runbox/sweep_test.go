@@ -1,0 +1,131 @@
+//go:build !windows
+
+package runbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vtexec/vtexec/internal/fsutil"
+)
+
+// kept is a workspace directory as an earlier vtexec left it: caches,
+// a stamp of its last run idle ago, a runs' directory, and the record
+// of root if record.
+func kept(t *testing.T, base, runsBase, root string, idle time.Duration, record bool) (dir, runs string) {
+	t.Helper()
+	dir = filepath.Join(base, workspaceDirName(root))
+	runs = filepath.Join(runsBase, "r-"+strings.TrimPrefix(filepath.Base(dir), "workspace-")[:16])
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cache", "go-build", "0a"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cache", "go-build", "0a", "entry"), []byte("x"), 0o600))
+	require.NoError(t, os.MkdirAll(filepath.Join(runs, "old-run", "tmp"), 0o700))
+	if record {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, rootRecord), []byte(root), 0o600))
+	}
+	stamp := filepath.Join(dir, "cache.checked")
+	require.NoError(t, os.WriteFile(stamp, nil, 0o644))
+	then := time.Now().Add(-idle)
+	require.NoError(t, os.Chtimes(stamp, then, then))
+	return dir, runs
+}
+
+func TestSweepRemovesWhatNoWorkspaceUses(t *testing.T) {
+	base, runsBase, roots := t.TempDir(), t.TempDir(), t.TempDir()
+	present := func(name string) string {
+		p := filepath.Join(roots, name)
+		require.NoError(t, os.Mkdir(p, 0o700))
+		return p
+	}
+	gone := func(name string) string { return filepath.Join(roots, name) }
+
+	goneLong, goneLongRuns := kept(t, base, runsBase, gone("a"), 2*time.Hour, true)
+	goneNow, goneNowRuns := kept(t, base, runsBase, gone("b"), 10*time.Minute, true)
+	idleDays, _ := kept(t, base, runsBase, present("c"), 3*24*time.Hour, true)
+	idleMonth, idleMonthRuns := kept(t, base, runsBase, present("d"), 31*24*time.Hour, true)
+	unrecordedOld, _ := kept(t, base, runsBase, present("e"), 2*24*time.Hour, false)
+	unrecordedNew, _ := kept(t, base, runsBase, present("f"), 2*time.Hour, false)
+	own, _ := kept(t, base, runsBase, gone("g"), 2*time.Hour, true)
+	held, heldRuns := kept(t, base, runsBase, gone("h"), 2*time.Hour, true)
+	// A record that names another root is no record.
+	misnamed, _ := kept(t, base, runsBase, gone("i"), 2*time.Hour, false)
+	require.NoError(t, os.WriteFile(filepath.Join(misnamed, rootRecord), []byte(gone("other")), 0o600))
+	// What a sweep cut short moved aside.
+	trash := filepath.Join(base, trashPrefix+"workspace-00-1")
+	require.NoError(t, os.MkdirAll(filepath.Join(trash, "cache", "x"), 0o700))
+	// Not a workspace's directory.
+	other := filepath.Join(base, "workspace-file")
+	require.NoError(t, os.WriteFile(other, nil, 0o600))
+
+	release, err := fsutil.ShareDir(held)
+	require.NoError(t, err)
+	assert.Equal(t, 4, sweepWorkspaces(base, runsBase, own, time.Now()))
+
+	for _, p := range []string{goneLong, goneLongRuns, idleMonth, idleMonthRuns, unrecordedOld, trash} {
+		assert.NoDirExists(t, p)
+	}
+	for _, p := range []string{goneNow, goneNowRuns, idleDays, unrecordedNew, own, held, heldRuns, misnamed} {
+		assert.DirExists(t, p)
+	}
+	assert.FileExists(t, other)
+	left, err := os.ReadDir(base)
+	require.NoError(t, err)
+	for _, e := range left {
+		assert.False(t, strings.HasPrefix(e.Name(), trashPrefix), "left moved aside: %s", e.Name())
+	}
+
+	// Once its run ends, the held one goes too.
+	release()
+	assert.Equal(t, 1, sweepWorkspaces(base, runsBase, own, time.Now()))
+	assert.NoDirExists(t, held)
+	assert.NoDirExists(t, heldRuns)
+}
+
+func TestSweepRemovesAtMostSweepMax(t *testing.T) {
+	base, runsBase, roots := t.TempDir(), t.TempDir(), t.TempDir()
+	for i := range sweepMax + 3 {
+		kept(t, base, runsBase, filepath.Join(roots, "gone", string(rune('a'+i))), 2*time.Hour, true)
+	}
+	assert.Equal(t, sweepMax, sweepWorkspaces(base, runsBase, "", time.Now()))
+	assert.Equal(t, 3, sweepWorkspaces(base, runsBase, "", time.Now()))
+	assert.Equal(t, 0, sweepWorkspaces(base, runsBase, "", time.Now()))
+}
+
+// A run holds its workspace's directory from the moment it is made: a
+// sweep leaves it, and the workspace's root is recorded for later ones.
+func TestRunHoldsItsWorkspaceDirectory(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	root := t.TempDir()
+	sweeping.Lock() // the sweep a run starts is not this test's
+	defer sweeping.Unlock()
+	d, err := makeRunDirs(root)
+	require.NoError(t, err)
+	base, err := privateBase()
+	require.NoError(t, err)
+	dir := filepath.Join(base, workspaceDirName(root))
+	rec, err := os.ReadFile(filepath.Join(dir, rootRecord))
+	require.NoError(t, err)
+	assert.Equal(t, root, string(rec))
+
+	runsBase := memoryBase()
+	if runsBase == "" {
+		runsBase = base
+	}
+	require.NoError(t, os.RemoveAll(root))
+	then := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "cache.checked"), then, then))
+	assert.Equal(t, 0, sweepWorkspaces(base, runsBase, "", time.Now()))
+	assert.DirExists(t, d.cache)
+	assert.DirExists(t, d.tmp)
+
+	d.remove()
+	removals.Wait()
+	assert.Equal(t, 1, sweepWorkspaces(base, runsBase, "", time.Now()))
+	assert.NoDirExists(t, dir)
+	assert.NoDirExists(t, d.runs)
+}
