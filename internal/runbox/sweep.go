@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,14 +34,14 @@ const (
 // rootRecord is the file in a workspace's directory that names its root.
 const rootRecord = "root"
 
-// A sweep looks at up to sweepScan entries and removes up to sweepMax
+// A sweep looks at up to sweepScan entries (each a file system lookup,
+// cold on a large directory) and removes up to sweepMax
 // directories; every workspace's tidy (on its first run, then at most
 // every cacheCheckEvery) starts one, so what is left is cleared as fast
 // as it is made.
-const (
-	sweepScan = 1024
-	sweepMax  = 16
-)
+const sweepMax = 16
+
+var sweepScan = 256 // a variable for tests
 
 // trashPrefix names a swept directory, moved aside (under the
 // workspace's lock) before it is removed: a removal a process's exit cut
@@ -64,38 +65,42 @@ func sweepLater(base, runsBase, own string) {
 
 // sweepWorkspaces removes the stale workspace directories in base (not
 // own) with their runs' directories in runsBase, and what earlier sweeps
-// moved aside. It returns how many it removed.
+// moved aside. It returns how many it removed. It looks from a place
+// chosen at random: a sweep the process's exit cuts short still lets
+// the next ones reach every entry.
 func sweepWorkspaces(base, runsBase, own string, now time.Time) int {
-	d, err := os.Open(base)
-	if err != nil {
+	entries, err := listDir(base)
+	if err != nil || len(entries) == 0 {
 		return 0
 	}
-	defer d.Close()
+	start := rand.IntN(len(entries))
 	removed := 0
-	for scanned := 0; removed < sweepMax && scanned < sweepScan; {
-		entries, err := d.ReadDir(256)
-		scanned += len(entries)
-		for _, e := range entries {
-			if removed == sweepMax {
-				break
-			}
-			name, path := e.Name(), filepath.Join(base, e.Name())
-			switch {
-			case !e.IsDir() || path == own:
-			case strings.HasPrefix(name, trashPrefix):
-				removeTree(path)
+	for i := 0; i < len(entries) && i < sweepScan && removed < sweepMax; i++ {
+		e := entries[(start+i)%len(entries)]
+		name, path := e.Name(), filepath.Join(base, e.Name())
+		switch {
+		case !e.IsDir() || path == own:
+		case strings.HasPrefix(name, trashPrefix):
+			removeTree(path)
+			removed++
+		case strings.HasPrefix(name, "workspace-") && staleWorkspace(path, now):
+			if sweepWorkspace(path, runsBase, now) {
 				removed++
-			case strings.HasPrefix(name, "workspace-") && staleWorkspace(path, now):
-				if sweepWorkspace(path, runsBase, now) {
-					removed++
-				}
 			}
-		}
-		if err != nil {
-			break
 		}
 	}
 	return removed
+}
+
+// listDir is dir's entries in the directory's order: not sorted, which
+// in a directory of 24,000 entries cost as much as listing them.
+func listDir(dir string) ([]os.DirEntry, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
 }
 
 // sweepWorkspace removes the workspace directory dir and its runs'

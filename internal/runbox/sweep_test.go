@@ -5,6 +5,7 @@ package runbox
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +95,30 @@ func TestSweepRemovesAtMostSweepMax(t *testing.T) {
 	assert.Equal(t, sweepMax, sweepWorkspaces(base, runsBase, "", time.Now()))
 	assert.Equal(t, 3, sweepWorkspaces(base, runsBase, "", time.Now()))
 	assert.Equal(t, 0, sweepWorkspaces(base, runsBase, "", time.Now()))
+}
+
+// Sweeps that each look at a few entries reach every one in the end:
+// the one stale directory here is listed last, where a sweep that
+// always began at the first entry would never look.
+func TestSweepsReachEveryEntry(t *testing.T) {
+	base, runsBase, roots := t.TempDir(), t.TempDir(), t.TempDir()
+	defer func(n int) { sweepScan = n }(sweepScan)
+	sweepScan = 4
+	for i := range 20 {
+		kept(t, base, runsBase, filepath.Join(roots, "gone", strconv.Itoa(i)), 10*time.Minute, true)
+	}
+	entries, err := listDir(base)
+	require.NoError(t, err)
+	last := filepath.Join(base, entries[len(entries)-1].Name())
+	then := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(last, "cache.checked"), then, then))
+	for range 200 {
+		sweepWorkspaces(base, runsBase, "", time.Now())
+	}
+	assert.NoDirExists(t, last)
+	entries, err = os.ReadDir(base)
+	require.NoError(t, err)
+	assert.Len(t, entries, 19)
 }
 
 // A run holds its workspace's directory from the moment it is made: a
