@@ -82,20 +82,30 @@ var ErrWorkspace = errors.New("session belongs to another workspace")
 // concurrent calls of one session do not lose each other's changes. If fn
 // returns an error nothing is saved.
 func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, error) {
+	sess, made, err := s.update(id, workspace, fn)
+	if made && err == nil {
+		// A new session is when old ones are looked for (see sessionIdle).
+		s.pruneIfDue(time.Now())
+	}
+	return sess, err
+}
+
+// update is Update; made says it made a new session.
+func (s Store) update(id, workspace string, fn func(*Session) error) (_ *Session, made bool, _ error) {
 	if !validID(id) {
-		return nil, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
+		return nil, false, fmt.Errorf("session id %q: use 1 to 64 letters, digits, '.', '_' or '-'", id)
 	}
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	path := filepath.Join(s.Dir, id+".json")
 	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer unlock()
 
-	sess, err := s.read(path)
+	sess, rid, err := s.readWithIdentity(path)
 	var before []byte // the session as read; nil for a new one
 	var fresh []byte  // a new session as made, before fn
 	switch {
@@ -103,26 +113,27 @@ func (s Store) Update(id, workspace string, fn func(*Session) error) (*Session, 
 		sess = &Session{ID: id, Token: NewToken(), Workspace: workspace, Cwd: workspace}
 		fresh, _ = json.Marshal(sess)
 	case err != nil:
-		return nil, err
+		return nil, false, err
 	case sess.Workspace != workspace:
-		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
+		return nil, false, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
 	default:
 		before, _ = json.Marshal(sess)
 	}
 	if err := fn(sess); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// Unchanged: nothing to write (most calls only read the session, and
 	// a write costs two fsyncs).
 	after, err := json.Marshal(sess)
 	if before != nil && err == nil && bytes.Equal(before, after) {
-		return sess, nil
+		touchIfOld(path, rid, time.Now())
+		return sess, false, nil
 	}
 	// A new session fn left as made is written without waiting for the
 	// disk: a crash that loses it loses nothing the next call would not
 	// make again (a new session, a new token).
 	durable := fresh == nil || err != nil || !bytes.Equal(fresh, after)
-	return sess, s.write(path, sess, durable)
+	return sess, fresh != nil, s.write(path, sess, durable)
 }
 
 // Load returns session id, creating it rooted at workspace if it is new.
@@ -233,6 +244,7 @@ func (s Store) LoadCached(c *Cache, id, workspace string) (*Session, error) {
 	case sess.Workspace != workspace:
 		return nil, fmt.Errorf("%w: %s is rooted at %s, not %s", ErrWorkspace, id, sess.Workspace, workspace)
 	}
+	touchIfOld(path, rid, now)
 	// Kept only once it stood unchanged for a while: then no file with
 	// its identity but other content can follow it.
 	if c != nil && !rid.Recent(now, cacheAfter) {
@@ -248,6 +260,7 @@ func (c *Cache) get(path, workspace string, now time.Time) (*Session, bool) {
 	if err != nil || !fid.Exists || fid.Recent(now, cacheAfter) {
 		return nil, false
 	}
+	touchIfOld(path, fid, now)
 	c.mu.Lock()
 	e, ok := c.m[path]
 	c.mu.Unlock()
