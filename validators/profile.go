@@ -127,7 +127,8 @@ func ProfileOf(name string) Profile {
 	}
 	p, known := profileFor(name)
 	if known {
-		profileCache.Store(name, &p)
+		kept := p // p itself stays off the heap: most unknown names are asked once
+		profileCache.Store(name, &kept)
 	}
 	return p
 }
