@@ -235,7 +235,7 @@ func (pl *pipeline) wait(ctx context.Context) bool {
 	default:
 	}
 	pl.signal(syscall.SIGTERM)
-	if !pl.sparedOnly() {
+	if !pl.endsOnSIGTERM() {
 		grace := time.NewTimer(pl.r.opts.Grace)
 		defer grace.Stop()
 		select {
@@ -248,22 +248,17 @@ func (pl *pipeline) wait(ctx context.Context) bool {
 	return true
 }
 
-// sparedOnly reports whether the pipeline is one program that SIGTERM
-// would end anywhere but where it runs, the first process of its box's
-// PID namespace (sparedSIGTERM): it is killed at once instead. A
-// pipeline of several keeps its grace: killing that first process would
-// end the others with it, before they have used theirs.
-func (pl *pipeline) sparedOnly() bool {
-	var only confine.Process
+// endsOnSIGTERM reports whether the SIGTERM just sent would have ended
+// the whole pipeline anywhere but in its box (see endsOnSIGTERM): it is
+// killed at once instead of after the grace.
+func (pl *pipeline) endsOnSIGTERM() bool {
+	var pids []int
 	for _, proc := range pl.procs {
 		if proc != nil {
-			if only != nil {
-				return false
-			}
-			only = proc
+			pids = append(pids, proc.Pid())
 		}
 	}
-	return only != nil && sparedSIGTERM(only.Pid())
+	return len(pids) > 0 && endsOnSIGTERM(pids)
 }
 
 // signal sends sig to the pipeline's process group, and to each process

@@ -71,8 +71,8 @@ func (s *Single) Exec(ctx context.Context, c plan.Cmd, stdin io.Reader, stdout, 
 	case <-ctx.Done():
 		stop(proc, pgid, syscall.SIGTERM)
 		wait := s.opts.Grace
-		if sparedSIGTERM(proc.Pid()) {
-			wait = 0 // it would have ended: see pipeline.sparedOnly
+		if endsOnSIGTERM([]int{proc.Pid()}) {
+			wait = 0 // it would have ended anywhere else
 		}
 		grace := time.NewTimer(wait)
 		select {

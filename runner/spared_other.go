@@ -2,6 +2,6 @@
 
 package runner
 
-// sparedSIGTERM is false: only Linux boxes give a program a PID
+// endsOnSIGTERM is false: only Linux boxes give a program a PID
 // namespace of its own.
-func sparedSIGTERM(int) bool { return false }
+func endsOnSIGTERM([]int) bool { return false }

@@ -42,6 +42,10 @@ func TestStoppedBoxedProgramEndsAsSIGTERMWould(t *testing.T) {
 		{"ends on SIGTERM", []string{"sleep", "300"}, 4 * time.Second, false, ""},
 		{"catches SIGTERM", []string{"sh", "-c", `trap 'echo caught; exit 3' TERM; echo ready; while :; do sleep 0.05; done`}, 4 * time.Second, false, "ready\ncaught\n"},
 		{"ignores SIGTERM", []string{"sh", "-c", `trap '' TERM; echo ready; sleep 300`}, time.Second, true, "ready\n"},
+		// The first process would end, but its child catches SIGTERM:
+		// killing the first would take the child's ending with it.
+		{"its child catches SIGTERM", []string{"sh", "-c", `sh -c 'trap "echo caught; exit 3" TERM; echo ready; while :; do sleep 0.05; done'; echo after`},
+			4 * time.Second, false, "ready\ncaught\nafter\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,4 +83,21 @@ func TestStoppedBoxedProgramEndsAsSIGTERMWould(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A pipeline none of whose programs minds SIGTERM ends at once when it
+// is stopped, as it would anywhere else (its programs are not the first
+// process of their namespace: SIGTERM ends them; endsOnSIGTERM must not
+// keep them waiting).
+func TestStoppedBoxedPipelineEndsAsSIGTERMWould(t *testing.T) {
+	ws := newWS(t)
+	dir := ws.Root()
+	opts := Options{Grace: 4 * time.Second, Launcher: boxed(t, dir)}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := Run(ctx, planOf(step(plan.Seq, command(t, dir, "sleep", "300"), command(t, dir, "cat"))), ws, opts)
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+	assert.Less(t, time.Since(start), opts.Grace, "waited for the grace")
 }
