@@ -8,8 +8,6 @@ package runbox
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -498,15 +496,15 @@ func makeRunDirs(root string) (*runDirs, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(base, workspaceDirName(root))
+	name := workspaceDirName(root)
+	dir := filepath.Join(base, name)
 	runsBase := base
 	if mem := memoryBase(); mem != "" {
 		runsBase = mem
 	}
 	// The pipes are not under runsBase: the box's own /dev/shm is
 	// writable, and so would be what is bound beneath it.
-	d := &runDirs{root: root, runs: filepath.Join(runsBase, "r-"+hex.EncodeToString(sum[:8])), cache: filepath.Join(dir, "cache"),
+	d := &runDirs{root: root, runs: filepath.Join(runsBase, runsDirName(name)), cache: filepath.Join(dir, "cache"),
 		pipes: filepath.Join(dir, "pipes")}
 	// The run holds the workspace's directory: no sweep removes it
 	// meanwhile (see sweepWorkspaces).
@@ -623,13 +621,13 @@ const (
 )
 
 // tidy, at most every cacheCheckEvery (the time is kept in
-// dir/cache.checked), removes what a killed vtexec left in runs (see
+// dir/cache.checked, usedStamp), removes what a killed vtexec left in runs (see
 // sweepRuns) and the HOME and TMPDIR earlier versions kept in dir,
 // empties cache when it has grown over maxCache, records the workspace's
 // root in dir, and sweeps the directories of other workspaces (see
 // sweepWorkspaces).
 func tidy(root, dir, runsBase, runs, cache, pipes string) {
-	stamp := filepath.Join(dir, "cache.checked")
+	stamp := filepath.Join(dir, usedStamp)
 	if fi, err := os.Lstat(stamp); err == nil && time.Since(fi.ModTime()) < cacheCheckEvery {
 		return
 	}

@@ -31,8 +31,13 @@ const (
 	unusedAfter = 30 * 24 * time.Hour
 )
 
-// rootRecord is the file in a workspace's directory that names its root.
-const rootRecord = "root"
+// rootRecord is the file in a workspace's directory that names its root;
+// usedStamp the file whose time is when a run last tidied it (at most
+// every cacheCheckEvery).
+const (
+	rootRecord = "root"
+	usedStamp  = "cache.checked"
+)
 
 // A sweep looks at up to sweepScan entries (each a file system lookup,
 // cold on a large directory) and removes up to sweepMax
@@ -115,9 +120,8 @@ func sweepWorkspace(dir, runsBase string, now time.Time) bool {
 		release()
 		return false
 	}
-	sum := strings.TrimPrefix(filepath.Base(dir), "workspace-")
-	if len(sum) >= 16 {
-		removeTree(filepath.Join(runsBase, "r-"+sum[:16]))
+	if runs := runsDirName(filepath.Base(dir)); runs != "" {
+		removeTree(filepath.Join(runsBase, runs))
 	}
 	trash := filepath.Join(filepath.Dir(dir), trashPrefix+filepath.Base(dir)+"-"+strconv.FormatInt(now.UnixNano(), 36))
 	err := os.Rename(dir, trash)
@@ -132,7 +136,7 @@ func sweepWorkspace(dir, runsBase string, now time.Time) bool {
 // staleWorkspace reports whether the workspace directory dir may be
 // swept (see goneAfter).
 func staleWorkspace(dir string, now time.Time) bool {
-	fi, err := os.Lstat(filepath.Join(dir, "cache.checked"))
+	fi, err := os.Lstat(filepath.Join(dir, usedStamp))
 	if err != nil {
 		if fi, err = os.Lstat(dir); err != nil {
 			return false
@@ -168,6 +172,17 @@ func recordedRoot(dir string) (string, bool) {
 func workspaceDirName(root string) string {
 	sum := sha256.Sum256([]byte(root))
 	return "workspace-" + hex.EncodeToString(sum[:12])
+}
+
+// runsDirName is the name of the runs' directory of the workspace whose
+// directory is called name (a shorter name, for Unix sockets' sake: see
+// makeRunDirs); "" for a name not made by workspaceDirName.
+func runsDirName(name string) string {
+	sum, ok := strings.CutPrefix(name, "workspace-")
+	if !ok || len(sum) < 16 {
+		return ""
+	}
+	return "r-" + sum[:16]
 }
 
 // recordRoot writes the record of root in its workspace's directory dir

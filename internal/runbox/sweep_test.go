@@ -22,14 +22,14 @@ import (
 func kept(t *testing.T, base, runsBase, root string, idle time.Duration, record bool) (dir, runs string) {
 	t.Helper()
 	dir = filepath.Join(base, workspaceDirName(root))
-	runs = filepath.Join(runsBase, "r-"+strings.TrimPrefix(filepath.Base(dir), "workspace-")[:16])
+	runs = filepath.Join(runsBase, runsDirName(filepath.Base(dir)))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cache", "go-build", "0a"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "cache", "go-build", "0a", "entry"), []byte("x"), 0o600))
 	require.NoError(t, os.MkdirAll(filepath.Join(runs, "old-run", "tmp"), 0o700))
 	if record {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, rootRecord), []byte(root), 0o600))
 	}
-	stamp := filepath.Join(dir, "cache.checked")
+	stamp := filepath.Join(dir, usedStamp)
 	require.NoError(t, os.WriteFile(stamp, nil, 0o644))
 	then := time.Now().Add(-idle)
 	require.NoError(t, os.Chtimes(stamp, then, then))
@@ -111,7 +111,7 @@ func TestSweepsReachEveryEntry(t *testing.T) {
 	require.NoError(t, err)
 	last := filepath.Join(base, entries[len(entries)-1].Name())
 	then := time.Now().Add(-2 * time.Hour)
-	require.NoError(t, os.Chtimes(filepath.Join(last, "cache.checked"), then, then))
+	require.NoError(t, os.Chtimes(filepath.Join(last, usedStamp), then, then))
 	for range 200 {
 		sweepWorkspaces(base, runsBase, "", time.Now())
 	}
@@ -143,7 +143,7 @@ func TestRunHoldsItsWorkspaceDirectory(t *testing.T) {
 	}
 	require.NoError(t, os.RemoveAll(root))
 	then := time.Now().Add(-2 * time.Hour)
-	require.NoError(t, os.Chtimes(filepath.Join(dir, "cache.checked"), then, then))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, usedStamp), then, then))
 	assert.Equal(t, 0, sweepWorkspaces(base, runsBase, "", time.Now()))
 	assert.DirExists(t, d.cache)
 	assert.DirExists(t, d.tmp)

@@ -1,5 +1,0 @@
-//go:build race
-
-package validators
-
-const raceEnabled = true
