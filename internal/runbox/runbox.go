@@ -519,7 +519,7 @@ func makeRunDirs(root string) (*runDirs, error) {
 		}
 	}
 	tidy(root, dir, runsBase, d.runs, d.cache, d.pipes)
-	run, err := os.MkdirTemp(d.runs, "")
+	run, err := makeRun(d.runs)
 	if err != nil {
 		release()
 		return nil, err
@@ -539,6 +539,20 @@ func makeRunDirs(root string) (*runDirs, error) {
 		release()
 	}
 	return d, nil
+}
+
+// makeRun makes a run's directory in runs, and runs again if a sweep
+// removed it meanwhile (it removes only an empty one: see runsIdleAfter).
+func makeRun(runs string) (string, error) {
+	for try := 0; ; try++ {
+		run, err := os.MkdirTemp(runs, "")
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || try == 2 {
+			return run, err
+		}
+		if err := fsutil.OwnDir(runs); err != nil {
+			return "", err
+		}
+	}
 }
 
 // holdWorkspaceDir makes the workspace's directory dir if need be and
@@ -635,7 +649,7 @@ func tidy(root, dir, runsBase, runs, cache, pipes string) {
 		f.Close()
 	}
 	recordRoot(dir, root)
-	sweepLater(filepath.Dir(dir), runsBase, dir)
+	sweepLater(filepath.Dir(dir), runsBase, dir, runs)
 	sweepRuns(runs)
 	sweepRuns(pipes)
 	for _, old := range []string{"home", "tmp"} {

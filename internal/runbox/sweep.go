@@ -31,6 +31,16 @@ const (
 	unusedAfter = 30 * 24 * time.Hour
 )
 
+// A runs' directory (runsBase/r-HASH, where the runs' HOME and TMPDIR
+// are made) is shared by the runs of a root whatever TMPDIR each has:
+// no workspace directory's lock covers it. It is removed only by rmdir,
+// when empty, so never under a run (a run that finds it gone makes it
+// again), with what killed runs left in it first (sweepRuns). A sweep
+// removes it with its workspace's directory, and alone once no run began
+// or ended in it for runsIdleAfter: one whose workspace directory went
+// another way (a TMPDIR cleaner, another TMPDIR) is not left for good.
+const runsIdleAfter = 24 * time.Hour
+
 // rootRecord is the file in a workspace's directory that names its root;
 // usedStamp the file whose time is when a run last tidied it (at most
 // every cacheCheckEvery).
@@ -56,15 +66,20 @@ const trashPrefix = "trash-"
 // sweeping keeps one sweep at a time in a process.
 var sweeping sync.Mutex
 
-// sweepLater sweeps base off the caller's path. A process that ends
+// sweepLater sweeps base and runsBase off the caller's path (not own,
+// the caller's workspace directory, nor ownRuns, its runs' directory). A process that ends
 // first cuts it short; what it moved aside a later sweep removes.
-func sweepLater(base, runsBase, own string) {
+func sweepLater(base, runsBase, own, ownRuns string) {
 	go func() {
 		if !sweeping.TryLock() {
 			return
 		}
 		defer sweeping.Unlock()
-		sweepWorkspaces(base, runsBase, own, time.Now())
+		now := time.Now()
+		sweepWorkspaces(base, runsBase, own, now)
+		if runsBase != base {
+			sweepRunsDirs(runsBase, ownRuns, now)
+		}
 	}()
 }
 
@@ -78,13 +93,14 @@ func sweepWorkspaces(base, runsBase, own string, now time.Time) int {
 	if err != nil || len(entries) == 0 {
 		return 0
 	}
+	ownRuns := filepath.Join(runsBase, runsDirName(filepath.Base(own)))
 	start := rand.IntN(len(entries))
 	removed := 0
 	for i := 0; i < len(entries) && i < sweepScan && removed < sweepMax; i++ {
 		e := entries[(start+i)%len(entries)]
 		name, path := e.Name(), filepath.Join(base, e.Name())
 		switch {
-		case !e.IsDir() || path == own:
+		case !e.IsDir() || path == own || path == ownRuns:
 		case strings.HasPrefix(name, trashPrefix):
 			removeTree(path)
 			removed++
@@ -92,9 +108,52 @@ func sweepWorkspaces(base, runsBase, own string, now time.Time) int {
 			if sweepWorkspace(path, runsBase, now) {
 				removed++
 			}
+		case strings.HasPrefix(name, runsPrefix) && runsBase == base:
+			if sweepIdleRuns(path, now) {
+				removed++
+			}
 		}
 	}
 	return removed
+}
+
+// sweepRunsDirs removes the idle runs' directories in runsBase (see
+// runsIdleAfter), looking at up to sweepScan entries from a place chosen
+// at random, and returns how many it removed.
+func sweepRunsDirs(runsBase, own string, now time.Time) int {
+	entries, err := listDir(runsBase)
+	if err != nil || len(entries) == 0 {
+		return 0
+	}
+	start := rand.IntN(len(entries))
+	removed := 0
+	for i := 0; i < len(entries) && i < sweepScan && removed < sweepMax; i++ {
+		e := entries[(start+i)%len(entries)]
+		path := filepath.Join(runsBase, e.Name())
+		if e.IsDir() && path != own && strings.HasPrefix(e.Name(), runsPrefix) && sweepIdleRuns(path, now) {
+			removed++
+		}
+	}
+	return removed
+}
+
+// sweepIdleRuns removes the runs' directory runs if no run began or
+// ended in it for runsIdleAfter and nothing but what killed runs left is
+// in it, and says whether it did.
+func sweepIdleRuns(runs string, now time.Time) bool {
+	fi, err := os.Lstat(runs)
+	if err != nil || !fi.IsDir() || now.Sub(fi.ModTime()) < runsIdleAfter {
+		return false
+	}
+	return removeRuns(runs)
+}
+
+// removeRuns removes the runs' directory runs unless a run is in it:
+// what killed runs left first (sweepRuns), then the directory itself if
+// that emptied it.
+func removeRuns(runs string) bool {
+	sweepRuns(runs)
+	return os.Remove(runs) == nil
 }
 
 // listDir is dir's entries in the directory's order: not sorted, which
@@ -121,7 +180,8 @@ func sweepWorkspace(dir, runsBase string, now time.Time) bool {
 		return false
 	}
 	if runs := runsDirName(filepath.Base(dir)); runs != "" {
-		removeTree(filepath.Join(runsBase, runs))
+		// Runs of the root under another TMPDIR may be in it.
+		removeRuns(filepath.Join(runsBase, runs))
 	}
 	trash := filepath.Join(filepath.Dir(dir), trashPrefix+filepath.Base(dir)+"-"+strconv.FormatInt(now.UnixNano(), 36))
 	err := os.Rename(dir, trash)
@@ -182,8 +242,11 @@ func runsDirName(name string) string {
 	if !ok || len(sum) < 16 {
 		return ""
 	}
-	return "r-" + sum[:16]
+	return runsPrefix + sum[:16]
 }
+
+// runsPrefix begins the name of every runs' directory.
+const runsPrefix = "r-"
 
 // recordRoot writes the record of root in its workspace's directory dir
 // once.

@@ -25,7 +25,9 @@ func kept(t *testing.T, base, runsBase, root string, idle time.Duration, record 
 	runs = filepath.Join(runsBase, runsDirName(filepath.Base(dir)))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cache", "go-build", "0a"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "cache", "go-build", "0a", "entry"), []byte("x"), 0o600))
+	// What a run killed two days ago left.
 	require.NoError(t, os.MkdirAll(filepath.Join(runs, "old-run", "tmp"), 0o700))
+	age(t, filepath.Join(runs, "old-run"), 48*time.Hour)
 	if record {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, rootRecord), []byte(root), 0o600))
 	}
@@ -34,6 +36,13 @@ func kept(t *testing.T, base, runsBase, root string, idle time.Duration, record 
 	then := time.Now().Add(-idle)
 	require.NoError(t, os.Chtimes(stamp, then, then))
 	return dir, runs
+}
+
+// age sets p's times to ago before now.
+func age(t *testing.T, p string, ago time.Duration) {
+	t.Helper()
+	then := time.Now().Add(-ago)
+	require.NoError(t, os.Chtimes(p, then, then))
 }
 
 func TestSweepRemovesWhatNoWorkspaceUses(t *testing.T) {
@@ -153,4 +162,73 @@ func TestRunHoldsItsWorkspaceDirectory(t *testing.T) {
 	assert.Equal(t, 1, sweepWorkspaces(base, runsBase, "", time.Now()))
 	assert.NoDirExists(t, dir)
 	assert.NoDirExists(t, d.runs)
+}
+
+// A runs' directory no run began or ended in for a day goes, with what
+// killed runs left in it, whether or not a workspace directory names it
+// (a TMPDIR cleaner may have taken that); one a run is in stays.
+func TestSweepRemovesIdleRunsDirectories(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		base := t.TempDir()
+		runsBase := base
+		if !shared {
+			runsBase = t.TempDir()
+		}
+		runsDir := func(name string, idle time.Duration, content ...string) string {
+			p := filepath.Join(runsBase, runsPrefix+name)
+			require.NoError(t, os.Mkdir(p, 0o700))
+			for _, c := range content {
+				sub := filepath.Join(p, c)
+				require.NoError(t, os.MkdirAll(filepath.Join(sub, "tmp"), 0o700))
+				if strings.HasPrefix(c, "killed") {
+					age(t, sub, 48*time.Hour)
+				}
+			}
+			age(t, p, idle)
+			return p
+		}
+		empty := runsDir("empty", 48*time.Hour)
+		killed := runsDir("killed", 48*time.Hour, "killed-run")
+		running := runsDir("running", 48*time.Hour, "killed-run", "a-run")
+		recent := runsDir("recent", time.Hour)
+		own := filepath.Join(base, "workspace-"+strings.Repeat("0", 24))
+		require.NoError(t, os.Mkdir(own, 0o700))
+		ownRuns := runsDir(strings.Repeat("0", 16), 48*time.Hour)
+		file := filepath.Join(runsBase, runsPrefix+"file")
+		require.NoError(t, os.WriteFile(file, nil, 0o600))
+
+		removed := sweepWorkspaces(base, runsBase, own, time.Now())
+		if !shared {
+			removed += sweepRunsDirs(runsBase, ownRuns, time.Now())
+		}
+		assert.Equal(t, 2, removed, "shared base %v", shared)
+		assert.NoDirExists(t, empty)
+		assert.NoDirExists(t, killed)
+		assert.DirExists(t, filepath.Join(running, "a-run", "tmp"))
+		assert.NoDirExists(t, filepath.Join(running, "killed-run"))
+		assert.DirExists(t, recent)
+		assert.DirExists(t, ownRuns)
+		assert.FileExists(t, file)
+	}
+}
+
+// A swept workspace's runs' directory is shared with the runs of its
+// root under another TMPDIR: one of those in it keeps it.
+func TestSweptWorkspaceLeavesARunOfAnotherTMPDIR(t *testing.T) {
+	base, runsBase, roots := t.TempDir(), t.TempDir(), t.TempDir()
+	dir, runs := kept(t, base, runsBase, filepath.Join(roots, "gone"), 2*time.Hour, true)
+	require.NoError(t, os.MkdirAll(filepath.Join(runs, "a-run", "tmp"), 0o700))
+	assert.Equal(t, 1, sweepWorkspaces(base, runsBase, "", time.Now()))
+	assert.NoDirExists(t, dir)
+	assert.DirExists(t, filepath.Join(runs, "a-run", "tmp"))
+	assert.NoDirExists(t, filepath.Join(runs, "old-run"))
+}
+
+// A run whose runs' directory a sweep removed makes it again.
+func TestRunMakesItsRunsDirectoryAgain(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), runsPrefix+"swept")
+	run, err := makeRun(runs)
+	require.NoError(t, err)
+	assert.DirExists(t, run)
+	assert.Equal(t, runs, filepath.Dir(run))
 }
