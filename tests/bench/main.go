@@ -16,9 +16,12 @@
 //
 // and prints medians of -runs runs with min and max, the differences and
 // ratios the goals are stated in, the machine's load and vtexec's
-// leftover state. As root it measures again as uid 65534.
+// leftover state. As root it measures again as uid 65534. With -aged N
+// it first ages a user's state by N uses of vtexec (see age) and times
+// each fresh case and the MCP calls in it too, interleaved with the
+// same cases in new state directories.
 //
-//	go run ./tests/bench [-runs 20] [-corpus ../shared/corpus]
+//	go run ./tests/bench [-runs 20] [-corpus ../shared/corpus] [-aged 2000]
 package main
 
 import (
@@ -44,6 +47,7 @@ func main() {
 	corpus := flag.String("corpus", "../shared/corpus", "directory of *.jsonl lines with a \"cmd\" each, for check --jsonl; \"\" skips it")
 	bins := flag.String("bins", "", "directory with vtexec, baseline and noopmcp already built (set when bench runs itself as another user)")
 	nobody := flag.Bool("nobody", true, "as root, measure again as uid 65534")
+	agedUses := flag.Int("aged", 0, "also measure each fresh case in a user's state aged by this many uses of vtexec (sessions, audit log, gone workspaces, killed runs), interleaved with the clean one")
 	cgo := flag.Bool("cgo", false, "build with cgo, as go install does where a C compiler is installed, instead of as the README's Install says (CGO_ENABLED=0)")
 	flag.Parse()
 	if *runs < 3 {
@@ -62,7 +66,7 @@ func main() {
 		fail(err)
 	}
 	fmt.Printf("vtexec bench: %d fresh runs each, interleaved, as uid %d; %s; load %s; %s\n", *runs, os.Getuid(), linking(dir), loadavg(), leftovers())
-	r, err := measure(dir, *runs, lines)
+	r, err := measure(dir, *runs, lines, *agedUses)
 	if err != nil {
 		fail(err)
 	}
@@ -70,7 +74,7 @@ func main() {
 	fmt.Printf("after: load %s; %s\n", loadavg(), leftovers())
 	if os.Getuid() == 0 && *nobody && *bins == "" {
 		fmt.Println()
-		if err := asNobody(dir, *runs, len(lines) > 0); err != nil {
+		if err := asNobody(dir, *runs, len(lines) > 0, *agedUses); err != nil {
 			fail(fmt.Errorf("as uid 65534: %w", err))
 		}
 	}
@@ -171,9 +175,13 @@ type results struct {
 	rates  sample // lines per second
 	skip   map[string]string
 	corpus int // lines
+	aged   *aged
 }
 
-func measure(bins string, runs int, corpus []byte) (*results, error) {
+// agedSuffix names a case measured in the aged state.
+const agedSuffix = "@aged"
+
+func measure(bins string, runs int, corpus []byte, agedUses int) (*results, error) {
 	ws, err := workspace()
 	if err != nil {
 		return nil, err
@@ -186,6 +194,18 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 		return nil, err
 	}
 	r := &results{runs: runs, ms: sample{}, rates: sample{}, skip: map[string]string{}, corpus: bytes.Count(corpus, []byte("\n"))}
+	if agedUses > 0 {
+		start := time.Now()
+		a, err := age(bins, ws, home, agedUses, corpus)
+		if a != nil {
+			defer os.RemoveAll(a.dir)
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.aged = a
+		fmt.Printf("aged in %.0f s: %s; %s\n", time.Since(start).Seconds(), a, leftovers())
+	}
 
 	type oneCase struct {
 		name  string
@@ -193,9 +213,10 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 		stdin []byte
 		fresh bool // its own new state directories
 		again bool // run once untimed in them first: a session's later call
+		event bool // stdin is a hook event of a session new to the state
+		aged  bool // in the aged state instead of new state directories
 	}
 	hook := []string{vtexec, "hook", "--harness", "claude", "--workspace", ws}
-	event := []byte(`{"session_id":"bench","cwd":` + strconv.Quote(ws) + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
 	cases := []oneCase{
 		{name: "baseline", argv: []string{baseline}},
 		{name: "cat", argv: []string{cat, "file.txt"}},
@@ -203,8 +224,8 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 		{name: "run", argv: []string{vtexec, "run", "--", "cat file.txt"}, fresh: true},
 		// Claude Code starts the hook for every tool call: the first of
 		// a session makes the session's file, the later ones read it.
-		{name: "hook", argv: hook, stdin: event, fresh: true},
-		{name: "hook-again", argv: hook, stdin: event, fresh: true, again: true},
+		{name: "hook", argv: hook, event: true, fresh: true},
+		{name: "hook-again", argv: hook, event: true, fresh: true, again: true},
 	}
 	if bwrap, err := exec.LookPath("bwrap"); err == nil {
 		argv := []string{bwrap, "--unshare-all", "--die-with-parent", "--new-session",
@@ -228,22 +249,40 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 	} else {
 		r.skip["jsonl"] = "no corpus"
 	}
+	if r.aged != nil {
+		for _, c := range cases {
+			if c.fresh {
+				c.name += agedSuffix
+				c.aged = true
+				cases = append(cases, c)
+			}
+		}
+	}
 
 	for i := range runs {
 		for j := range cases {
 			c := cases[(i+j)%len(cases)] // rotate, so no case always follows another
 			env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 			cleanup := func() {}
-			if c.fresh {
+			switch {
+			case c.aged:
+				env = r.aged.env(home)
+			case c.fresh:
 				if env, cleanup, err = freshEnv(home); err != nil {
 					return nil, err
 				}
 			}
+			stdin := c.stdin
+			if c.event {
+				// A new session each run: in the aged state too, the
+				// first event makes its session.
+				stdin = hookEvent(ws, fmt.Sprintf("bench-%s-%d", c.name, i))
+			}
 			command := func() (*exec.Cmd, *bytes.Buffer) {
 				cmd := exec.Command(c.argv[0], c.argv[1:]...)
 				cmd.Dir, cmd.Env = ws, env
-				if c.stdin != nil {
-					cmd.Stdin = bytes.NewReader(c.stdin)
+				if stdin != nil {
+					cmd.Stdin = bytes.NewReader(stdin)
 				}
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
@@ -265,7 +304,7 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 				return nil, fmt.Errorf("%s: %v\n%s", c.name, err, tail(out.Bytes()))
 			}
 			r.ms[c.name] = append(r.ms[c.name], ms(took))
-			if c.name == "jsonl-fresh" {
+			if strings.HasPrefix(c.name, "jsonl-fresh") {
 				r.rates[c.name] = append(r.rates[c.name], float64(r.corpus)/took.Seconds())
 			}
 		}
@@ -275,7 +314,7 @@ func measure(bins string, runs int, corpus []byte) (*results, error) {
 			return nil, err
 		}
 	}
-	if err := r.mcp(bins, ws, home, cat, runs); err != nil {
+	if err := r.mcp(bins, ws, home, cat, runs, r.aged); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -333,18 +372,25 @@ func (r *results) warmJSONL(vtexec, ws, home string, corpus []byte, runs int) er
 
 // mcp times, interleaved, 10×runs times each, a shell call of cat over stdio, cat itself, a
 // shell_check call and a call of the SDK's no-op tool.
-func (r *results) mcp(bins, ws, home, cat string, runs int) error {
+func (r *results) mcp(bins, ws, home, cat string, runs int, a *aged) error {
 	env, cleanup, err := freshEnv(home)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
 	ctx := context.Background()
-	serveCmd := exec.Command(filepath.Join(bins, "vtexec"), "serve", "--workspace", ws)
-	serveCmd.Env = env
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: serveCmd}, nil)
+	serve := func(env []string) (*mcp.ClientSession, error) {
+		serveCmd := exec.Command(filepath.Join(bins, "vtexec"), "serve", "--workspace", ws)
+		serveCmd.Env = env
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: serveCmd}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("vtexec serve: %v", err)
+		}
+		return cs, nil
+	}
+	cs, err := serve(env)
 	if err != nil {
-		return fmt.Errorf("vtexec serve: %v", err)
+		return err
 	}
 	defer cs.Close()
 	noop, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(filepath.Join(bins, "noopmcp"))}, nil)
@@ -367,6 +413,14 @@ func (r *results) mcp(bins, ws, home, cat string, runs int) error {
 		return c.Run()
 	}
 	steps := []step{{"mcp-shell", call(cs, "shell")}, {"mcp-cat", catRun}, {"mcp-check", call(cs, "shell_check")}, {"mcp-noop", call(noop, "noop")}}
+	if a != nil {
+		old, err := serve(a.env(home))
+		if err != nil {
+			return fmt.Errorf("in the aged state: %v", err)
+		}
+		defer old.Close()
+		steps = append(steps, step{"mcp-shell" + agedSuffix, call(old, "shell")}, step{"mcp-check" + agedSuffix, call(old, "shell_check")})
+	}
 	for _, s := range steps { // warm the connections
 		if err := s.f(); err != nil {
 			return err
@@ -448,6 +502,9 @@ func (r *results) print(w io.Writer) {
 	fmt.Fprintf(w, "MCP shell of cat / cat                    %6.2f ×   ≤ 2 ×\n", m("mcp-shell")/m("mcp-cat"))
 	fmt.Fprintf(w, "  the same, 20 ms between calls           %6.2f ×\n", m("mcp-shell-paced")/m("mcp-cat-paced"))
 	fmt.Fprintf(w, "shell_check / no-op tool (throughput)     %6.2f ×   ≥ 0.8 ×\n", m("mcp-noop")/m("mcp-check"))
+	if r.aged != nil {
+		r.printAged(w)
+	}
 	var names []string
 	for k := range r.skip {
 		names = append(names, k)
@@ -460,7 +517,7 @@ func (r *results) print(w io.Writer) {
 
 // asNobody runs this bench again as uid 65534, with the binaries built
 // here and a home of its own.
-func asNobody(bins string, runs int, withCorpus bool) error {
+func asNobody(bins string, runs int, withCorpus bool, agedUses int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -478,7 +535,7 @@ func asNobody(bins string, runs int, withCorpus bool) error {
 		return err
 	}
 	args := []string{"--reuid=65534", "--regid=65534", "--clear-groups", "env", "-i", "HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + home,
-		exe, "-bins", bins, "-runs", strconv.Itoa(runs)}
+		exe, "-bins", bins, "-runs", strconv.Itoa(runs), "-aged", strconv.Itoa(agedUses)}
 	if !withCorpus {
 		args = append(args, "-corpus", "")
 	}
