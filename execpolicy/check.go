@@ -483,17 +483,18 @@ func (c *Checker) command(s *syntax.Stmt, ws *workspace.Workspace, inPipeline, p
 		part.Dir = ws.Cwd()
 		return cmd, []Part{part}
 	}
-	prog, v := c.program(argv[0], ws)
+	found, v := c.program(argv[0], ws)
 	if v != nil {
 		return refused(v)
 	}
+	prog := found.Path
 	cmd.Program = prog
 	// The form the program parses as its spec does: what is checked,
 	// shown, approved, logged and run.
 	argv = validators.Canonical(filepath.Base(argv[0]), argv, ws)
 	cmd.Argv = argv
 	var parts []Part
-	c.validate(filepath.Base(argv[0]), argv, prog, ws, 0, &parts)
+	c.validate(filepath.Base(argv[0]), argv, found, ws, 0, &parts)
 	for i, p := range parts {
 		parts[i].Dir = ws.Cwd()
 		if p.Decision == Ask {
@@ -553,7 +554,7 @@ func programOnStdin(parts []Part) {
 		if len(p.Argv) == 0 || p.Decision != Ask {
 			continue
 		}
-		for _, n := range programNames(filepath.Base(p.Argv[0]), p.Program) {
+		for _, n := range programNames(filepath.Base(p.Argv[0]), plan.Program{Path: p.Program}) {
 			prof := validators.ProfileOf(n)
 			if prof.RunsInputAsProgram && (prof.ProgramFromArgs == nil || !prof.ProgramFromArgs(p.Argv)) {
 				parts[i].Code, parts[i].NeverAlways = CodeInlineCode, true
@@ -610,13 +611,13 @@ func checkExit(argv []string) *Verdict {
 }
 
 func forbiddenProgram(name string) *Verdict {
-	return forbiddenAs(name, "", programNames(name, ""))
+	return forbiddenAs(name, plan.Program{}, programNames(name, plan.Program{}))
 }
 
 // forbiddenAs refuses name if any of its names (programNames(name,
 // prog)) is a forbidden program; prog is the file it runs, if known.
-func forbiddenAs(name, prog string, names []string) *Verdict {
-	if prog != "" && isSelf(prog) {
+func forbiddenAs(name string, prog plan.Program, names []string) *Verdict {
+	if prog.Path != "" && isSelf(prog) {
 		return deny(CodeForbiddenProgram, "send the command itself; vtexec runs it",
 			"%s is vtexec itself (under another name): a command may not run vtexec", name)
 	}
@@ -635,8 +636,8 @@ const maxWrapperDepth = 8
 // its part: forbidden programs, then the validator, then, for programs not
 // on the allowlist, the developer-tool rules. A wrapper's command is
 // checked as if it stood alone and gets a part of its own.
-func (c *Checker) validate(name string, argv []string, prog string, ws *workspace.Workspace, depth int, parts *[]Part) {
-	add := func(v *Verdict) { *parts = append(*parts, partOf(argv, prog, v)) }
+func (c *Checker) validate(name string, argv []string, prog plan.Program, ws *workspace.Workspace, depth int, parts *[]Part) {
+	add := func(v *Verdict) { *parts = append(*parts, partOf(argv, prog.Path, v)) }
 	if v := forbiddenProgram(name); v != nil {
 		add(v)
 		return
@@ -681,7 +682,7 @@ func (c *Checker) validate(name string, argv []string, prog string, ws *workspac
 // unlistedVerdict decides on a program, or a use of one, that no
 // validator allows: forbidden if what it runs is, the developer-tool
 // rules, paths outside refused, and otherwise a person asked.
-func unlistedVerdict(name string, argv []string, prog string, ws *workspace.Workspace, reason string) *Verdict {
+func unlistedVerdict(name string, argv []string, prog plan.Program, ws *workspace.Workspace, reason string) *Verdict {
 	// An unlisted program is also what the file it runs is: a link
 	// named tool pointing at bash is bash.
 	names := programNames(name, prog) // links followed once for both
@@ -747,49 +748,50 @@ func (c *Checker) Program(argv0 string, ws *workspace.Workspace) (string, error)
 	if v != nil {
 		return "", errors.New(v.Reason + " (" + v.Hint + ")")
 	}
-	return prog, nil
+	return prog.Path, nil
 }
 
 // program finds the executable for argv0 on the trusted PATH. A path is
 // accepted only if it names that same file.
-func (c *Checker) program(argv0 string, ws *workspace.Workspace) (string, *Verdict) {
+func (c *Checker) program(argv0 string, ws *workspace.Workspace) (plan.Program, *Verdict) {
 	name := filepath.Base(argv0)
 	target, isVenv := venvTarget(argv0, ws)
 	if isVenv {
 		if prog, ok := c.trustedAs(target); ok {
-			return prog, nil
+			return plan.Program{Path: prog}, nil
 		}
 	}
 	if strings.Contains(argv0, "/") && !filepath.IsAbs(argv0) {
 		if isVenv {
 			dir := filepath.Dir(target)
-			return "", deny(CodeNotAllowed, "a person can add "+dir+" to their policy "+extraPathLine(dir)+", or make the environment from an interpreter on the trusted PATH",
+			return plan.Program{}, deny(CodeNotAllowed, "a person can add "+dir+" to their policy "+extraPathLine(dir)+", or make the environment from an interpreter on the trusted PATH",
 				"%s is a virtual environment's interpreter, and it leads to %s, which is not on the trusted PATH", argv0, target)
 		}
-		return "", deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
+		return plan.Program{}, deny(CodeNotAllowed, "run allowlisted programs by name, e.g. "+name,
 			"%s is a path into the workspace, not a trusted program", argv0)
 	}
 	if validators.ShellBuiltin(name) && !strings.Contains(argv0, "/") {
-		return "", deny(CodeShellBuiltin, "run programs directly; vtexec has no shell state", "%s is a shell builtin: vtexec runs programs directly, without a shell", name)
+		return plan.Program{}, deny(CodeShellBuiltin, "run programs directly; vtexec has no shell state", "%s is a shell builtin: vtexec runs programs directly, without a shell", name)
 	}
-	prog, ok := plan.LookPath(name, c.trustedPath())
+	found, ok := plan.LookProgram(name, c.trustedPath())
+	prog := found.Path
 	if !ok {
 		if v := forbiddenProgram(name); v != nil {
-			return "", v
+			return plan.Program{}, v
 		}
 		hint := "use a program installed on the system PATH"
 		if dir := userPathDir(name, c.trustedPath()); dir != "" {
 			hint = fmt.Sprintf("%s is in %s, which is not on the trusted PATH: a person can add it to their policy %s", name, dir, extraPathLine(dir))
 		}
-		return "", deny(CodeNotAllowed, hint, "no program %q on the trusted PATH", name)
+		return plan.Program{}, deny(CodeNotAllowed, hint, "no program %q on the trusted PATH", name)
 	}
 	if argv0 != name && !fsutil.SameFile(argv0, prog) {
-		return "", deny(CodeNotAllowed, "run it by name: "+name, "%s is not the trusted %s (%s)", argv0, name, prog)
+		return plan.Program{}, deny(CodeNotAllowed, "run it by name: "+name, "%s is not the trusted %s (%s)", argv0, name, prog)
 	}
 	if ws.Contains(prog) {
-		return "", deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
+		return plan.Program{}, deny(CodeNotAllowed, "programs inside the workspace are not trusted", "%s lies inside the workspace", prog)
 	}
-	return prog, nil
+	return found, nil
 }
 
 // extraPathLine is the line of the user's policy that puts dir on the

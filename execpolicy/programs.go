@@ -118,7 +118,7 @@ func onlyLowerOrDigits(s string) bool {
 // programNames are the names a program goes by: as typed, without its
 // version, and those of the file it runs (prog, links followed), so that
 // a link named after something harmless still counts as what it runs.
-func programNames(name, prog string) []string {
+func programNames(name string, prog plan.Program) []string {
 	names := []string{name}
 	add := func(n string) {
 		for _, m := range names {
@@ -157,17 +157,17 @@ func windowsName(name string) string {
 }
 
 // realName is the name of the file prog runs: filepath.Base of
-// filepath.EvalSymlinks(prog). When prog is not itself a link, that is
-// its own name, whatever links lead to its directory: one lstat then
-// does instead of one per component.
-func realName(prog string) (string, bool) {
-	if prog == "" {
+// filepath.EvalSymlinks(prog.Path). When prog is not itself a link, that
+// is its own name, whatever links lead to its directory: what the lookup
+// saw (or one lstat) does instead of a look at every component.
+func realName(prog plan.Program) (string, bool) {
+	if prog.Path == "" {
 		return "", false
 	}
-	if notLink(prog) {
-		return filepath.Base(prog), true
+	if prog.Seen && !prog.Link || !prog.Seen && notLink(prog.Path) {
+		return filepath.Base(prog.Path), true
 	}
-	real, err := filepath.EvalSymlinks(prog)
+	real, err := filepath.EvalSymlinks(prog.Path)
 	if err != nil {
 		return "", false
 	}
@@ -212,12 +212,21 @@ var selfFiles = sync.OnceValue(func() []os.FileInfo {
 
 // isSelf reports whether prog is one of vtexec's programs, under any
 // name or path (a copy is another file, and asks or is refused as one).
-func isSelf(prog string) bool {
+func isSelf(prog plan.Program) bool {
 	self := selfFiles()
 	if len(self) == 0 {
 		return false
 	}
-	fi, err := os.Stat(prog)
+	if prog.Seen {
+		// The file the lookup saw, links followed.
+		for _, s := range self {
+			if sameFileAs(s, prog.Dev, prog.Ino) {
+				return true
+			}
+		}
+		return false
+	}
+	fi, err := os.Stat(prog.Path)
 	if err != nil {
 		return false
 	}

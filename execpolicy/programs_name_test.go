@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/vtexec/vtexec/plan"
 	"github.com/vtexec/vtexec/validators"
 )
 
@@ -73,10 +74,18 @@ func TestRealNameMatchesEvalSymlinks(t *testing.T) {
 	must(os.Symlink(dir, filepath.Join(dir, "bin")))
 	for _, p := range []string{"python3.11", "harmless", "again", "bin/python3.11", "bin/harmless", "missing", "bin/missing"} {
 		p = filepath.Join(dir, p)
-		got, ok := realName(p)
 		real, err := filepath.EvalSymlinks(p)
-		if ok != (err == nil) || ok && got != filepath.Base(real) {
-			t.Errorf("realName(%s) = %q, %v; EvalSymlinks gives %q, %v", p, got, ok, real, err)
+		// As a path alone, and as the lookup of its name finds it, with
+		// what that look saw of the file.
+		progs := []plan.Program{{Path: p}}
+		if found, ok := plan.LookProgram(filepath.Base(p), filepath.Dir(p)); ok {
+			progs = append(progs, found)
+		}
+		for _, prog := range progs {
+			got, ok := realName(prog)
+			if ok != (err == nil) || ok && got != filepath.Base(real) {
+				t.Errorf("realName(%+v) = %q, %v; EvalSymlinks gives %q, %v", prog, got, ok, real, err)
+			}
 		}
 	}
 }

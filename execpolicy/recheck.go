@@ -60,8 +60,8 @@ func (c *Checker) Recheck(cmd plan.Cmd, ws *workspace.Workspace) *Verdict {
 	if v != nil {
 		return v
 	}
-	if prog != cmd.Program {
-		return deny(CodeNotAllowed, "run the command again", "%s now resolves to %s, not %s", cmd.Argv[0], prog, cmd.Program)
+	if prog.Path != cmd.Program {
+		return deny(CodeNotAllowed, "run the command again", "%s now resolves to %s, not %s", cmd.Argv[0], prog.Path, cmd.Program)
 	}
 	var parts []Part
 	c.validate(filepath.Base(cmd.Argv[0]), cmd.Argv, prog, w, 0, &parts)

@@ -24,21 +24,38 @@ import (
 // programs up, and the watch costs one read where the search costs a
 // stat per directory. A name not found is looked for every time.
 func LookPath(name, path string) (string, bool) {
+	p, ok := LookProgram(name, path)
+	return p.Path, ok
+}
+
+// Program is where LookProgram found a program, with what its look at
+// the file saw, so that the caller need not look again: whether Path is
+// itself a symbolic link, and the identity of the file it runs (links
+// followed). Seen is false where the look cannot tell (Windows).
+type Program struct {
+	Path     string
+	Seen     bool
+	Link     bool
+	Dev, Ino uint64
+}
+
+// LookProgram is LookPath with what the look at the program's file saw.
+func LookProgram(name, path string) (Program, bool) {
 	if name == "" || name == "." || name == ".." {
-		return "", false
+		return Program{}, false
 	}
 	return lookKept(name, path)
 }
 
-func lookPath(name, path string) (string, bool) {
+func lookPath(name, path string) (Program, bool) {
 	p, _ := lookShadowed(name, path)
-	return p, p != ""
+	return p, p.Path != ""
 }
 
 // lookShadowed returns where name is on path ("" if nowhere), and the
 // files of that name before it that are not executable: made so, one
 // of them would be found instead.
-func lookShadowed(name, path string) (string, []string) {
+func lookShadowed(name, path string) (Program, []string) {
 	var shadows []string
 	var blockers blockerCheck
 	dirwatch.Drain() // once for every directory's listing below
@@ -47,16 +64,16 @@ func lookShadowed(name, path string) (string, []string) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		switch fileKind(p) {
+		switch k, prog := lookFile(p); k {
 		case executable:
-			return p, shadows
+			return prog, shadows
 		case other:
 			shadows = append(shadows, p)
 		case unreachable:
 			noteBlocked(dir)
 		}
 	}
-	return "", shadows
+	return Program{}, shadows
 }
 
 // kind is what a search path has under a program's name.
@@ -85,24 +102,30 @@ type lookedUp struct {
 // the path's directories sees entries come and go, not a file's mode
 // changed: the file found must still be executable, and none before it
 // have become so.
-func (l lookedUp) still() bool {
-	if l.path != "" && !executableFile(l.path) {
-		return false
+func (l lookedUp) still() (Program, bool) {
+	var prog Program
+	if l.path != "" {
+		var k kind
+		if k, prog = lookFile(l.path); k != executable {
+			return Program{}, false
+		}
 	}
 	for _, s := range l.shadows {
 		if executableFile(s) {
-			return false
+			return Program{}, false
 		}
 	}
-	return true
+	return prog, true
 }
 
 // lookKept returns where name is on path, from what was kept or by
 // looking, which it then keeps.
-func lookKept(name, path string) (string, bool) {
+func lookKept(name, path string) (Program, bool) {
 	key := lookup{name, path}
-	if l, ok := found.Get(key); ok && l.still() {
-		return l.path, l.path != "" // "": kept as missing
+	if l, ok := found.Get(key); ok {
+		if p, ok := l.still(); ok {
+			return p, l.path != "" // "": kept as missing
+		}
 	}
 	if !found.Again(key) {
 		return lookPath(name, path)
@@ -111,8 +134,8 @@ func lookKept(name, path string) (string, bool) {
 	p, shadows := lookShadowed(name, path)
 	// A program missing is kept too: installing one changes a
 	// directory of the path, which ends what was kept.
-	found.Put(key, lookedUp{path: p, shadows: shadows}, w)
-	return p, p != ""
+	found.Put(key, lookedUp{path: p.Path, shadows: shadows}, w)
+	return p, p.Path != ""
 }
 
 // pathWatches are the watches of search paths, one for each, shared by

@@ -6,6 +6,16 @@ import "os"
 // Windows has no execute bit.
 func executableFile(p string) bool { return fileKind(p) == executable }
 
+// lookFile says what is at p (links followed); of a program, only where
+// it is.
+func lookFile(p string) (kind, Program) {
+	k := fileKind(p)
+	if k != executable {
+		return k, Program{}
+	}
+	return k, Program{Path: p}
+}
+
 // fileKind says what is at p (links followed).
 func fileKind(p string) kind {
 	fi, err := os.Stat(p)

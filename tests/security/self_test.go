@@ -22,12 +22,16 @@ func TestVtexecCannotRunItself(t *testing.T) {
 	self, err := os.Executable()
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(self, filepath.Join(dir, "innocent")))
+	// The same file under another name, no link to tell.
+	require.NoError(t, os.Link(self, filepath.Join(dir, "harmless")))
 	e := vtexec.NewEngine(vtexec.Config{TrustedPath: dir + ":" + plan.TrustedPath})
 	t.Cleanup(func() { e.Close() })
 	for _, cmd := range []string{
 		"vtexec run --confinement off -- ls",
 		"innocent run --approve once --approval-id x -- 'rm -r src'",
 		"timeout 5 innocent check -- ls",
+		"harmless run --confinement off -- ls",
+		"nice harmless check -- ls",
 	} {
 		d, err := e.Check(context.Background(), vtexec.Request{Command: cmd, Workspace: ws, AuditLog: "off"})
 		require.NoError(t, err)
