@@ -329,7 +329,17 @@ func list(dir string) *listing {
 	if w == nil {
 		return nil
 	}
-	if !w.AddFollow(dir) || !w.Add(filepath.Dir(dir)) {
+	if !w.AddFollow(dir) {
+		// Not there (a ~/go/bin before anything is installed in it): it
+		// holds no name while the nearest directory above it that is
+		// there sees nothing made.
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && watchNearestAbove(w, dir) {
+			return &listing{names: map[string]struct{}{}, w: w}
+		}
+		w.Close()
+		return nil
+	}
+	if !w.Add(filepath.Dir(dir)) {
 		w.Close()
 		return nil
 	}

@@ -162,3 +162,31 @@ func TestLookPathWatchesAboveMissingDirectories(t *testing.T) {
 	require.NoError(t, os.RemoveAll(filepath.Join(base, "home")))
 	assert.Equal(t, filepath.Join(second, "tool"), look(), "gone again")
 }
+
+// A search directory that is not there (a ~/go/bin before anything is
+// installed in it) is listed as empty, so the names looked up on it cost
+// no stat each, while the directory above it that is there sees nothing
+// made; made, with a program in it, it is searched again.
+func TestLookPathListsAMissingDirectoryAsEmpty(t *testing.T) {
+	base := t.TempDir()
+	missing := filepath.Join(base, "home", "go", "bin")
+	require.NoError(t, os.Mkdir(filepath.Join(base, "home"), 0o755))
+	n := 0
+	fresh := func() string { n++; return fmt.Sprintf("tool%d", n) }
+	for range 2 * listAfter {
+		_, ok := LookPath(fresh(), missing)
+		require.False(t, ok)
+	}
+	listings.Lock()
+	l, listed := listings.m[missing]
+	listings.Unlock()
+	require.True(t, listed, "searched %d times, the missing directory is listed", 2*listAfter)
+	assert.Empty(t, l.names)
+
+	require.NoError(t, os.MkdirAll(missing, 0o755))
+	name := fresh()
+	require.NoError(t, os.WriteFile(filepath.Join(missing, name), []byte("#!/bin/sh\n"), 0o755))
+	p, ok := LookPath(name, missing)
+	assert.True(t, ok, "installed once the directory was made")
+	assert.Equal(t, filepath.Join(missing, name), p)
+}
