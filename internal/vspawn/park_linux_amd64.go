@@ -109,6 +109,11 @@ func Park(a ParkAttr) (*Parked, error) {
 		b.Add("close_range", sysCloseRange, 0, uintptr(childEnd-1), 0)
 	}
 	b.Add("close_range", sysCloseRange, uintptr(childEnd+1), ^uintptr(0), 0)
+	// What does not depend on the program is done before it comes,
+	// off its start's path: the handlers reset (signals stay blocked
+	// until just before the exec) and the limits set.
+	b.resetSignals()
+	b.setRlimits(a.Rlimits)
 	msg, received := b.rightsMessage(a.Files)
 	for i := range received {
 		received[i] = -1 // none sent: the dup below fails
@@ -123,8 +128,6 @@ func Park(a ParkAttr) (*Parked, error) {
 		return c
 	})
 	p.chdir = b.Add("chdir", syscall.SYS_CHDIR, 0)
-	b.resetSignals()
-	b.setRlimits(a.Rlimits)
 	mask, restore, err := blockSignals()
 	if err != nil {
 		syscall.Close(p.sock)
