@@ -64,16 +64,8 @@ func TestLookPathListedDirectoriesFollowChanges(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "bin")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	n := 0
-	fresh := func() string { n++; return fmt.Sprintf("tool%d", n) }
-	for range 2 * listAfter {
-		_, ok := LookPath(fresh(), dir)
-		require.False(t, ok)
-	}
-	listings.Lock()
-	_, listed := listings.m[dir]
-	listings.Unlock()
-	require.True(t, listed, "searched %d times, the directory is listed", 2*listAfter)
+	fresh := freshNames()
+	searchUntilListed(t, dir, fresh)
 
 	name := fresh()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755))
@@ -171,17 +163,8 @@ func TestLookPathListsAMissingDirectoryAsEmpty(t *testing.T) {
 	base := t.TempDir()
 	missing := filepath.Join(base, "home", "go", "bin")
 	require.NoError(t, os.Mkdir(filepath.Join(base, "home"), 0o755))
-	n := 0
-	fresh := func() string { n++; return fmt.Sprintf("tool%d", n) }
-	for range 2 * listAfter {
-		_, ok := LookPath(fresh(), missing)
-		require.False(t, ok)
-	}
-	listings.Lock()
-	l, listed := listings.m[missing]
-	listings.Unlock()
-	require.True(t, listed, "searched %d times, the missing directory is listed", 2*listAfter)
-	assert.Empty(t, l.names)
+	fresh := freshNames()
+	assert.Empty(t, searchUntilListed(t, missing, fresh).names)
 
 	require.NoError(t, os.MkdirAll(missing, 0o755))
 	name := fresh()
@@ -189,4 +172,25 @@ func TestLookPathListsAMissingDirectoryAsEmpty(t *testing.T) {
 	p, ok := LookPath(name, missing)
 	assert.True(t, ok, "installed once the directory was made")
 	assert.Equal(t, filepath.Join(missing, name), p)
+}
+
+// freshNames returns names no program has: tool1, tool2, …
+func freshNames() func() string {
+	n := 0
+	return func() string { n++; return fmt.Sprintf("tool%d", n) }
+}
+
+// searchUntilListed looks names up on dir alone, none found, until it
+// must be listed, and returns its listing.
+func searchUntilListed(t *testing.T, dir string, fresh func() string) *listing {
+	t.Helper()
+	for range 2 * listAfter {
+		_, ok := LookPath(fresh(), dir)
+		require.False(t, ok)
+	}
+	listings.Lock()
+	l, listed := listings.m[dir]
+	listings.Unlock()
+	require.True(t, listed, "searched %d times, %s is listed", 2*listAfter, dir)
+	return l
 }
