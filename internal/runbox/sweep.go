@@ -67,8 +67,9 @@ const trashPrefix = "trash-"
 var sweeping sync.Mutex
 
 // sweepLater sweeps base and runsBase off the caller's path (not own,
-// the caller's workspace directory, nor ownRuns, its runs' directory). A process that ends
-// first cuts it short; what it moved aside a later sweep removes.
+// the caller's workspace directory, nor ownRuns, its runs' directory).
+// A process that ends first cuts it short; what it moved aside a later
+// sweep removes.
 func sweepLater(base, runsBase, own, ownRuns string) {
 	go func() {
 		if !sweeping.TryLock() {
