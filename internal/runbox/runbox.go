@@ -531,11 +531,18 @@ func makeRunDirs(root string) (*runDirs, error) {
 		release()
 		return nil, err
 	}
+	// The run holds its directory while it lasts: a sweep of what killed
+	// runs left (sweepRuns) leaves a run of more than a day alone.
+	hold := func() {}
+	if h, err := fsutil.ShareDir(run); err == nil {
+		hold = h
+	}
 	d.remove = func() {
 		// Most runs leave both empty: two removals, else the whole tree.
 		if os.Remove(d.tmp) != nil || os.Remove(run) != nil {
 			removeTree(run)
 		}
+		hold()
 		release()
 	}
 	return d, nil
@@ -673,15 +680,25 @@ func tidy(root, dir, runsBase, runs, cache, pipes string) {
 }
 
 // sweepRuns removes runs' directories left for more than staleRun (by a
-// vtexec that was killed).
+// vtexec that was killed): those no run holds (see makeRunDirs).
 func sweepRuns(runs string) {
 	entries, err := os.ReadDir(runs)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleRun {
-			removeTree(filepath.Join(runs, e.Name()))
+		fi, err := e.Info()
+		if err != nil || time.Since(fi.ModTime()) <= staleRun {
+			continue
+		}
+		p := filepath.Join(runs, e.Name())
+		if !e.IsDir() {
+			removeTree(p)
+			continue
+		}
+		if release, ok := fsutil.TakeDir(p); ok {
+			removeTree(p)
+			release()
 		}
 	}
 }

@@ -232,3 +232,31 @@ func TestRunMakesItsRunsDirectoryAgain(t *testing.T) {
 	assert.DirExists(t, run)
 	assert.Equal(t, runs, filepath.Dir(run))
 }
+
+// A run holds its directory while it lasts: the sweep of what killed
+// runs left (a day old) leaves a run of more than a day alone, and takes
+// it once it has ended without removing it (its vtexec killed).
+func TestSweepLeavesARunOfMoreThanADay(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	sweeping.Lock() // the sweep a run starts is not this test's
+	defer sweeping.Unlock()
+	d, err := makeRunDirs(t.TempDir())
+	require.NoError(t, err)
+	killed := filepath.Join(d.runs, "killed-run")
+	require.NoError(t, os.MkdirAll(filepath.Join(killed, "tmp"), 0o700))
+	for _, p := range []string{d.home, killed} {
+		age(t, p, 48*time.Hour)
+	}
+	sweepRuns(d.runs)
+	assert.DirExists(t, d.tmp, "a run of two days goes on")
+	assert.NoDirExists(t, killed)
+
+	// Ended, its directory left as a killed vtexec leaves it: no longer
+	// held, it goes.
+	d.remove()
+	removals.Wait()
+	require.NoError(t, os.MkdirAll(filepath.Join(d.home, "tmp"), 0o700))
+	age(t, d.home, 48*time.Hour)
+	sweepRuns(d.runs)
+	assert.NoDirExists(t, d.home)
+}
