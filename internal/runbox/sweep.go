@@ -85,44 +85,41 @@ func sweepLater(base, runsBase, own, ownRuns string) {
 }
 
 // sweepWorkspaces removes the stale workspace directories in base (not
-// own) with their runs' directories in runsBase, and what earlier sweeps
-// moved aside. It returns how many it removed. It looks from a place
-// chosen at random: a sweep the process's exit cuts short still lets
-// the next ones reach every entry.
+// own) with their runs' directories in runsBase, what earlier sweeps
+// moved aside, and idle runs' directories in base (where runsBase is
+// base). It returns how many it removed.
 func sweepWorkspaces(base, runsBase, own string, now time.Time) int {
-	entries, err := listDir(base)
-	if err != nil || len(entries) == 0 {
-		return 0
-	}
 	ownRuns := filepath.Join(runsBase, runsDirName(filepath.Base(own)))
-	start := rand.IntN(len(entries))
-	removed := 0
-	for i := 0; i < len(entries) && i < sweepScan && removed < sweepMax; i++ {
-		e := entries[(start+i)%len(entries)]
-		name, path := e.Name(), filepath.Join(base, e.Name())
+	return sweepDir(base, func(name, path string) bool {
 		switch {
-		case !e.IsDir() || path == own || path == ownRuns:
+		case path == own || path == ownRuns:
+			return false
 		case strings.HasPrefix(name, trashPrefix):
 			removeTree(path)
-			removed++
-		case strings.HasPrefix(name, "workspace-") && staleWorkspace(path, now):
-			if sweepWorkspace(path, runsBase, now) {
-				removed++
-			}
-		case strings.HasPrefix(name, runsPrefix) && runsBase == base:
-			if sweepIdleRuns(path, now) {
-				removed++
-			}
+			return true
+		case strings.HasPrefix(name, "workspace-"):
+			return staleWorkspace(path, now) && sweepWorkspace(path, runsBase, now)
+		case strings.HasPrefix(name, runsPrefix):
+			return sweepIdleRuns(path, now)
 		}
-	}
-	return removed
+		return false
+	})
 }
 
 // sweepRunsDirs removes the idle runs' directories in runsBase (see
-// runsIdleAfter), looking at up to sweepScan entries from a place chosen
-// at random, and returns how many it removed.
+// runsIdleAfter), not own, and returns how many it removed.
 func sweepRunsDirs(runsBase, own string, now time.Time) int {
-	entries, err := listDir(runsBase)
+	return sweepDir(runsBase, func(name, path string) bool {
+		return path != own && strings.HasPrefix(name, runsPrefix) && sweepIdleRuns(path, now)
+	})
+}
+
+// sweepDir offers sweep the directories in dir, up to sweepScan of them
+// from a place chosen at random (a sweep the process's exit cuts short
+// still lets the next ones reach every entry), until it has removed
+// sweepMax, and returns how many it removed.
+func sweepDir(dir string, sweep func(name, path string) bool) int {
+	entries, err := listDir(dir)
 	if err != nil || len(entries) == 0 {
 		return 0
 	}
@@ -130,8 +127,7 @@ func sweepRunsDirs(runsBase, own string, now time.Time) int {
 	removed := 0
 	for i := 0; i < len(entries) && i < sweepScan && removed < sweepMax; i++ {
 		e := entries[(start+i)%len(entries)]
-		path := filepath.Join(runsBase, e.Name())
-		if e.IsDir() && path != own && strings.HasPrefix(e.Name(), runsPrefix) && sweepIdleRuns(path, now) {
+		if e.IsDir() && sweep(e.Name(), filepath.Join(dir, e.Name())) {
 			removed++
 		}
 	}
