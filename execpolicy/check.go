@@ -99,8 +99,8 @@ func (c *Checker) check(src string, ws *workspace.Workspace, depth int) *Verdict
 		return deny(CodeParse, "send a command to run", "empty command")
 	}
 	kinds := kindsOf(f)
-	if kinds.bracket {
-		if v := unreadablePatterns(f); v != nil {
+	if kinds.pattern {
+		if v := checkPatterns(f); v != nil {
 			return v
 		}
 	}

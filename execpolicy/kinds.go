@@ -14,7 +14,7 @@ type nodeKinds struct {
 	testClause bool // [[ ]]
 	assigns    bool // A=1 before a command, or alone
 	cd         bool // a command whose first word is cd
-	bracket    bool // a "[" anywhere: patterns to read
+	pattern    bool // "*", "?" or "[" anywhere: patterns to read
 }
 
 func kindsOf(f *syntax.File) nodeKinds {
@@ -26,9 +26,9 @@ func kindsOf(f *syntax.File) nodeKinds {
 		case *syntax.TestClause:
 			k.testClause = true
 		case *syntax.Lit:
-			k.bracket = k.bracket || strings.Contains(n.Value, "[")
+			k.pattern = k.pattern || strings.ContainsAny(n.Value, "*?[")
 		case *syntax.SglQuoted:
-			k.bracket = k.bracket || strings.Contains(n.Value, "[")
+			k.pattern = k.pattern || strings.ContainsAny(n.Value, "*?[")
 		case *syntax.CallExpr:
 			k.assigns = k.assigns || len(n.Assigns) > 0
 			k.cd = k.cd || isCd(n)

@@ -244,11 +244,18 @@ func wordsNotGlobbed(f *syntax.File) map[*syntax.Word]bool {
 }
 
 // unreadableEnv is the stop for an environment value the library could
-// not read as a pattern (the script's variables are checked where set),
-// or nil.
+// not read as a pattern, or for values it would take too long to read
+// (the script's variables are checked where set), or nil.
 func unreadableEnv(env []string) *Stop {
+	left := shpattern.MaxWork
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
+		if !strings.ContainsAny(value, "*?[") {
+			continue // no pattern: nothing the library reads twice
+		}
+		if left -= shpattern.Work(value, left); left < 0 {
+			return &Stop{Code: codes.CheckLimit, Reason: "the environment's values would take the shell library too long to read as patterns (" + name + " among them): a bracket expression or extglob group left open is read to the end of its value, and again for each one after it", Hint: "unset " + name + " or close its brackets; " + shpattern.WorkHint}
+		}
 		if why := shpattern.Uncompilable(value); why != "" {
 			return &Stop{Code: codes.ParseError, Reason: "the environment's " + name + " holds a pattern that cannot be read: " + why, Hint: shpattern.Hint}
 		}

@@ -72,3 +72,18 @@ func TestUnreadableEnvironmentStops(t *testing.T) {
 	assert.Equal(t, codes.ParseError, s.Code)
 	assert.Contains(t, s.Reason, "X")
 }
+
+// A value the library would take minutes to read (unclosed brackets,
+// unclosed extglob groups) stops the run too, before anything reads it;
+// a long value whose brackets close does not.
+func TestCostlyEnvironmentStops(t *testing.T) {
+	closed := strings.Repeat("[a]", 20000) + "*"
+	assert.Nil(t, unreadableEnv([]string{"JSON=" + closed}))
+	for _, v := range []string{strings.Repeat("[", 5000) + strings.Repeat("x", 5000) + "*",
+		strings.Repeat("@(", 40) + "x*"} {
+		s := unreadableEnv([]string{"PATH=/usr/bin", "LONG=" + v})
+		require.NotNil(t, s)
+		assert.Equal(t, codes.CheckLimit, s.Code)
+		assert.Contains(t, s.Reason, "LONG")
+	}
+}
