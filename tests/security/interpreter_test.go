@@ -309,3 +309,37 @@ func TestRunTimePatternsOffTheMainGoroutineEndNoProcess(t *testing.T) {
 	require.Nil(t, res.Stopped, "%+v", res)
 	assert.Equal(t, "1\n", res.Stdout)
 }
+
+// A value known only at run time in the pattern of a case item or
+// [[ == ]], or unquoted in that of ${x#…}, reaches the shell library's
+// translator, which vtexec cannot bound: one line of unclosed brackets
+// made a run take minutes past its timeout, and unclosed extglob groups
+// would take days (case and [[ ]] read them whatever the options, and
+// quoting does not escape them). Such a request is refused before
+// anything runs; [ "$a" = "$b" ] compares the text, and a run-time value
+// may be what a case matches.
+func TestRunTimeValuesAreNoPatterns(t *testing.T) {
+	ws := fixture(t)
+	line := strings.Repeat("[", 20000) + strings.Repeat("x", 20000) + "*\n" + strings.Repeat("@(", 40) + "x\n"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "lines.txt"), []byte(line), 0o644))
+	for _, cmd := range []string{
+		`while read -r l; do case a in $l) echo y;; esac; done < lines.txt`,
+		`l=$(head -n 1 lines.txt); case a in x|$l) echo y;; esac`,
+		`l=$(head -n 1 lines.txt); [[ a == $l ]] && echo y`,
+		`l=$(tail -n 1 lines.txt); [[ a != x$l ]] && echo y`,
+		`l=$(head -n 1 lines.txt); echo ${l#$l}`,
+		`l=$(head -n 1 lines.txt); echo ${l/$l/y}`,
+		`for l in $(cat lines.txt); do echo ${l%%$l}; done`,
+		`while read -r l; do case a in "$l") echo y;; esac; done < lines.txt`,
+		`while read -r l; do [[ a == "$l" ]] && echo y; done < lines.txt`,
+	} {
+		res := runIn(t, ws, cmd+"; touch after.txt")
+		assert.Equal(t, "deny", string(res.Decision.Decision), "%s ran: %.200v", cmd, res)
+		assert.Equal(t, "expansion", res.Decision.Code, "%s: %s", cmd, res.Decision.Reason)
+		assert.Regexp(t, `quote it|\[ "\$a" = "\$b" \]`, res.Decision.Hint, cmd)
+		assert.NoFileExists(t, filepath.Join(ws, "after.txt"), cmd)
+	}
+	res := runIn(t, ws, `while read -r l; do [ a = "$l" ] || echo n; case $l in x) echo y;; esac; done < lines.txt`)
+	require.Nil(t, res.Stopped, "%.300v", res)
+	assert.Equal(t, "n\nn\n", res.Stdout)
+}
