@@ -189,7 +189,7 @@ func (st *state) decideRunTime(v *execpolicy.Verdict) {
 	}
 	if refused == nil {
 		// After the commands: a refused program says more.
-		if r := interpreter.OffMainPatterns(f); r != nil {
+		if r := interpreter.RunTimePatterns(f); r != nil {
 			refuse(execpolicy.Part{Decision: execpolicy.Deny, Code: r.Code, Reason: r.Reason, Hint: r.Hint})
 		}
 	}

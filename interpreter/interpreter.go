@@ -258,7 +258,7 @@ type run struct {
 // Run runs the request. An error is vtexec's own failure; a refused
 // command is an Outcome with Stopped set.
 func Run(ctx context.Context, req Request, hooks Hooks) (out Outcome, err error) {
-	for _, refused := range []func(*syntax.File) *Refusal{Unsupported, OffMainPatterns} {
+	for _, refused := range []func(*syntax.File) *Refusal{Unsupported, RunTimePatterns} {
 		if r := refused(req.File); r != nil {
 			return Outcome{Exit: 126, Dir: req.Dir, Stopped: &Stop{Code: r.Code, Reason: r.Reason, Hint: r.Hint}}, nil
 		}

@@ -23,11 +23,24 @@ import (
 // environment's values, the one run-time input the script does not
 // make, are checked before anything runs (unreadableEnv).
 
-// OffMainPatterns refuses f if a value known only at run time stands
-// where the library reads a pattern, in a command the library runs on a
-// goroutine of its own.
-func OffMainPatterns(f *syntax.File) *Refusal {
+// RunTimePatterns refuses f if a value known only at run time stands
+// where the library reads a pattern: unquoted anywhere in a command the
+// library runs on a goroutine of its own, and everywhere in the pattern
+// of a case item or [[ == ]] (quoted too) or, unquoted, of ${x#…} or
+// ${x/…}. The library's translator
+// reads an unclosed bracket expression again for each one after it, and
+// (in case items and [[ ]], whatever the options) an unclosed extglob
+// group again for each way out: written-out patterns are counted before
+// they run (the checker's checkPatterns, unreadableEnv), but nothing
+// sees a run-time value between the script and the translator, so one
+// line of a file could keep a run busy for minutes past its timeout.
+// Unquoted in a word that globs, on the main goroutine, it stays
+// allowed (SECURITY.md, Known limits).
+func RunTimePatterns(f *syntax.File) *Refusal {
 	dyn := runTimeVars(f)
+	if r := runTimeMatchPatterns(f, dyn); r != nil {
+		return r
+	}
 	notGlobbed := wordsNotGlobbed(f)
 	var found *Refusal
 	check := func(root syntax.Node) {
@@ -63,6 +76,87 @@ func OffMainPatterns(f *syntax.File) *Refusal {
 		return true
 	})
 	return found
+}
+
+// runTimeMatchPatterns refuses f if a run-time value stands in the
+// pattern of a case item or [[ == ]] (quoted or not: the library matches
+// those with extglob groups, which quoting does not escape), or unquoted
+// in that of a parameter expansion (${x#…}, ${x%…}, ${x/…}, ${x^…}).
+func runTimeMatchPatterns(f *syntax.File, dyn map[string]bool) *Refusal {
+	var found *Refusal
+	match := func(w *syntax.Word) {
+		if found != nil {
+			return
+		}
+		if what := runTimeIn(w, dyn); what != "" {
+			found = &Refusal{Code: codes.Expansion,
+				Reason: what + " is known only when the command runs, and stands in the pattern of a case item or [[ == ]], which the shell library reads with extglob groups even where quoted: vtexec cannot bound what it reads to translate a pattern it has not seen, which can take it minutes or more",
+				Hint:   `compare text with [ "$a" = "$b" ] or [ "$a" != "$b" ] (no pattern), or write the pattern out`}
+		}
+	}
+	param := func(w *syntax.Word) {
+		if found != nil || w == nil {
+			return
+		}
+		if what := unquotedRunTime(w, dyn); what != "" {
+			found = &Refusal{Code: codes.Expansion,
+				Reason: what + " is known only when the command runs, and is used unquoted as the pattern of ${x#…}, ${x%…} or ${x/…}: vtexec cannot bound what the shell library reads to translate a pattern it has not seen, which can take it minutes",
+				Hint:   `quote it ("$name") to match its text as it is, or write the pattern out`}
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CaseItem:
+			for _, w := range x.Patterns {
+				match(w)
+			}
+		case *syntax.BinaryTest:
+			switch x.Op {
+			case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
+				if w, ok := x.Y.(*syntax.Word); ok {
+					match(w)
+				}
+			}
+		case *syntax.ParamExp:
+			if x.Repl != nil {
+				param(x.Repl.Orig)
+			}
+			if x.Exp != nil {
+				switch x.Exp.Op {
+				case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix,
+					syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+					param(x.Exp.Word)
+				}
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// runTimeIn names the first run-time value in w, quoted or not ("" if
+// none).
+func runTimeIn(w *syntax.Word, dyn map[string]bool) string {
+	what := ""
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if what != "" {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			what = "a command substitution"
+		case *syntax.ParamExp:
+			if runTimeParam(x, dyn) {
+				what = "a parameter"
+				if x.Param != nil {
+					what = "$" + x.Param.Value
+				}
+			}
+			return false
+		}
+		return what == ""
+	})
+	return what
 }
 
 // unquotedRunTime names the first run-time value among w's parts outside

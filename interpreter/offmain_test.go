@@ -14,7 +14,7 @@ import (
 // Off the main goroutine a run-time value may not stand where the
 // library reads a pattern; written-out values, quoted values, numbers,
 // the environment and the pipeline's last command stay as they were.
-func TestOffMainPatterns(t *testing.T) {
+func TestRunTimePatterns(t *testing.T) {
 	parse := func(src string) *syntax.File {
 		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 		require.NoError(t, err, src)
@@ -39,7 +39,7 @@ func TestOffMainPatterns(t *testing.T) {
 		`getopts b: o -b '[N-\*]'; echo $OPTARG | wc -c`,
 		`f=$(ls); echo ${x:-$f} | wc -c`,
 	} {
-		r := OffMainPatterns(parse(src))
+		r := RunTimePatterns(parse(src))
 		if assert.NotNil(t, r, src) {
 			assert.Equal(t, codes.Expansion, r.Code, src)
 			assert.NotEmpty(t, r.Hint, src)
@@ -58,7 +58,7 @@ func TestOffMainPatterns(t *testing.T) {
 		`f=$(ls); echo "$f" | grep -c "${f%.txt}"`,
 		`cat x | wc -l`,
 	} {
-		assert.Nil(t, OffMainPatterns(parse(src)), src)
+		assert.Nil(t, RunTimePatterns(parse(src)), src)
 	}
 }
 
