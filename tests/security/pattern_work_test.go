@@ -61,6 +61,10 @@ func TestPatternsCostlyToReadAreRefused(t *testing.T) {
 	// What the fuzzer found: unclosed brackets before brace-expanded globs.
 	d := check(strings.Repeat("[", 6000) + "l{!*{a,c}//*{a,c}*")
 	assert.Equal(t, "check_limit", d.Code, "%.80s", d.Reason)
+	// A written-out value of unclosed extglob groups, used as a case
+	// item (groups are read whatever the options), with no glob character.
+	d = check("x='" + strings.Repeat("@(", 40) + "x'; case a in $x) echo a;; esac")
+	assert.Equal(t, "check_limit", d.Code, "%.80s", d.Reason)
 	// Braces copying a long glob word read every copy.
 	d = check("ls " + strings.Repeat("{a,b}", 14) + strings.Repeat("x*", 15000))
 	assert.Equal(t, "check_limit", d.Code, d.Reason)
