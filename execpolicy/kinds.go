@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vtexec/vtexec/internal/shpattern"
 )
 
 // nodeKinds says which kinds of nodes a parsed command holds, found in
@@ -14,7 +16,7 @@ type nodeKinds struct {
 	testClause bool // [[ ]]
 	assigns    bool // A=1 before a command, or alone
 	cd         bool // a command whose first word is cd
-	pattern    bool // "*", "?" or "[" anywhere: patterns to read
+	pattern    bool // shpattern.Meta anywhere: patterns to read
 }
 
 func kindsOf(f *syntax.File) nodeKinds {
@@ -26,9 +28,9 @@ func kindsOf(f *syntax.File) nodeKinds {
 		case *syntax.TestClause:
 			k.testClause = true
 		case *syntax.Lit:
-			k.pattern = k.pattern || strings.ContainsAny(n.Value, "*?[")
+			k.pattern = k.pattern || strings.ContainsAny(n.Value, shpattern.Meta)
 		case *syntax.SglQuoted:
-			k.pattern = k.pattern || strings.ContainsAny(n.Value, "*?[")
+			k.pattern = k.pattern || strings.ContainsAny(n.Value, shpattern.Meta)
 		case *syntax.CallExpr:
 			k.assigns = k.assigns || len(n.Assigns) > 0
 			k.cd = k.cd || isCd(n)

@@ -344,8 +344,8 @@ func unreadableEnv(env []string) *Stop {
 	left := shpattern.MaxWork
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
-		if !strings.ContainsAny(value, "*?[") {
-			continue // no pattern: nothing the library reads twice
+		if !strings.ContainsAny(value, shpattern.Meta) {
+			continue // nothing the library reads twice
 		}
 		if left -= shpattern.Work(value, left); left < 0 {
 			return &Stop{Code: codes.CheckLimit, Reason: "the environment's values would take the shell library too long to read as patterns (" + name + " among them): a bracket expression or extglob group left open is read to the end of its value, and again for each one after it", Hint: "unset " + name + " or close its brackets; " + shpattern.WorkHint}

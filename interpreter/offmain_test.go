@@ -80,7 +80,7 @@ func TestCostlyEnvironmentStops(t *testing.T) {
 	closed := strings.Repeat("[a]", 20000) + "*"
 	assert.Nil(t, unreadableEnv([]string{"JSON=" + closed}))
 	for _, v := range []string{strings.Repeat("[", 5000) + strings.Repeat("x", 5000) + "*",
-		strings.Repeat("@(", 40) + "x*"} {
+		strings.Repeat("@(", 40) + "x*", strings.Repeat("@(", 40) + "x"} {
 		s := unreadableEnv([]string{"PATH=/usr/bin", "LONG=" + v})
 		require.NotNil(t, s)
 		assert.Equal(t, codes.CheckLimit, s.Code)
