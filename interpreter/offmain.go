@@ -142,19 +142,9 @@ func runTimeIn(w *syntax.Word, dyn map[string]bool) string {
 		if what != "" {
 			return false
 		}
-		switch x := n.(type) {
-		case *syntax.CmdSubst:
-			what = "a command substitution"
-		case *syntax.ParamExp:
-			if runTimeParam(x, dyn) {
-				what = "a parameter"
-				if x.Param != nil {
-					what = "$" + x.Param.Value
-				}
-			}
-			return false
-		}
-		return what == ""
+		what = runTimePart(n, dyn)
+		_, param := n.(*syntax.ParamExp)
+		return what == "" && !param
 	})
 	return what
 }
@@ -163,16 +153,25 @@ func runTimeIn(w *syntax.Word, dyn map[string]bool) string {
 // quotes ("" if none).
 func unquotedRunTime(w *syntax.Word, dyn map[string]bool) string {
 	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.CmdSubst:
-			return "a command substitution"
-		case *syntax.ParamExp:
-			if runTimeParam(x, dyn) {
-				if x.Param != nil {
-					return "$" + x.Param.Value
-				}
-				return "a parameter"
+		if what := runTimePart(p, dyn); what != "" {
+			return what
+		}
+	}
+	return ""
+}
+
+// runTimePart names n if it is a run-time value: a command substitution
+// or a run-time parameter ("" if not).
+func runTimePart(n syntax.Node, dyn map[string]bool) string {
+	switch x := n.(type) {
+	case *syntax.CmdSubst:
+		return "a command substitution"
+	case *syntax.ParamExp:
+		if runTimeParam(x, dyn) {
+			if x.Param != nil {
+				return "$" + x.Param.Value
 			}
+			return "a parameter"
 		}
 	}
 	return ""
