@@ -25,6 +25,7 @@ import (
 	"github.com/vtexec/vtexec/confine"
 	"github.com/vtexec/vtexec/cwdtrack"
 	"github.com/vtexec/vtexec/execpolicy"
+	"github.com/vtexec/vtexec/internal/phase"
 	"github.com/vtexec/vtexec/runner"
 	"github.com/vtexec/vtexec/workspace"
 )
@@ -401,6 +402,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	phase.Mark("checked")
 	defer st.closeLog()
 	d := st.decision()
 	st.countProbe()
@@ -442,6 +444,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	phase.Mark("box")
 	defer bx.Close()
 	defer group.Close()
 	startCwd := st.ws.Cwd()
@@ -464,6 +467,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		Output:   started(req.Started),
 		Terminal: req.Terminal,
 	})
+	phase.Mark("ran")
 	report := bx.ReportFor(st.decided.Plan)
 	disarmed := st.disarm(bx, watch.Stop(), absent)
 	st.keepReady(bx)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/vtexec/vtexec/internal/early"
 	"github.com/vtexec/vtexec/internal/inherited"
+	"github.com/vtexec/vtexec/internal/phase"
 	"github.com/vtexec/vtexec/internal/vspawn"
 )
 
@@ -550,6 +551,8 @@ func (b *Box) Start(cmd *exec.Cmd, leader Process) (Process, error) {
 
 // StartWith is Start with the box widened for this program by opts.
 func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Process, error) {
+	phase.Mark("start")
+	defer phase.Mark("started")
 	if b.mode == ModeOff {
 		return StartDirect(cmd, leader)
 	}
@@ -594,6 +597,7 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 		err := opts.Group.join(cmd)
 		if err == nil {
 			err = b.enter(cmd, lead, opts, p)
+			phase.Mark("entered")
 			if err == nil {
 				if err = b.start(cmd, b.spec.Network || opts.Network, p); err != nil && lead != nil && lead.exited() {
 					err = ErrPipelineEnded

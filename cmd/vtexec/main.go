@@ -34,6 +34,7 @@ import (
 	"github.com/vtexec/vtexec/internal/display"
 	"github.com/vtexec/vtexec/internal/exithold"
 	"github.com/vtexec/vtexec/internal/inherited"
+	"github.com/vtexec/vtexec/internal/phase"
 )
 
 // Exit codes of check; run exits with the command's own code.
@@ -74,11 +75,14 @@ run exits with the command's code, or 126 when vtexec refuses it.
 var engine = sync.OnceValue(func() *vtexec.Engine { return vtexec.NewEngine(vtexec.Config{}) })
 
 func main() {
+	phase.Mark("main")
 	// Before anything starts a program: what the caller left open is not
 	// the programs'.
 	inherited.CloseOnExec()
 	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	engine().Close()
+	phase.Mark("closed")
+	phase.Write()
 	leaveAtExit()
 	os.Exit(code)
 }

@@ -21,7 +21,10 @@
 // each fresh case and the MCP calls in it too, interleaved with the
 // same cases in new state directories.
 //
-//	go run ./tests/bench [-runs 20] [-corpus ../shared/corpus] [-aged 2000]
+// With -phases it also times where a fresh run spends its time, with a
+// vtexec built to mark its phases (the vtexecphases tag, internal/phase).
+//
+//	go run ./tests/bench [-runs 20] [-corpus ../shared/corpus] [-aged 2000] [-phases]
 package main
 
 import (
@@ -48,6 +51,7 @@ func main() {
 	bins := flag.String("bins", "", "directory with vtexec, baseline and noopmcp already built (set when bench runs itself as another user)")
 	nobody := flag.Bool("nobody", true, "as root, measure again as uid 65534")
 	agedUses := flag.Int("aged", 0, "also measure each fresh case in a user's state aged by this many uses of vtexec (sessions, audit log, gone workspaces, killed runs), interleaved with the clean one")
+	withPhases := flag.Bool("phases", false, "also time the phases of a fresh run, with a vtexec built with the vtexecphases tag (internal/phase)")
 	cgo := flag.Bool("cgo", false, "build with cgo, as go install does where a C compiler is installed, instead of as the README's Install says (CGO_ENABLED=0)")
 	flag.Parse()
 	if *runs < 3 {
@@ -56,7 +60,7 @@ func main() {
 	dir := *bins
 	if dir == "" {
 		var err error
-		if dir, err = build(*cgo); err != nil {
+		if dir, err = build(*cgo, *withPhases); err != nil {
 			fail(err)
 		}
 		defer os.RemoveAll(dir)
@@ -66,7 +70,7 @@ func main() {
 		fail(err)
 	}
 	fmt.Printf("vtexec bench: %d fresh runs each, interleaved, as uid %d; %s; load %s; %s\n", *runs, os.Getuid(), linking(dir), loadavg(), leftovers())
-	r, err := measure(dir, *runs, lines, *agedUses)
+	r, err := measure(dir, *runs, lines, *agedUses, *withPhases)
 	if err != nil {
 		fail(err)
 	}
@@ -74,7 +78,7 @@ func main() {
 	fmt.Printf("after: load %s; %s\n", loadavg(), leftovers())
 	if os.Getuid() == 0 && *nobody && *bins == "" {
 		fmt.Println()
-		if err := asNobody(dir, *runs, len(lines) > 0, *agedUses); err != nil {
+		if err := asNobody(dir, *runs, len(lines) > 0, *agedUses, *withPhases); err != nil {
 			fail(fmt.Errorf("as uid 65534: %w", err))
 		}
 	}
@@ -90,7 +94,7 @@ func fail(err error) {
 // as the README's Install says (CGO_ENABLED=0: a static binary), or with
 // cgo, which links them against the C library and costs each process
 // the dynamic loader's start.
-func build(cgo bool) (string, error) {
+func build(cgo, withPhases bool) (string, error) {
 	dir, err := os.MkdirTemp("", "vtexec-bench-")
 	if err != nil {
 		return "", err
@@ -111,6 +115,13 @@ func build(cgo bool) (string, error) {
 		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{false: "0", true: "1"}[cgo])
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	if withPhases {
+		cmd := exec.Command("go", "build", "-buildvcs=auto", "-tags", "vtexecphases", "-o", filepath.Join(dir, phaseBinary), "github.com/vtexec/vtexec/cmd/vtexec")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{false: "0", true: "1"}[cgo])
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build -tags vtexecphases: %v\n%s", err, out)
 		}
 	}
 	return dir, nil
@@ -176,12 +187,13 @@ type results struct {
 	skip   map[string]string
 	corpus int // lines
 	aged   *aged
+	phases []*phaseRow // with -phases
 }
 
 // agedSuffix names a case measured in the aged state.
 const agedSuffix = "@aged"
 
-func measure(bins string, runs int, corpus []byte, agedUses int) (*results, error) {
+func measure(bins string, runs int, corpus []byte, agedUses int, withPhases bool) (*results, error) {
 	ws, err := workspace()
 	if err != nil {
 		return nil, err
@@ -316,6 +328,11 @@ func measure(bins string, runs int, corpus []byte, agedUses int) (*results, erro
 	}
 	if err := r.mcp(bins, ws, home, cat, runs, r.aged); err != nil {
 		return nil, err
+	}
+	if withPhases {
+		if r.phases, err = phases(bins, ws, home, runs); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
@@ -505,6 +522,9 @@ func (r *results) print(w io.Writer) {
 	if r.aged != nil {
 		r.printAged(w)
 	}
+	if r.phases != nil {
+		printPhases(w, r.phases, r.runs)
+	}
 	var names []string
 	for k := range r.skip {
 		names = append(names, k)
@@ -517,7 +537,7 @@ func (r *results) print(w io.Writer) {
 
 // asNobody runs this bench again as uid 65534, with the binaries built
 // here and a home of its own.
-func asNobody(bins string, runs int, withCorpus bool, agedUses int) error {
+func asNobody(bins string, runs int, withCorpus bool, agedUses int, withPhases bool) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -535,7 +555,7 @@ func asNobody(bins string, runs int, withCorpus bool, agedUses int) error {
 		return err
 	}
 	args := []string{"--reuid=65534", "--regid=65534", "--clear-groups", "env", "-i", "HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + home,
-		exe, "-bins", bins, "-runs", strconv.Itoa(runs), "-aged", strconv.Itoa(agedUses)}
+		exe, "-bins", bins, "-runs", strconv.Itoa(runs), "-aged", strconv.Itoa(agedUses), "-phases=" + strconv.FormatBool(withPhases)}
 	if !withCorpus {
 		args = append(args, "-corpus", "")
 	}
