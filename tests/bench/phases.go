@@ -48,7 +48,16 @@ func phases(bins, ws, home string, runs int) ([]*phaseRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		marks := filepath.Join(filepath.Dir(env[len(env)-1][len("XDG_CONFIG_HOME="):]), "phases")
+		var marks string // beside the new state directories, removed with them
+		for _, kv := range env {
+			if dir, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+				marks = filepath.Join(filepath.Dir(dir), "phases")
+			}
+		}
+		if marks == "" {
+			cleanup()
+			return nil, fmt.Errorf("-phases: no state directory to write the marks beside")
+		}
 		cmd := exec.Command(vt, "run", "--", "cat file.txt")
 		var out bytes.Buffer
 		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = ws, append(env, "VTEXEC_PHASES="+marks), &out, &out
