@@ -1,8 +1,6 @@
 package execpolicy
 
 import (
-	"strings"
-
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vtexec/vtexec/internal/shpattern"
@@ -16,7 +14,7 @@ type nodeKinds struct {
 	testClause bool // [[ ]]
 	assigns    bool // A=1 before a command, or alone
 	cd         bool // a command whose first word is cd
-	pattern    bool // shpattern.Meta anywhere: patterns to read
+	pattern    bool // a text shpattern.Worth counting anywhere: patterns to read
 }
 
 func kindsOf(f *syntax.File) nodeKinds {
@@ -28,9 +26,9 @@ func kindsOf(f *syntax.File) nodeKinds {
 		case *syntax.TestClause:
 			k.testClause = true
 		case *syntax.Lit:
-			k.pattern = k.pattern || strings.ContainsAny(n.Value, shpattern.Meta)
+			k.pattern = k.pattern || shpattern.Worth(n.Value)
 		case *syntax.SglQuoted:
-			k.pattern = k.pattern || strings.ContainsAny(n.Value, shpattern.Meta)
+			k.pattern = k.pattern || shpattern.Worth(n.Value)
 		case *syntax.CallExpr:
 			k.assigns = k.assigns || len(n.Assigns) > 0
 			k.cd = k.cd || isCd(n)

@@ -103,7 +103,7 @@ func (p *patterns) value(w *syntax.Word) {
 		return
 	}
 	v, err := expand.Literal(noConfig(), w)
-	if err != nil || !strings.ContainsAny(v, shpattern.Meta) || !p.read(v) {
+	if err != nil || !shpattern.Worth(v) || !p.read(v) {
 		return
 	}
 	if strings.Contains(v, "[") {

@@ -343,7 +343,7 @@ func unreadableEnv(env []string) *Stop {
 	left := shpattern.MaxWork
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
-		if !strings.ContainsAny(value, shpattern.Meta) {
+		if !shpattern.Worth(value) {
 			continue // nothing the library reads twice
 		}
 		if left -= shpattern.Work(value, left); left < 0 {

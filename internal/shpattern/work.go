@@ -8,10 +8,14 @@ import "strings"
 // milliseconds to translate; a typed glob reads a few dozen bytes.
 const MaxWork = 256 << 10
 
-// Meta are the bytes without which a text read as a pattern is read
+// meta are the bytes without which a text read as a pattern is read
 // once: glob characters, and the "(" of an extglob group (case items and
 // [[ ]] read groups whatever the options, and quoting leaves "@(" as is).
-const Meta = "*?[("
+const meta = "*?[("
+
+// Worth reports whether reading s as a pattern can cost more than one
+// pass over it: whether Work needs to count it.
+func Worth(s string) bool { return strings.ContainsAny(s, meta) }
 
 // WorkHint is what to do about patterns too costly to read.
 const WorkHint = "close each bracket expression with ] and each extglob group with ), quote a literal [ or (, or use fewer and shorter patterns"

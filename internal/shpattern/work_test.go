@@ -38,3 +38,14 @@ func TestWorkStopsAtItsLimit(t *testing.T) {
 		assert.LessOrEqual(t, w, 1000+len(pat), "%.10q", pat)
 	}
 }
+
+// A text is worth counting when it holds a glob character or the "(" an
+// extglob group opens with, and not otherwise.
+func TestWorthMarksWhatCanBeReadAgain(t *testing.T) {
+	for _, s := range []string{"*.go", "a?", "[ab]", "@(x", "[[[", strings.Repeat("@(", 3) + "x"} {
+		assert.True(t, Worth(s), s)
+	}
+	for _, s := range []string{"", "plain text", "a]b", "x)y", "{a,b}"} {
+		assert.False(t, Worth(s), s)
+	}
+}
