@@ -21,7 +21,11 @@ import (
 // pattern of ${x#…}, ${x/…}, a case item or [[ … == … ]]. On the main
 // goroutine the interpreter recovers (stopOnUnreadablePattern); the
 // environment's values, the one run-time input the script does not
-// make, are checked before anything runs (unreadableEnv).
+// make, are checked before anything runs (unreadableEnv). On every
+// goroutine a pattern costs the translator up to quadratic or
+// exponential work (shpattern.Work), which nothing can count for a value
+// it has not seen: no run-time value stands in the pattern of a case
+// item or [[ == ]], nor unquoted in that of ${x#…} (runTimeMatchPatterns).
 
 // RunTimePatterns refuses f if a value known only at run time stands
 // where the library reads a pattern: unquoted anywhere in a command the
