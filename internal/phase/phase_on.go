@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // Enabled is whether marks are kept (the vtexecphases tag).
@@ -23,19 +21,9 @@ type mark struct {
 	name string
 }
 
-// Now is the monotonic clock, as CLOCK_MONOTONIC counts it in every
-// process of the machine: a parent compares it with its own.
-func Now() int64 {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
-		return 0
-	}
-	return ts.Nano()
-}
-
 // Mark notes that the process reached name now.
 func Mark(name string) {
-	t := Now()
+	t := Clock()
 	mu.Lock()
 	marks = append(marks, mark{t, name})
 	mu.Unlock()

@@ -102,26 +102,24 @@ func build(cgo, withPhases bool) (string, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return "", err
 	}
-	for name, pkg := range map[string]string{
-		"vtexec":       "github.com/vtexec/vtexec/cmd/vtexec",
-		"vtexec-serve": "github.com/vtexec/vtexec/cmd/vtexec-serve",
-		"baseline":     "github.com/vtexec/vtexec/cmd/vtexec/testdata/baseline",
-		"noopmcp":      "github.com/vtexec/vtexec/serve/testdata/noopmcp",
-	} {
+	type target struct{ name, pkg, tags string }
+	targets := []target{
+		{"vtexec", "github.com/vtexec/vtexec/cmd/vtexec", ""},
+		{"vtexec-serve", "github.com/vtexec/vtexec/cmd/vtexec-serve", ""},
+		{"baseline", "github.com/vtexec/vtexec/cmd/vtexec/testdata/baseline", ""},
+		{"noopmcp", "github.com/vtexec/vtexec/serve/testdata/noopmcp", ""},
+	}
+	if withPhases {
+		targets = append(targets, target{phaseBinary, "github.com/vtexec/vtexec/cmd/vtexec", "vtexecphases"})
+	}
+	for _, t := range targets {
 		// Stamped with the commit where there is one, as go install
 		// stamps the version: vtexec-serve's helpers start as the
 		// vtexec beside it only when both name one source exactly.
-		cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", filepath.Join(dir, name), pkg)
+		cmd := exec.Command("go", "build", "-buildvcs=auto", "-tags", t.tags, "-o", filepath.Join(dir, t.name), t.pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{false: "0", true: "1"}[cgo])
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-		}
-	}
-	if withPhases {
-		cmd := exec.Command("go", "build", "-buildvcs=auto", "-tags", "vtexecphases", "-o", filepath.Join(dir, phaseBinary), "github.com/vtexec/vtexec/cmd/vtexec")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{false: "0", true: "1"}[cgo])
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build -tags vtexecphases: %v\n%s", err, out)
+			return "", fmt.Errorf("go build -tags %q %s: %v\n%s", t.tags, t.pkg, err, out)
 		}
 	}
 	return dir, nil

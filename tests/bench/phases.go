@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vtexec/vtexec/internal/phase"
 )
 
 // phaseBinary is the vtexec built with the vtexecphases tag (-phases).
@@ -18,9 +20,8 @@ const phaseBinary = "vtexec-phases"
 // phaseRow is one mark of a fresh run: how long after the one before it
 // (the first: after the process was started) it came, median and spread.
 type phaseRow struct {
-	name     string
-	ms       []float64
-	runsSeen int
+	name string
+	ms   []float64 // one a run that reached it
 }
 
 // phases times runs fresh `vtexec run -- 'cat file.txt'` of the vtexec
@@ -28,7 +29,7 @@ type phaseRow struct {
 // directories, and returns each mark's time after the one before it, and
 // the process's end after the last.
 func phases(bins, ws, home string, runs int) ([]*phaseRow, error) {
-	if clock() == 0 {
+	if phase.Clock() == 0 {
 		return nil, fmt.Errorf("-phases: internal/phase marks nothing on this platform")
 	}
 	vt := filepath.Join(bins, phaseBinary)
@@ -61,9 +62,9 @@ func phases(bins, ws, home string, runs int) ([]*phaseRow, error) {
 		cmd := exec.Command(vt, "run", "--", "cat file.txt")
 		var out bytes.Buffer
 		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = ws, append(env, "VTEXEC_PHASES="+marks), &out, &out
-		start := clock()
+		start := phase.Clock()
 		err = cmd.Run()
-		end := clock()
+		end := phase.Clock()
 		data, readErr := os.ReadFile(marks)
 		cleanup()
 		if err != nil {
@@ -88,12 +89,10 @@ func phases(bins, ws, home string, runs int) ([]*phaseRow, error) {
 			seen[name] = true
 			r := row(name)
 			r.ms = append(r.ms, float64(t-prev)/1e6)
-			r.runsSeen++
 			prev = t
 		}
 		r := row("exit")
 		r.ms = append(r.ms, float64(end-prev)/1e6)
-		r.runsSeen++
 	}
 	return rows, nil
 }
@@ -108,8 +107,8 @@ func printPhases(w io.Writer, rows []*phaseRow, runs int) {
 		m := med(s)
 		total += m
 		note := ""
-		if r.runsSeen < runs {
-			note = fmt.Sprintf("  (in %d of %d runs)", r.runsSeen, runs)
+		if len(r.ms) < runs {
+			note = fmt.Sprintf("  (in %d of %d runs)", len(r.ms), runs)
 		}
 		fmt.Fprintf(w, "  %-10s %7.3f ms  [%.3f–%.3f]%s\n", r.name, m, s[0], s[len(s)-1], note)
 	}
