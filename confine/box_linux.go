@@ -587,6 +587,12 @@ func (b *Box) StartWith(cmd *exec.Cmd, leader Process, opts StartOptions) (Proce
 			b.keepMounts() // this goroutine's thread never left vtexec's namespaces
 			return p, nil
 		}
+		if p, ok, err := b.startRootDirect(cmd, opts); ok {
+			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
 	}
 	p := &boxProcess{cmd: cmd, done: make(chan struct{})}
 	started := make(chan error, 1)

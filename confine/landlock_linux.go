@@ -114,8 +114,8 @@ type ruleset struct {
 	// boxMounts: the box's root, its own /proc and /dev/shm granted,
 	// once for the mount namespace of git and once for the others'.
 	boxMounts [2]struct {
-		once sync.Once
-		err  error
+		mu      sync.Mutex
+		granted bool
 	}
 }
 
@@ -128,16 +128,34 @@ type ruleset struct {
 // after.
 func (rs *ruleset) allowBoxMounts(git bool) error {
 	m := &rs.boxMounts[zygoteSlot(git)]
-	m.once.Do(func() {
-		if m.err = rs.allowFreshRoot(); m.err == nil {
-			// Beneath the box's /dev (a read-only tmpfs, so that only
-			// /dev/shm can be written there): each program's /dev/shm is
-			// a tmpfs of its own, and a rule on each would grow the
-			// ruleset with every program.
-			m.err = rs.allow("/dev", writeRights(rs.abi))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.granted {
+		return nil
+	}
+	for _, r := range rs.boxMountRules() {
+		if err := rs.allow(r.path, r.access); err != nil {
+			return err
 		}
-	})
-	return m.err
+	}
+	m.granted = true
+	return nil
+}
+
+// boxMountRules are the rules allowBoxMounts adds, as paths in the box's
+// mount namespace and the access granted beneath each: its root and
+// procfs read, and beneath the box's /dev (a read-only tmpfs, so that
+// only /dev/shm can be written there) written: each program's /dev/shm
+// is a tmpfs of its own, and a rule on each would grow the ruleset with
+// every program.
+func (rs *ruleset) boxMountRules() []pathAccess {
+	return []pathAccess{{"/", fsRead}, {"/proc", fsRead}, {"/dev", writeRights(rs.abi)}}
+}
+
+// pathAccess is a rule: access granted beneath path.
+type pathAccess struct {
+	path   string
+	access uint64
 }
 
 // newRuleset creates the box's ruleset: the spec's paths, the system's,
