@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,6 +19,7 @@ type PlantWatch struct {
 	dir      string
 	paths    map[string]string // path -> why it matters
 	quarant  string
+	began    time.Time // the directory's modification time as the watch began
 	stop     chan struct{}
 	done     chan struct{}
 	mu       sync.Mutex
@@ -32,6 +34,16 @@ const (
 	plantPollFast  = time.Second
 )
 
+// mtimeGrain bounds how coarse a directory's modification time may be:
+// a kernel without fine-grained timestamps sets it from a clock that
+// moves by the jiffy, so an entry made within one of the last look may
+// leave it as it was. A directory changed more recently than this is
+// looked at whatever its time says.
+const mtimeGrain = 50 * time.Millisecond
+
+// plantScans counts the times a watch looked at its names, for tests.
+var plantScans atomic.Int64
+
 // WatchPlants starts watching the entries named in paths that lie
 // directly in dir (the value says why each matters). It returns nil when
 // there is nothing to watch: Disarm after the run applies either way.
@@ -45,6 +57,11 @@ func WatchPlants(dir string, paths map[string]string, quarantine string) *PlantW
 	if len(w.paths) == 0 {
 		return nil
 	}
+	// The run's programs have not begun: what changes the directory from
+	// here on is looked at.
+	if fi, err := os.Stat(dir); err == nil {
+		w.began = fi.ModTime()
+	}
 	go w.loop()
 	return w
 }
@@ -54,7 +71,7 @@ func (w *PlantWatch) loop() {
 	start := time.Now()
 	t := time.NewTimer(plantPoll)
 	defer t.Stop()
-	var seen time.Time // the directory's last change looked at
+	seen := w.began // the directory's last change looked at
 	for {
 		select {
 		case <-w.stop:
@@ -64,13 +81,14 @@ func (w *PlantWatch) loop() {
 		// An entry made or renamed in the directory changes its mtime:
 		// one stat a tick, and the names only when it changed.
 		fi, err := os.Stat(w.dir)
-		if err == nil && fi.ModTime().Equal(seen) {
+		if err == nil && fi.ModTime().Equal(seen) && time.Since(seen) > mtimeGrain {
 			w.next(t, start)
 			continue
 		}
 		if err == nil {
 			seen = fi.ModTime()
 		}
+		plantScans.Add(1)
 		for p, why := range w.paths {
 			if _, err := os.Lstat(p); err == nil {
 				d := Disarm([]string{p}, w.quarant, why)
