@@ -188,8 +188,17 @@ func TestRootDirectProgramDiesWithVtexec(t *testing.T) {
 	if os.Geteuid() != 0 || !rootDirect {
 		t.Skip("a direct start as root needs root and vspawn")
 	}
+	dir := t.TempDir()
 	holder := exec.Command(os.Args[0], "-test.run=^$")
-	holder.Env = append(os.Environ(), directHolderEnv+"="+t.TempDir())
+	holder.Env = append(os.Environ(), directHolderEnv+"="+dir)
+	t.Cleanup(func() {
+		// The killed holder could not remove its box's cgroups.
+		for _, ctl := range []string{"memory", "pids"} {
+			if parent, _, err := ownCgroup(ctl); err == nil {
+				syscall.Rmdir(cgroupDir(parent, dir))
+			}
+		}
+	})
 	out, err := holder.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, holder.Start())
