@@ -106,12 +106,7 @@ func confineCalls(c *vspawn.Calls, hs helperSpec, absent map[string]bool) (calls
 			unix.Close(fd)
 		}
 	}
-	// Every capability a kernel can have (EINVAL: one it has not), as
-	// reading cap_last_cap costs more.
-	for capability := range maxCapabilities {
-		i := c.Add("drop a capability from the bounding set", unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
-		c.Allow(i, unix.EINVAL)
-	}
+	addDropBoundingSet(c)
 	// In namespaces made ahead the loopback is up already, and bringing
 	// it up again changes nothing.
 	if err := addLoopbackUp(c); err != nil {
@@ -127,6 +122,16 @@ func confineCalls(c *vspawn.Calls, hs helperSpec, absent map[string]bool) (calls
 	}
 	addSeccomp(c)
 	return c, spawnRlimits(hs.Spec.Limits, hs.Spec.Limits.Memory), done, nil
+}
+
+// addDropBoundingSet adds the calls that drop every capability a kernel
+// can have from the bounding set (EINVAL: one it has not), as reading
+// cap_last_cap costs more.
+func addDropBoundingSet(c *vspawn.Calls) {
+	for capability := range maxCapabilities {
+		i := c.Add("drop a capability from the bounding set", unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
+		c.Allow(i, unix.EINVAL)
+	}
 }
 
 // addLoopbackUp adds the calls that bring up lo in the child's network
@@ -171,6 +176,18 @@ type landlockRule struct {
 	_      int32
 }
 
+// addOwnRule adds the calls that open r's path in the child (a mount of
+// its own, which exists once the child has made it), add the rule with
+// addRule and close the path again.
+func addOwnRule(c *vspawn.Calls, r pathAccess, abi int, addRule func(name string, rule *landlockRule) int) {
+	open := c.Add("landlock rule: open "+r.path, unix.SYS_OPENAT, atFDCWD, c.String(r.path), unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY)
+	rule := &landlockRule{access: r.access & handledFS(abi)}
+	c.StoreResult(&rule.fd, open)
+	addRule(r.path, rule)
+	closeIt := c.Add("landlock rule: close "+r.path, unix.SYS_CLOSE, 0)
+	c.UseResult(closeIt, 0, open)
+}
+
 // directLandlock adds the calls that make the box's ruleset, as
 // newRuleset makes it in the helper, and restrict the child with it.
 // The rules' paths are opened here (opened lists them); the box's root,
@@ -205,16 +222,8 @@ func directLandlock(c *vspawn.Calls, spec Spec, abi int, absent map[string]bool,
 			addRule(p, &landlockRule{access: access, fd: int32(fd)})
 		}
 	}
-	for _, own := range []struct {
-		path   string
-		access uint64
-	}{{"/", fsRead}, {"/proc", fsRead}, {PrivateShm, writeRights(abi)}} {
-		open := c.Add("landlock rule: open "+own.path, unix.SYS_OPENAT, atFDCWD, c.String(own.path), unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY)
-		rule := &landlockRule{access: own.access & handledFS(abi)}
-		c.StoreResult(&rule.fd, open)
-		addRule(own.path, rule)
-		closeIt := c.Add("landlock rule: close "+own.path, unix.SYS_CLOSE, 0)
-		c.UseResult(closeIt, 0, open)
+	for _, own := range []pathAccess{{"/", fsRead}, {"/proc", fsRead}, {PrivateShm, writeRights(abi)}} {
+		addOwnRule(c, own, abi, addRule)
 	}
 	c.Add("no_new_privs", unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 	restrict := c.Add("landlock: restrict", unix.SYS_LANDLOCK_RESTRICT_SELF, 0, 0)

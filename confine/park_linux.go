@@ -302,9 +302,7 @@ func (b *Box) startParkedRoot(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 	p = &boxProcess{cmd: cmd, done: make(chan struct{})}
 	pc.release <- p.done
 	if cmd.Process, err = os.FindProcess(pid); err != nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-		var ws syscall.WaitStatus
-		syscall.Wait4(pid, &ws, 0, nil)
+		killAndReap(pid)
 		close(p.done)
 		return nil, true, err
 	}

@@ -127,9 +127,7 @@ func (b *Box) startRootDirect(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 	}
 	p = &boxProcess{cmd: cmd, done: make(chan struct{}), waitedByCaller: true}
 	if cmd.Process, err = os.FindProcess(pid); err != nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-		var ws syscall.WaitStatus
-		syscall.Wait4(pid, &ws, 0, nil)
+		killAndReap(pid)
 		return nil, true, err
 	}
 	keepMountNamespace(pid, p.done) // the program's own copy, which a thread would hold
@@ -202,10 +200,7 @@ func (b *Box) addEnterCalls(c *vspawn.Calls, mntns int, avoid []*os.File) {
 	if b.netns >= 0 {
 		c.Add("enter the network namespace", unix.SYS_SETNS, uintptr(b.netns), unix.CLONE_NEWNET)
 	}
-	for capability := range maxCapabilities {
-		i := c.Add("drop a capability from the bounding set", unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(capability))
-		c.Allow(i, unix.EINVAL)
-	}
+	addDropBoundingSet(c)
 }
 
 // dirsDown are the directories from below top down to p, which lies
@@ -232,14 +227,12 @@ func addRuleset(c *vspawn.Calls, rs *ruleset, git bool) (granting bool) {
 	granting = !m.granted
 	m.mu.Unlock()
 	if granting {
-		for _, r := range rs.boxMountRules() {
-			open := c.Add("landlock rule: open "+r.path, unix.SYS_OPENAT, atFDCWD, c.String(r.path), unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY)
-			rule := &landlockRule{access: r.access & handledFS(rs.abi)}
+		addRule := func(name string, rule *landlockRule) int {
 			c.Keep(rule)
-			c.StoreResult(&rule.fd, open)
-			c.Add("landlock rule "+r.path, unix.SYS_LANDLOCK_ADD_RULE, uintptr(rs.fd), ll.RuleTypePathBeneath, uintptr(unsafe.Pointer(rule)), 0)
-			closeIt := c.Add("landlock rule: close "+r.path, unix.SYS_CLOSE, 0)
-			c.UseResult(closeIt, 0, open)
+			return c.Add("landlock rule "+name, unix.SYS_LANDLOCK_ADD_RULE, uintptr(rs.fd), ll.RuleTypePathBeneath, uintptr(unsafe.Pointer(rule)), 0)
+		}
+		for _, r := range rs.boxMountRules() {
+			addOwnRule(c, r, rs.abi, addRule)
 		}
 	}
 	c.Add("no_new_privs", unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
@@ -279,4 +272,12 @@ func (g *Group) lockFiles() (cgroups []*pidsCgroup, unlock func()) {
 		}
 	}
 	return locked, unlock
+}
+
+// killAndReap kills pid, a child started without an os.Process, and
+// reaps it.
+func killAndReap(pid int) {
+	syscall.Kill(pid, syscall.SIGKILL)
+	var ws syscall.WaitStatus
+	syscall.Wait4(pid, &ws, 0, nil)
 }
