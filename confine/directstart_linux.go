@@ -50,6 +50,8 @@ func directSetup(hs helperSpec) (calls *vspawn.Calls, limits []vspawn.Rlimit, do
 		return nil, nil, nil, err
 	}
 	c := &vspawn.Calls{}
+	// The plan's calls, the bounding set's, Landlock's and a few more.
+	c.Grow(len(plan) + maxCapabilities + 64)
 	if err := addMountCalls(c, plan); err != nil {
 		return nil, nil, nil, err
 	}

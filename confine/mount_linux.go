@@ -126,7 +126,9 @@ func (b *Box) planMounts(writableGitDirs bool) (mountPlan, error) {
 // planMountsNoting is planMounts, and the system's paths it found
 // missing.
 func (b *Box) planMountsNoting(writableGitDirs bool) (mountPlan, map[string]bool, error) {
-	var p planner
+	// Room for a usual plan (some 110 steps), which appends copied seven
+	// times as it grew.
+	p := planner{steps: make(mountPlan, 0, 192)}
 	p.add(mountStep{op: opMount, dst: "/", flags: unix.MS_REC | unix.MS_PRIVATE, what: "make mounts private"})
 	keep := append(append([]string{}, b.spec.ReadWrite...), b.spec.ReadOnly...)
 	if err := p.newRoot(keep, b.root || b.callerRoot); err != nil {

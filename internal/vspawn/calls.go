@@ -2,6 +2,7 @@ package vspawn
 
 import (
 	"fmt"
+	"slices"
 	"syscall"
 	"unsafe"
 )
@@ -43,6 +44,12 @@ func (c *Calls) Add(name string, nr uintptr, args ...uintptr) int {
 	c.ops = append(c.ops, o)
 	c.names = append(c.names, name)
 	return len(c.ops) - 1
+}
+
+// Grow makes room for n more calls.
+func (c *Calls) Grow(n int) {
+	c.ops = slices.Grow(c.ops, n)
+	c.names = slices.Grow(c.names, n)
 }
 
 // Len is the number of calls.

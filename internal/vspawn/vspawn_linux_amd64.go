@@ -247,6 +247,13 @@ func Start(a Attr) (int, error) {
 		}
 	}
 	var b builder
+	// Room for the whole list at once: the setup's calls, the signals'
+	// (up to 64), the descriptors' (two each) and a few more.
+	setup := 0
+	if a.Setup != nil {
+		setup = a.Setup.Len()
+	}
+	b.Grow(setup + 64 + 2*len(a.Files) + len(a.Rlimits) + 24)
 	outer, inner := a.Cloneflags, -1
 	if a.JoinUser != nil {
 		if a.Cloneflags&syscall.CLONE_NEWUSER != 0 {
