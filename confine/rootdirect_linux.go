@@ -8,8 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -49,11 +47,11 @@ func onMainThread() bool { return unix.Gettid() == unix.Getpid() }
 // startRootDirect starts cmd as root, a pipeline's first program not
 // granted the network, by a child that confines itself, when the calling
 // goroutine is on the main thread, the box's mount namespace is built
-// or kept, its cgroups are v1 ones (v2 places a child by clone3) and cmd
-// fits (three streams that are files, no attributes of its own); ok says
-// whether it did.
+// or kept, the run's cgroups are v1 ones (v2 places a child by clone3)
+// and cmd fits (three streams that are files, no attributes of its own);
+// ok says whether it did.
 func (b *Box) startRootDirect(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, ok bool, err error) {
-	if !rootDirect || !fitsAhead(cmd, false) || b.cgroupsV2() {
+	if !rootDirect || !fitsAhead(cmd, false) {
 		return nil, false, nil
 	}
 	runtime.LockOSThread()
@@ -87,13 +85,16 @@ func (b *Box) startRootDirect(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 	cgroups, unlock := opts.Group.lockFiles()
 	defer unlock()
 	if cgroups == nil {
-		return nil, false, nil // closed: the thread's start says so
+		return nil, false, nil // closed (the thread's start says so) or v2
 	}
+	joins := map[string]bool{}
 	for _, cg := range cgroups {
 		c.Keep(cg)
-		c.Add("join the "+cg.ctl+" cgroup", unix.SYS_WRITE, cg.fd.Fd(), uintptr(unsafe.Pointer(&joinSelf[0])), 1)
+		name := "join the " + cg.ctl + " cgroup"
+		c.Add(name, unix.SYS_WRITE, cg.fd.Fd(), uintptr(unsafe.Pointer(&joinSelf[0])), 1)
+		joins[name] = true
 	}
-	b.addEnterCalls(c, m.fd, streams)
+	b.addEnterCalls(c, m.fd)
 	granting := false
 	if b.rules != nil {
 		granting = addRuleset(c, b.rules, opts.Git)
@@ -113,7 +114,7 @@ func (b *Box) startRootDirect(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 		return nil, false, nil
 	}
 	var failed *vspawn.CallError
-	if errors.As(err, &failed) && strings.HasPrefix(failed.Call, "join the ") &&
+	if errors.As(err, &failed) && joins[failed.Call] &&
 		(errors.Is(err, unix.ENODEV) || errors.Is(err, unix.ENOENT)) {
 		// The cgroup was removed (another vtexec found it stale): the
 		// thread's start makes it again.
@@ -156,64 +157,17 @@ func (b *Box) keptMountNSLocked(git bool) bool {
 }
 
 // addEnterCalls adds the calls that move the child, as root, into a copy
-// of its own of the mount namespace mntns with a /dev/shm of its own,
-// the run's directories under it bound again (as ownShm does), and into
-// the box's network namespace. avoid are descriptors the child passes
-// on, which the copies of the run's directories must not take.
-func (b *Box) addEnterCalls(c *vspawn.Calls, mntns int, avoid []*os.File) {
+// of its own of the mount namespace mntns with a /dev/shm of its own
+// (as ownShm makes one), into the box's network namespace, and drop the
+// bounding set.
+func (b *Box) addEnterCalls(c *vspawn.Calls, mntns int) {
 	c.Add("enter the mount namespace", unix.SYS_SETNS, uintptr(mntns), unix.CLONE_NEWNS)
 	c.Add("unshare the mount namespace", unix.SYS_UNSHARE, unix.CLONE_NEWNS)
-	under := underShm(b.spec)
-	// Each run's directory is held at a number above every descriptor
-	// the child passes on or uses, across the mount over /dev/shm.
-	next := max(mntns, b.netns, 2)
-	for _, f := range avoid {
-		next = max(next, int(f.Fd()))
-	}
-	if b.rules != nil {
-		next = max(next, b.rules.fd)
-	}
-	next++
-	held := make([]int, len(under))
-	for i := range under {
-		// Taken first, so that the open below cannot return it.
-		held[i] = next + i
-		c.Add("take a descriptor", unix.SYS_DUP3, uintptr(mntns), uintptr(held[i]), unix.O_CLOEXEC)
-	}
-	for i, p := range under {
-		open := c.Add("open "+p, unix.SYS_OPENAT, atFDCWD, c.String(p), unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY)
-		d := c.Add("hold "+p, unix.SYS_DUP3, 0, uintptr(held[i]), unix.O_CLOEXEC)
-		c.UseResult(d, 0, open)
-		closeIt := c.Add("close the first "+p, unix.SYS_CLOSE, 0)
-		c.UseResult(closeIt, 0, open)
-	}
-	c.Add("mount "+PrivateShm, unix.SYS_MOUNT, c.String("tmpfs"), c.String(PrivateShm), c.String("tmpfs"),
-		unix.MS_NOSUID|unix.MS_NODEV, c.String(privateShmOptions))
-	for i, p := range under {
-		for _, d := range dirsDown(PrivateShm, p) {
-			mk := c.Add("mkdir "+d, unix.SYS_MKDIRAT, atFDCWD, c.String(d), 0o755)
-			c.Allow(mk, unix.EEXIST)
-		}
-		c.Add("bind "+p+" again", unix.SYS_MOUNT, c.String("/proc/self/fd/"+strconv.Itoa(held[i])), c.String(p), 0, unix.MS_BIND|unix.MS_REC, 0)
-		c.Add("close "+p, unix.SYS_CLOSE, uintptr(held[i]))
-	}
+	addOwnShm(c, b.spec)
 	if b.netns >= 0 {
 		c.Add("enter the network namespace", unix.SYS_SETNS, uintptr(b.netns), unix.CLONE_NEWNET)
 	}
 	addDropBoundingSet(c)
-}
-
-// dirsDown are the directories from below top down to p, which lies
-// beneath top.
-func dirsDown(top, p string) []string {
-	var dirs []string
-	for d := p; d != top && strings.HasPrefix(d, top+"/"); d = filepath.Dir(d) {
-		dirs = append(dirs, d)
-	}
-	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
-		dirs[i], dirs[j] = dirs[j], dirs[i]
-	}
-	return dirs
 }
 
 // addRuleset adds the calls that restrict the child with rs, adding

@@ -162,22 +162,12 @@ func (b *Box) closeTemplates() {
 	}
 }
 
-// directSetupInTemplate is directSetup for a program that starts in a
-// copy of the template t: the calls that enter it, give the program its
-// own procfs and /dev/shm (the spec's directories under /dev/shm bound
-// again), bind read-only what a link leads to that t does not bind
-// (links: linkTargets now), and then confine it as directSetup does.
-func directSetupInTemplate(hs helperSpec, t *mountTemplate, links map[string]bool) (calls *vspawn.Calls, limits []vspawn.Rlimit, done func(), err error) {
-	c := &vspawn.Calls{}
-	c.Add("enter the box's mount namespace", unix.SYS_SETNS, t.ns.Fd(), unix.CLONE_NEWNS)
-	c.Add("a copy of the box's mount namespace", unix.SYS_UNSHARE, unix.CLONE_NEWNS)
-	// Over the template's: a procfs may only be mounted in a user
-	// namespace where one is visible already.
-	c.Add("mount a private /proc", unix.SYS_MOUNT, c.String("proc"), c.String("/proc"), c.String("proc"),
-		privateProcFlags, c.String(privateProcOptions))
-	// The spec's directories under /dev/shm (a run's own), taken before
-	// the new tmpfs hides them and put back on it.
-	under := underShm(hs.Spec)
+// addOwnShm adds the calls that mount a /dev/shm of the child's own over
+// the one of the mount namespace it is in, with the spec's directories
+// under /dev/shm (a run's own) taken before the new tmpfs hides them and
+// put back on it.
+func addOwnShm(c *vspawn.Calls, spec Spec) {
+	under := underShm(spec)
 	var trees []int
 	for _, p := range under {
 		trees = append(trees, c.Add("keep "+p, unix.SYS_OPEN_TREE, atFDCWD, c.String(p), unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE))
@@ -197,6 +187,22 @@ func directSetupInTemplate(hs helperSpec, t *mountTemplate, links map[string]boo
 		cl := c.Add("close the tree of "+p, unix.SYS_CLOSE, 0)
 		c.UseResult(cl, 0, trees[i])
 	}
+}
+
+// directSetupInTemplate is directSetup for a program that starts in a
+// copy of the template t: the calls that enter it, give the program its
+// own procfs and /dev/shm (the spec's directories under /dev/shm bound
+// again), bind read-only what a link leads to that t does not bind
+// (links: linkTargets now), and then confine it as directSetup does.
+func directSetupInTemplate(hs helperSpec, t *mountTemplate, links map[string]bool) (calls *vspawn.Calls, limits []vspawn.Rlimit, done func(), err error) {
+	c := &vspawn.Calls{}
+	c.Add("enter the box's mount namespace", unix.SYS_SETNS, t.ns.Fd(), unix.CLONE_NEWNS)
+	c.Add("a copy of the box's mount namespace", unix.SYS_UNSHARE, unix.CLONE_NEWNS)
+	// Over the template's: a procfs may only be mounted in a user
+	// namespace where one is visible already.
+	c.Add("mount a private /proc", unix.SYS_MOUNT, c.String("proc"), c.String("/proc"), c.String("proc"),
+		privateProcFlags, c.String(privateProcOptions))
+	addOwnShm(c, hs.Spec)
 	var p planner
 	for target := range links {
 		if !t.links[target] {
