@@ -36,7 +36,8 @@ import (
 // turn it off to compare with a start from a thread).
 var rootDirect = vspawn.Available
 
-// rootDirectStarts counts programs started this way, for tests.
+// rootDirectStarts counts programs whose start a child made this way
+// (executed, or failed in the child), for tests.
 var rootDirectStarts atomic.Int64
 
 // onMainThread reports whether the calling thread is the process's
@@ -120,6 +121,7 @@ func (b *Box) startRootDirect(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 		// thread's start makes it again.
 		return nil, false, nil
 	}
+	rootDirectStarts.Add(1)
 	if err != nil {
 		return nil, true, startError(cmd, err)
 	}
@@ -132,7 +134,6 @@ func (b *Box) startRootDirect(cmd *exec.Cmd, opts StartOptions) (p *boxProcess, 
 		return nil, true, err
 	}
 	keepMountNamespace(pid, p.done) // the program's own copy, which a thread would hold
-	rootDirectStarts.Add(1)
 	return p, true, nil
 }
 

@@ -48,17 +48,31 @@ func runOut(t *testing.T, b *Box, cmd *exec.Cmd, opts StartOptions) (string, err
 // runOutThen is runOut calling started once the start has returned,
 // before waiting.
 func runOutThen(t *testing.T, b *Box, cmd *exec.Cmd, opts StartOptions, started func()) (string, error) {
-	out, err := os.CreateTemp(t.TempDir(), "out")
+	out, werr, err := runCaptured(b, cmd, opts, t.TempDir(), started)
 	require.NoError(t, err)
-	defer out.Close()
-	cmd.Stdout, cmd.Stderr = out, out
+	return out, werr
+}
+
+// runCaptured starts cmd in b with its output to a file in dir, calls
+// started once the start has returned, and returns the output and how
+// the program ended (werr); err is the start's or the file's error. It
+// fails no test: the main thread's callers (onMainThreadDo) use it too.
+func runCaptured(b *Box, cmd *exec.Cmd, opts StartOptions, dir string, started func()) (out string, werr, err error) {
+	f, err := os.CreateTemp(dir, "out")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	cmd.Stdout, cmd.Stderr = f, f
 	p, err := b.StartWith(cmd, nil, opts)
 	started()
-	require.NoError(t, err)
-	werr := p.Wait()
-	data, err := os.ReadFile(out.Name())
-	require.NoError(t, err)
-	return string(data), werr
+	if err != nil {
+		return "", nil, err
+	}
+	werr = p.Wait()
+	data, err := os.ReadFile(f.Name())
+	return string(data), werr, err
 }
 
 // served is a box's workspace for a program started by what the box
