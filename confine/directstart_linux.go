@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -224,7 +225,7 @@ func directLandlock(c *vspawn.Calls, spec Spec, abi int, absent map[string]bool,
 			addRule(p, &landlockRule{access: access, fd: int32(fd)})
 		}
 	}
-	for _, own := range []pathAccess{{"/", fsRead}, {"/proc", fsRead}, {PrivateShm, writeRights(abi)}} {
+	for _, own := range append(slices.Clone(freshRootRules), pathAccess{PrivateShm, writeRights(abi)}) {
 		addOwnRule(c, own, abi, addRule)
 	}
 	c.Add("no_new_privs", unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)

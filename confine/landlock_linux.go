@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -144,12 +145,12 @@ func (rs *ruleset) allowBoxMounts(git bool) error {
 
 // boxMountRules are the rules allowBoxMounts adds, as paths in the box's
 // mount namespace and the access granted beneath each: its root and
-// procfs read, and beneath the box's /dev (a read-only tmpfs, so that
+// procfs read (freshRootRules), and beneath the box's /dev (a read-only tmpfs, so that
 // only /dev/shm can be written there) written: each program's /dev/shm
 // is a tmpfs of its own, and a rule on each would grow the ruleset with
 // every program.
 func (rs *ruleset) boxMountRules() []pathAccess {
-	return []pathAccess{{"/", fsRead}, {"/proc", fsRead}, {"/dev", writeRights(rs.abi)}}
+	return append(slices.Clone(freshRootRules), pathAccess{"/dev", writeRights(rs.abi)})
 }
 
 // pathAccess is a rule: access granted beneath path.
@@ -197,11 +198,17 @@ func newSystemRuleset(abi int, denyTCP, freshRoot bool) (*ruleset, error) {
 // newRoot). Directories can be listed there; their entries are the
 // binds the box was given.
 func (rs *ruleset) allowFreshRoot() error {
-	if err := rs.allow("/", fsRead); err != nil {
-		return err
+	for _, r := range freshRootRules {
+		if err := rs.allow(r.path, r.access); err != nil {
+			return err
+		}
 	}
-	return rs.allow("/proc", fsRead)
+	return nil
 }
+
+// freshRootRules are the rules of a box's own root and procfs: reading
+// beneath them.
+var freshRootRules = []pathAccess{{"/", fsRead}, {"/proc", fsRead}}
 
 // allowSpec adds the rules of spec's paths.
 func (rs *ruleset) allowSpec(spec Spec) error {
