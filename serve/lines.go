@@ -173,11 +173,11 @@ func GuardLines(r io.Reader, w io.Writer, maxCalls int) (io.ReadCloser, *LockedW
 				why, code, id := checkMessage(line, tooLong)
 				if why != "" {
 					writeRPCError(out, id, code, why)
-				} else {
+				} else if msg := forSDK(line); len(msg) > 0 {
 					if id != nil {
 						flight.admit(id) // a request: wait for room
 					}
-					if _, werr := pw.Write(append(line, '\n')); werr != nil {
+					if _, werr := pw.Write(append(msg, '\n')); werr != nil {
 						return
 					}
 				}
@@ -189,6 +189,13 @@ func GuardLines(r io.Reader, w io.Writer, maxCalls int) (io.ReadCloser, *LockedW
 		}
 	}()
 	return pr, out
+}
+
+// forSDK is a good line as the SDK is given it: the message without the
+// JSON whitespace around it. The SDK's reader ends the connection when
+// the byte after a message is not a line's end, as a space or tab is.
+func forSDK(line []byte) []byte {
+	return bytes.Trim(line, jsonSpace)
 }
 
 // readLine reads one line without its end (\n or \r\n); a line longer

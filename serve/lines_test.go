@@ -132,11 +132,36 @@ func TestABadLineDoesNotEndTheServer(t *testing.T) {
 	assert.Contains(t, string(got.Result), `"shell"`)
 }
 
+// A message with JSON whitespace around it is answered, and the
+// connection goes on: the SDK's reader ended it when a message was
+// followed by anything but the line's end.
+func TestSpaceAroundAMessageIsAnswered(t *testing.T) {
+	write, out := initializedServer(t)
+	for i, line := range []string{
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\t",
+		`{"jsonrpc":"2.0","method":"notifications/x"}  `,
+		" \t{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} \t ",
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\r\t",
+		" \t ",
+	} {
+		write(line)
+		id := 100 + i
+		write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id))
+		for {
+			got := nextLine(t, out)
+			require.Nil(t, got.Error, "%q: %s", line, got.Error)
+			if string(got.ID) == fmt.Sprint(id) {
+				break
+			}
+		}
+	}
+}
+
 // FuzzGuardLines: whatever a line holds, the guard either passes it on as
 // a well-formed message or answers it, and never gives the SDK a line
 // that is not valid UTF-8 JSON.
 func FuzzGuardLines(f *testing.F) {
-	for _, s := range append([]string{`{}`, `[]`, `{"jsonrpc":"2.0","id":1,"method":"x"}`, "\xff", `"\ud800"`, `{"a":"\ud83d\ude00"}`, `[[[[`}, messageSeeds...) {
+	for _, s := range append([]string{`{}`, `[]`, `{"jsonrpc":"2.0","id":1,"method":"x"}`, "\xff", `"\ud800"`, `{"a":"\ud83d\ude00"}`, `[[[[`, " {\"jsonrpc\":\"2.0\",\"method\":\"n\"}\t"}, messageSeeds...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -160,6 +185,13 @@ func FuzzGuardLines(f *testing.F) {
 			var v sdkWire
 			require.NoError(t, json.Unmarshal([]byte(line), &v))
 			require.Equal(t, "2.0", v.VersionTag)
+			// What the SDK is given is one message followed by the
+			// line's end, which its reader requires.
+			msg := forSDK([]byte(line))
+			dec := json.NewDecoder(bytes.NewReader(append(msg, '\n')))
+			var raw json.RawMessage
+			require.NoError(t, dec.Decode(&raw))
+			require.Equal(t, int64(len(msg)), dec.InputOffset(), "%q", line)
 		}
 	})
 }
