@@ -183,6 +183,29 @@ func LoadPolicy(files PolicyFiles) (*execpolicy.Policy, error) {
 // ProjectLocal, TrustStore). stable is false when the trust store changed
 // during the load, so the result must not be kept.
 func loadPolicy(files PolicyFiles) (pol *execpolicy.Policy, ids [4]fsutil.Identity, stable bool, err error) {
+	// A project file found trusted by neither read of the store may have
+	// been read just before an update replaced it and forgot its hash
+	// (the second read came after the update): it is read again then.
+	// Unchanged after the second read, it was current at it, and an
+	// update forgets a file's hash only once another is renamed in.
+	for range maxPolicyRereads {
+		var replaced bool
+		pol, ids, stable, replaced, err = loadPolicyOnce(files)
+		if err != nil || !replaced {
+			return pol, ids, stable, err
+		}
+	}
+	return pol, ids, false, err
+}
+
+// maxPolicyRereads bounds loadPolicy's reads: past them, what was read
+// stands (an untrusted file's allow rules ignored), and is not kept.
+const maxPolicyRereads = 8
+
+// loadPolicyOnce is one read of loadPolicy's; replaced reports a project
+// file trusted by neither read of the store that was replaced since it
+// was read.
+func loadPolicyOnce(files PolicyFiles) (pol *execpolicy.Policy, ids [4]fsutil.Identity, stable, replaced bool, err error) {
 	ts := execpolicy.TrustStore{Path: files.TrustStore}
 	// The store is read before the project files and, if they are not
 	// trusted by it, once more after: an update that adds a rule trusts
@@ -190,19 +213,19 @@ func loadPolicy(files PolicyFiles) (pol *execpolicy.Policy, ids [4]fsutil.Identi
 	// trusts whichever content was read.
 	before, tsID, err := ts.Snapshot()
 	if err != nil {
-		return nil, ids, false, trustStoreError(err)
+		return nil, ids, false, false, trustStoreError(err)
 	}
 	layers := []execpolicy.Layer{{Path: files.User, Trusted: true, FollowLink: true, Loaded: true}}
 	layers[0].Data, ids[0], err = execpolicy.ReadLayer(files.User, true)
 	if err != nil {
-		return nil, ids, false, policyError(err)
+		return nil, ids, false, false, policyError(err)
 	}
 	var after execpolicy.TrustSnapshot
 	stable = true
 	for i, f := range []string{files.Project, files.ProjectLocal} {
 		l := execpolicy.Layer{Path: f, Loaded: true}
 		if l.Data, ids[1+i], err = execpolicy.ReadLayer(f, false); err != nil {
-			return nil, ids, false, policyError(err)
+			return nil, ids, false, false, policyError(err)
 		}
 		layers = append(layers, l)
 	}
@@ -213,18 +236,22 @@ func loadPolicy(files PolicyFiles) (pol *execpolicy.Policy, ids [4]fsutil.Identi
 			if after == nil {
 				var afterID fsutil.Identity
 				if after, afterID, err = ts.Snapshot(); err != nil {
-					return nil, ids, false, trustStoreError(err)
+					return nil, ids, false, false, trustStoreError(err)
 				}
 				stable = afterID == tsID
 			}
 			l.Trusted = after.Trusts(l.Path, l.Data)
+			if !l.Trusted && l.Data != nil {
+				now, err := fsutil.Stat(l.Path, false)
+				replaced = replaced || err != nil || now != ids[1+i]
+			}
 		}
 	}
 	ids[3] = tsID
 	if pol, err = execpolicy.LoadPolicy(layers...); err != nil {
-		return nil, ids, false, policyError(err)
+		return nil, ids, false, false, policyError(err)
 	}
-	return pol, ids, stable, nil
+	return pol, ids, stable, replaced, nil
 }
 
 func policyError(err error) error {
