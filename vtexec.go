@@ -392,6 +392,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 				if req.Confinement != string(confine.ModeOff) && e.keepReady {
 					confine.Warm(root)
 				} else if req.Confinement != string(confine.ModeOff) {
+					if dir, err := runbox.KeeperDir(); err == nil {
+						confine.KeepNamespacesIn(dir)
+					}
 					confine.WarmOnce(root) // one request, one box
 				}
 			}

@@ -56,6 +56,10 @@ type Box struct {
 		// building those being made.
 		templates [2]*mountTemplate
 		building  [2]bool
+		// keeperAsked: the keeper was asked for the template for git (or
+		// the others); keeperMissed: a program started without one (see
+		// keeper_linux.go).
+		keeperAsked, keeperMissed [2]bool
 		// parked are children made ahead in copies of the templates
 		// (see park_linux.go), parking those being made.
 		parked  [2]atomic.Pointer[parkedChild]
@@ -357,6 +361,7 @@ func (b *Box) Close() error { return b.close(false) }
 func (b *Box) CloseLast() error { return b.close(true) }
 
 func (b *Box) close(removeCgroups bool) error {
+	b.handToKeeper()
 	b.closeZygotes()
 	b.closeThreads()
 	b.dropNamespaces()
@@ -1013,7 +1018,7 @@ func Warm(root string) {
 // also makes the namespaces its programs will share (PrepareNamespaces).
 func WarmOnce(root string) {
 	Warm(root)
-	PrepareNamespaces()
+	prepareNamespaces(root)
 }
 
 // PrepareNamespaces begins to make, in the background, the user and
@@ -1021,14 +1026,27 @@ func WarmOnce(root string) {
 // without root, where they start directly (see startInUserNS): ~1 ms,
 // most of it the network namespace's, which a fresh run waited for. A
 // process that will run a command calls it as early as it can; one that
-// runs nothing only lets them go as it exits. As root it does nothing.
+// runs nothing only lets them go as it exits. They are made once the
+// workspace is known (WarmOnce), whose keeper may hold them already, or
+// once a program is about to start. As root it does nothing.
 func PrepareNamespaces() {
 	if !directStart || fullRoot() {
 		return
 	}
 	preparedNS.once.Do(func() {
+		preparedNS.rootKnown = make(chan struct{})
 		preparedNS.work = early.Start(func() madeNamespaces {
 			var m madeNamespaces
+			// The workspace's keeper may have them made already: asked
+			// once the workspace is known (WarmOnce), or not at all if a
+			// program is about to start before (rootUnknown).
+			<-preparedNS.rootKnown
+			if preparedNS.keeper != nil {
+				if d := preparedNS.keeper.Get(); d.user != nil {
+					m.user, m.net = d.user, d.net
+					return m
+				}
+			}
 			if userNamespacesAllowed() {
 				// Its loopback up there, off the first program's path:
 				// bringing it up costs a quarter of a millisecond.
@@ -1040,6 +1058,27 @@ func PrepareNamespaces() {
 			return m
 		})
 	})
+}
+
+// prepareNamespaces is PrepareNamespaces for the one box of a process,
+// of the workspace root, whose keeper is asked for the namespaces.
+func prepareNamespaces(root string) {
+	PrepareNamespaces()
+	if preparedNS.rootKnown == nil || !preparedNS.rootSet.CompareAndSwap(false, true) {
+		return
+	}
+	if keeperSocket(root) != "" {
+		preparedNS.keeper = early.Start(func() keeperDialed { return dialKeeperOf(root) })
+	}
+	close(preparedNS.rootKnown)
+}
+
+// rootUnknown lets the namespaces made ahead be made without asking a
+// keeper, where the workspace was not told before a program starts.
+func rootUnknown() {
+	if preparedNS.rootKnown != nil && preparedNS.rootSet.CompareAndSwap(false, true) {
+		close(preparedNS.rootKnown)
+	}
 }
 
 // netnsEntry is the network namespace of one workspace, got once per

@@ -21,6 +21,9 @@ func WarmOnce(root string) {}
 // PrepareNamespaces does nothing here.
 func PrepareNamespaces() {}
 
+// KeepNamespacesIn does nothing here: no namespace is kept.
+func KeepNamespacesIn(dir string) {}
+
 // LeaveNamespacesAtExit does nothing here: no program has a mount
 // namespace of its own.
 func LeaveNamespacesAtExit(leave func(*os.File) bool) {}

@@ -89,6 +89,9 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 		Cloneflags: attr.Cloneflags, UID: attr.UidMappings[0].HostID, GID: attr.GidMappings[0].HostID,
 		Setpgid: attr.Setpgid, Pdeathsig: attr.Pdeathsig,
 	}
+	if direct != nil && !network {
+		b.useKeeper(direct.Git) // a fresh process's: the keeper's namespaces and template
+	}
 	// A box without a template plans the child's calls while the
 	// namespaces made ahead may still be in the making (they do not
 	// change the plan).
@@ -171,6 +174,9 @@ func (b *Box) startInUserNS(cmd *exec.Cmd, network bool, direct *helperSpec, exi
 	if fromTemplate {
 		templateStarts.Add(1)
 	}
+	if direct != nil && !network && !fromTemplate && !fromParked {
+		b.noteKeeperMissed(direct.Git)
+	}
 	if fromParked {
 		parkedStarts.Add(1)
 	}
@@ -242,6 +248,14 @@ var preparedNS struct {
 	once  sync.Once
 	work  *early.Work[madeNamespaces] // nil until PrepareNamespaces
 	taken atomic.Bool
+	// keeper is what the workspace's keeper gave (nil: no keeper to
+	// ask); keeperDone once a box handed it what it missed.
+	keeper     *early.Work[keeperDialed]
+	keeperDone atomic.Bool
+	// rootKnown is closed once the workspace is (prepareNamespaces),
+	// keeper set before.
+	rootKnown chan struct{}
+	rootSet   atomic.Bool
 }
 
 // madeNamespaces are a user namespace and a network namespace it owns
@@ -255,6 +269,7 @@ func (b *Box) adoptPreparedNamespaces() {
 	if preparedNS.work == nil || preparedNS.taken.Load() {
 		return
 	}
+	rootUnknown()
 	b.shared.mu.Lock()
 	defer b.shared.mu.Unlock()
 	if b.shared.user != nil || b.shared.closed || !preparedNS.taken.CompareAndSwap(false, true) {

@@ -33,6 +33,9 @@ type mountTemplate struct {
 	absent map[string]bool // the system's paths the plan found missing
 	links  map[string]bool // link targets bound read-only in it
 	stale  atomic.Bool     // the box's world changed: not used again
+	// checked: got for the box's SpecKey just now (a keeper's), so the
+	// first start need not make the key again.
+	checked atomic.Bool
 }
 
 // templateStarts counts programs started from a template, for tests.
@@ -132,6 +135,9 @@ func (b *Box) templateFor(git bool) *mountTemplate {
 	t := b.liveTemplate(git)
 	if t == nil {
 		return nil
+	}
+	if t.checked.CompareAndSwap(true, false) {
+		return t
 	}
 	if t.key != SpecKey(b.spec, b.mode) {
 		t.stale.Store(true)

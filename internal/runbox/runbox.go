@@ -741,6 +741,17 @@ func privateBase() (string, error) {
 	return base, fsutil.OwnDir(base)
 }
 
+// KeeperDir is where the keepers of this user's workspaces' namespaces
+// have their sockets (see confine.KeepNamespacesIn): in privateBase, as
+// the machine's for this user, whatever the state directory.
+func KeeperDir() (string, error) {
+	base, err := privateBase()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "keep"), nil
+}
+
 // toolPresets give an approved toolchain what it needs without a lasting
 // way out: for go, the user's module cache read-only (the build cache is
 // the private HOME's, per workspace, so a poisoned entry can never reach
