@@ -412,6 +412,8 @@ type keptTemplate struct {
 // until the index went untouched for keeperIdle, its socket at path is
 // removed or replaced, or the workspace root is.
 func keeperMain(path, root string) int {
+	name := []byte(keeperArg0 + "\x00")
+	unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(&name[0])), 0, 0, 0) // as ps and top show it
 	var bound, rootWas unix.Stat_t
 	if unix.Stat(path, &bound) != nil || unix.Stat(root, &rootWas) != nil {
 		return 1

@@ -93,9 +93,11 @@ func TestKernelFreshRunsShareTheKeepersNamespaces(t *testing.T) {
 	}, 10*time.Second, 10*time.Millisecond, "the keeper lists the first run's template")
 	assert.Equal(t, strconv.FormatUint(ix.User.Ino, 10), first["user"], "the keeper holds the first run's user namespace")
 	assert.Equal(t, strconv.FormatUint(ix.Net.Ino, 10), first["net"])
-	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(ix.PID) + "/cmdline")
-	require.NoError(t, err)
-	assert.Equal(t, "vtexec-keeper", strings.TrimRight(string(cmdline), "\x00"))
+	for _, f := range []string{"cmdline", "comm"} {
+		name, err := os.ReadFile("/proc/" + strconv.Itoa(ix.PID) + "/" + f)
+		require.NoError(t, err)
+		assert.Equal(t, "vtexec-keeper", strings.TrimRight(string(name), "\x00\n"), "the keeper's %s", f)
+	}
 
 	for range 2 {
 		got := run()
