@@ -50,10 +50,13 @@ type keeperIndexOf struct {
 }
 
 // nsLines prints the inodes of the program's user and network namespaces
-// and what it finds in /dev/shm, then leaves a file there and tries the
-// protected .envrc.
+// and what it finds of what a run before left in /dev/shm and in the
+// box's other places outside the workspace, then leaves a file in each
+// it may and tries the protected .envrc.
 const nsLines = `for my $n ("user", "net") { my $l = readlink("/proc/self/ns/$n"); $l =~ s/.*\[(\d+)\]/$1/; print "$n: $l\n" }
 print "shm: ", (-e "/dev/shm/left" ? "left" : "clean"), "\n";
+my @seen; for my $d ("", "/tmp", "/var/tmp", "/run", "/dev", "/home", "/root", "/etc", "/usr") { push @seen, $d || "/" if -e "$d/planted-by-run"; if (open(my $f, '>', "$d/planted-by-run")) { close $f } }
+print "planted seen: ", (@seen ? join(" ", @seen) : "none"), "\n";
 if (open(my $s, '>', "/dev/shm/left")) { print $s "x"; close $s } else { print "shm-write: $!\n" }
 my $ok = open(my $e, '>>', ".envrc") && print $e "planted"; print "envrc: ", ($ok ? "written" : "denied"), "\n";`
 
@@ -72,6 +75,7 @@ func TestKernelFreshRunsShareTheKeepersNamespaces(t *testing.T) {
 		require.Equal(t, 0, res.ExitCode, "stdout %q, stderr %q", res.Stdout, res.Stderr)
 		assert.Equal(t, "denied", got["envrc"], "the protected .envrc")
 		assert.Equal(t, "clean", got["shm"], "what a run before left in /dev/shm")
+		assert.Equal(t, "none", got["planted seen"], "what a run before left outside the workspace")
 		assert.Empty(t, got["shm-write"], "/dev/shm is the run's to write")
 		return got
 	}
