@@ -274,7 +274,13 @@ func dialKeeper(path string) *keeperClient {
 	}
 	err = unix.Connect(fd, addr)
 	release()
-	if err != nil || !peerTrusted(fd) {
+	if err != nil {
+		unix.Close(fd)
+		return nil
+	}
+	// The socket's peer is the process that listened: the run that
+	// started the keeper. Of another user, it is not this user's keeper.
+	if cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED); err != nil || cred.Uid != uint32(os.Getuid()) {
 		unix.Close(fd)
 		return nil
 	}
@@ -344,14 +350,23 @@ func startKeeper(root, path string, user, net *os.File, requests []keeperRequest
 	} else if err != nil {
 		return false
 	}
-	index, err := os.OpenFile(indexPath(path), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	// Listening before the keeper starts: a run that comes meanwhile
+	// finds it, its requests waiting for the keeper, and does not take
+	// the socket for one a keeper that ended left.
+	if unix.Listen(lfd, 16) != nil {
+		os.Remove(path)
+		return false
+	}
+	// A new index, not an old one's file: a keeper that ended removes
+	// its own only.
+	os.Remove(indexPath(path))
+	index, err := os.OpenFile(indexPath(path), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		os.Remove(path)
 		return false
 	}
 	defer index.Close()
-	// The keeper listens: a connection's peer is the process that did.
-	// Its first requests come on a pipe: it is not listening yet.
+	// Its first requests come on a pipe.
 	first, err := json.Marshal(requests)
 	if err != nil {
 		os.Remove(path)
@@ -419,8 +434,8 @@ func keeperMain(path, root string) int {
 		return 1
 	}
 	k := &keeper{index: os.NewFile(7, "index"), user: os.NewFile(4, "user"), net: os.NewFile(5, "net"), templates: map[keeperSlot]*keptTemplate{}, making: make(chan struct{}, 1)}
-	const listener = 3
-	if unix.Listen(listener, 16) != nil || k.writeIndex() != nil {
+	const listener = 3 // listening already
+	if k.writeIndex() != nil {
 		return 1
 	}
 	defer func() {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -116,4 +117,39 @@ func TestKernelFreshRunsShareTheKeepersNamespaces(t *testing.T) {
 	require.NoError(t, os.RemoveAll(s.ws))
 	assert.Eventually(t, func() bool { return syscall.Kill(ix.PID, 0) != nil }, 5*time.Second, 20*time.Millisecond,
 		"the keeper ends once its workspace is gone")
+}
+
+// Fresh runs of a workspace that start together, with no keeper yet,
+// leave one keeper, whose namespaces the runs after them share.
+func TestKernelFreshRunsStartingTogetherLeaveOneKeeper(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Log("as root namespaces are kept as files: no keeper (TestKernelFreshRunsShareTheKeepersNamespaces)")
+		return
+	}
+	s := newAttackSetup(t)
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, "keeper.pl"), []byte(nsLines), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.ws, ".envrc"), []byte("keep\n"), 0o644))
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := s.vtexecRun(t, "", "perl keeper.pl").Output()
+			assert.NoError(t, err, "%.300s", out)
+		}()
+	}
+	wg.Wait()
+	var ix keeperIndexOf
+	require.Eventually(t, func() bool {
+		all := keeperIndexes(t, s.ws)
+		if len(all) == 1 {
+			ix = all[0]
+		}
+		return len(all) == 1 && len(ix.Templates) == 1
+	}, 10*time.Second, 10*time.Millisecond, "one keeper lists the workspace's template")
+	for range 2 {
+		_, got := s.runLine(t, "", "perl keeper.pl")
+		assert.Equal(t, strconv.FormatUint(ix.User.Ino, 10), got["user"], "a later run in the keeper's user namespace")
+	}
+	assert.Len(t, keeperIndexes(t, s.ws), 1)
 }
