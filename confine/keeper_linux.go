@@ -45,17 +45,19 @@ import (
 // trusted only in the caller's own user namespace, where no box's program
 // is; it makes a template when a process asks on its socket (a peer in
 // another user namespace is refused), and ends once its index went
-// untouched for keeperIdle, or its socket is removed or replaced.
+// untouched for keeperIdle, its socket is removed or replaced, or its
+// workspace is removed.
 
 const (
 	keeperArg0    = "vtexec-keeper"
 	keeperEnv     = "VTEXEC_KEEPER_SOCKET"
 	keeperRootEnv = "VTEXEC_KEEPER_ROOT"
-	// keeperIdle is how long a keeper waits for a request before it ends.
+	// keeperIdle is how long a keeper stays with its index untouched (a
+	// process that uses it touches it).
 	keeperIdle = 5 * time.Minute
 	// keeperTemplates bounds the templates a keeper holds; the oldest go.
 	keeperTemplates = 8
-	// keeperWait bounds how long a process waits for a keeper's answer.
+	// keeperWait bounds how long a process waits on a keeper's socket.
 	keeperWait = 200 * time.Millisecond
 
 	nsGetUserns   = 0xb701
