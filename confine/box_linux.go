@@ -1067,8 +1067,8 @@ func prepareNamespaces(root string) {
 	if preparedNS.rootKnown == nil || !preparedNS.rootSet.CompareAndSwap(false, true) {
 		return
 	}
-	if keeperSocket(root) != "" {
-		preparedNS.keeper = early.Start(func() keeperDialed { return dialKeeperOf(root) })
+	if path := keeperSocket(root); path != "" {
+		preparedNS.keeper = early.Start(func() keeperDialed { return dialKeeperOf(root, path) })
 	}
 	close(preparedNS.rootKnown)
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -84,15 +83,14 @@ func keeperSocket(root string) string {
 	if dir == nil || *dir == "" || root == "" || os.Geteuid() == 0 {
 		return ""
 	}
-	exe, err := os.Stat("/proc/self/exe") // the binary, not the link
+	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
-	st, ok := exe.Sys().(*syscall.Stat_t)
-	if !ok {
+	id := identity(exe) // another build of vtexec has another ("-": gone)
+	if id == "-" {
 		return ""
 	}
-	id := binaryIdentity(st)
 	sum := sha256.Sum256([]byte(strconv.Itoa(os.Getuid()) + "\x00" + root + "\x00" + id + "\x00" + mountLayout))
 	return filepath.Join(*dir, hex.EncodeToString(sum[:12])+".sock")
 }
@@ -109,12 +107,6 @@ func socketAddr(path string) (addr *unix.SockaddrUnix, release func(), err error
 		return nil, nil, err
 	}
 	return &unix.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(dir) + "/" + filepath.Base(path)}, func() { unix.Close(dir) }, nil
-}
-
-// binaryIdentity names the file st describes by its device, inode, size
-// and change time: another build of vtexec has another.
-func binaryIdentity(st *syscall.Stat_t) string {
-	return fmt.Sprintf("%d:%d:%d:%d.%d", st.Dev, st.Ino, st.Size, st.Ctim.Sec, st.Ctim.Nsec)
 }
 
 // keeperRequest is what a process asks a keeper: to make the template of
@@ -267,8 +259,7 @@ func dialKeeper(path string) *keeperClient {
 		return nil
 	}
 	tv := unix.NsecToTimeval(keeperWait.Nanoseconds())
-	unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
-	unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv)
+	unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv) // a request has no answer to wait for
 	addr, release, err := socketAddr(path)
 	if err != nil {
 		unix.Close(fd)
@@ -586,11 +577,12 @@ type keeperDialed struct {
 	user, net  *os.File // the keeper's namespaces; nil: no keeper
 }
 
-// dialKeeperOf reads the index of the keeper of root and opens its
-// namespaces, if it is a process of this user in this user namespace and
-// they are the ones it lists; and marks the index used.
-func dialKeeperOf(root string) keeperDialed {
-	d := keeperDialed{root: root, path: keeperSocket(root)}
+// dialKeeperOf reads the index of the keeper of root at path (its
+// keeperSocket) and opens its namespaces, if it is a process of this
+// user in this user namespace and they are the ones it lists; and marks
+// the index used.
+func dialKeeperOf(root, path string) keeperDialed {
+	d := keeperDialed{root: root, path: path}
 	if d.path == "" {
 		return d
 	}

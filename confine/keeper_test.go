@@ -61,7 +61,7 @@ func startTestKeeper(t *testing.T, dir string, spec Spec) int {
 	require.Equal(t, started+1, keeperStarts.Load())
 	var pid int
 	require.Eventually(t, func() bool {
-		d := dialKeeperOf(dir)
+		d := dialKeeperOf(dir, keeperSocket(dir))
 		if d.user == nil {
 			return false
 		}
@@ -102,7 +102,7 @@ func TestKeeperTemplateConfinesAsDirect(t *testing.T) {
 	startTestKeeper(t, dir, b.spec) // as the box has it (with its memory's bound)
 
 	fromKeeper := func(t *testing.T, cmd *exec.Cmd) string {
-		d := dialKeeperOf(dir)
+		d := dialKeeperOf(dir, keeperSocket(dir))
 		require.NotNil(t, d.user, "the keeper's namespaces")
 		b := openBox(t, spec)
 		b.shared.mu.Lock()
@@ -181,7 +181,7 @@ func TestKeeperIndexOfABoxedProgramIsRefused(t *testing.T) {
 	assert.Equal(t, uint32(os.Getuid()), processUID(pid), "the boxed program is this user's")
 	assert.False(t, sameUserNamespace(int32(pid), processUID(pid)), "the boxed program is in a user namespace of its own")
 	assert.True(t, sameUserNamespace(int32(os.Getpid()), processUID(os.Getpid())))
-	d := dialKeeperOf(dir)
+	d := dialKeeperOf(dir, keeperSocket(dir))
 	assert.Nil(t, d.user, "an index naming a boxed program was followed")
 }
 
@@ -193,7 +193,7 @@ func TestKeeperIndexOfAnotherNamespaceIsRefused(t *testing.T) {
 	}
 	dir, spec := keeperWorkspace(t)
 	pid := startTestKeeper(t, dir, openBox(t, spec).spec)
-	d := dialKeeperOf(dir)
+	d := dialKeeperOf(dir, keeperSocket(dir))
 	require.NotNil(t, d.user)
 	d.user.Close()
 	d.net.Close()
